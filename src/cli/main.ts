@@ -1,0 +1,79 @@
+// helix's command-line entry: builds the commander program from the thin command files and maps
+// every thrown HelixError to its message on stderr and its exit code (src/errors.ts).
+import { readFileSync } from 'node:fs';
+import { CommanderError } from 'commander';
+import { HelixError, EXIT } from '../errors.js';
+import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
+import { registerCommands } from './commands.js';
+
+export function helixVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(): HelixCommand {
+  const program = new HelixCommand('helix');
+  program
+    .description('HELIX supervisor: a bounded run loop over a DDx-compatible bead tracker, with a memory that learns from verification')
+    .usage('<command> [options]')
+    .option('-V, --version', 'print the version')
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined });
+  withCommonFlags(program);
+  program.addHelpText(
+    'after',
+    '\nCommon flags (every command): --agent codex|claude, --claude, --codex, --model M, --effort E,\n' +
+      '  --dry-run, --quiet/-q, --summary/-s (one line per event; the rest goes to .helix-logs/).\n',
+  );
+  program.command('version').description('print the version').action(() => {
+    process.stdout.write(`helix ${helixVersion()}\n`);
+  });
+  program.command('help [command]').description('show usage').action((name?: string) => {
+    const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
+    process.stdout.write((target ?? program).helpInformation());
+  });
+  registerCommands(program);
+  program.argument('[command]').action((name?: string) => {
+    if (name) throw new UnknownCommandError(name, program.helpInformation());
+    if (program.opts<{ version?: boolean }>().version) {
+      process.stdout.write(`helix ${helixVersion()}\n`);
+      return;
+    }
+    process.stdout.write(program.helpInformation());
+  });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    process.exitCode = reportError(error);
+  }
+}
+
+/** Prints one clear line for a failure and returns the exit code for it. */
+export function reportError(error: unknown): number {
+  if (error instanceof UnknownCommandError) {
+    process.stderr.write(`${error.message}\n${error.usage}`);
+    return error.exitCode;
+  }
+  if (error instanceof HelixError) {
+    process.stderr.write(`${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof CommanderError) {
+    // help and version displays end in a CommanderError with exit code 0
+    if (error.exitCode === 0) return 0;
+    process.stderr.write(`${error.message.replace(/^error: /, '')}\n`);
+    return EXIT.error;
+  }
+  const err = error as NodeJS.ErrnoException;
+  if (err && (err.code === 'ENOSPC' || err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EDQUOT')) {
+    process.stderr.write(`helix: write failed: ${err.message}\n`);
+    return EXIT.writeFailed;
+  }
+  process.stderr.write(`helix: ${err?.stack ?? String(error)}\n`);
+  return EXIT.error;
+}

@@ -1,0 +1,66 @@
+// The commander wiring every command file shares: a Command subclass that reports unknown
+// options and commands in the contract's words (cli.md §1, §3), and the common agent flags that
+// every command accepts (commands that run no agent accept and ignore them).
+import { Command, Option } from 'commander';
+import { HelixError } from '../errors.js';
+
+export class HelixCommand extends Command {
+  override createCommand(name?: string): HelixCommand {
+    return new HelixCommand(name);
+  }
+
+  unknownOption(flag: string): never {
+    throw new HelixError('error', `unknown option for ${this.name()}: ${flag}`);
+  }
+
+  unknownCommand(): never {
+    const name = this.args[0] ?? '';
+    throw new UnknownCommandError(name, this.helpInformation());
+  }
+}
+
+export class UnknownCommandError extends HelixError {
+  readonly usage: string;
+  constructor(name: string, usage: string) {
+    super('error', `unknown command: ${name}`);
+    this.usage = usage;
+  }
+}
+
+/** The flags of cli.md §3 that every command accepts. */
+export interface CommonOptions {
+  agent?: string;
+  claude?: boolean;
+  codex?: boolean;
+  model?: string;
+  effort?: string;
+  dryRun?: boolean;
+  quiet?: boolean;
+  summary?: boolean;
+}
+
+export function withCommonFlags<C extends Command>(command: C): C {
+  command
+    .addOption(new Option('--agent <agent>', 'agent to run (codex|claude)'))
+    .addOption(new Option('--claude', 'same as --agent claude'))
+    .addOption(new Option('--codex', 'same as --agent codex'))
+    .addOption(new Option('--model <model>', 'model for the primary agent only'))
+    .addOption(new Option('--effort <effort>', 'reasoning effort (low|medium|high|max)'))
+    .addOption(new Option('--dry-run', 'print the agent command instead of running it'))
+    .addOption(new Option('-q, --quiet', 'less output'))
+    .addOption(new Option('-s, --summary', 'one concise line per event; the rest goes to the log (implies --quiet)'));
+  return command;
+}
+
+/** Resolves --claude/--codex/--agent into one agent name (undefined = not chosen explicitly). */
+export function chosenAgent(options: CommonOptions): string | undefined {
+  if (options.agent) return options.agent;
+  if (options.claude) return 'claude';
+  if (options.codex) return 'codex';
+  return undefined;
+}
+
+/** Writes a JSON document on stdout the way every `--json` command does. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

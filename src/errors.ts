@@ -1,0 +1,54 @@
+// One place for every failure kind helix reports and the exit code it maps to.
+// Commands throw HelixError (or a subclass); the CLI entry prints the message on stderr and exits
+// with the kind's code. Codes 0, 1 and 2 are fixed by the contract (cli.md §4); the rest are ours,
+// distinct per kind so scripts can tell them apart, and documented in the README.
+
+export const EXIT = {
+  ok: 0,
+  /** General failure and bad usage (contract §4). */
+  error: 1,
+  /** `helix run: already running` — a live run holds the pid file (contract §4). */
+  runActive: 2,
+  /** Unknown bead id or memory name. */
+  notFound: 3,
+  /** Claim lost: the bead is not open (already claimed, closed). */
+  conflict: 4,
+  /** The tracker lock could not be taken within DDX_BEAD_LOCK_TIMEOUT. */
+  lockTimeout: 5,
+  /** The bead file has malformed lines, duplicate ids or conflict markers: writes refuse. */
+  malformedStore: 6,
+  /** A value failed validation (priority, status, title, cycle, …). */
+  validation: 7,
+  /** Fencing: the caller's claim token is not the bead's current token. */
+  staleToken: 8,
+  /** close refused: a `blocks` dependency is still open. */
+  openDependencies: 9,
+  /** The memory database cannot be opened or read. */
+  storeUnavailable: 10,
+  /** A required external program (ddx, codex, claude) is missing. */
+  missingTool: 11,
+  /** Writing a file failed (disk full, permissions); nothing was replaced. */
+  writeFailed: 12,
+} as const;
+
+export type ExitKind = keyof typeof EXIT;
+
+export class HelixError extends Error {
+  readonly kind: ExitKind;
+  constructor(kind: ExitKind, message: string) {
+    super(message);
+    this.name = 'HelixError';
+    this.kind = kind;
+  }
+  get exitCode(): number {
+    return EXIT[this.kind];
+  }
+}
+
+export const fail = (kind: ExitKind, message: string): never => {
+  throw new HelixError(kind, message);
+};
+
+export function isHelixError(error: unknown): error is HelixError {
+  return error instanceof HelixError;
+}

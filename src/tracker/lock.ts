@@ -1,0 +1,121 @@
+// The tracker's write lock, compatible with the one DDx takes on the same file: a directory
+// `<dir>/beads.lock` created with mkdir (atomic), holding the files `pid` and `acquired_at`.
+// Waiters poll every 50 ms up to DDX_BEAD_LOCK_TIMEOUT (10 s). A lock is broken when its owner
+// pid is dead on this host or it is older than 2 h.
+//
+// Why not proper-lockfile: it judges staleness by the lock's mtime (refreshing it on a timer) and
+// writes no pid/acquired_at, so it would break a lock DDx holds for longer than its stale window
+// and DDx could not tell who holds ours.
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HelixError } from '../errors.js';
+import { isPidAlive, sleepSync } from './process.js';
+
+export const LOCK_DIR_NAME = 'beads.lock';
+export const LOCK_POLL_MS = 50;
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+/** DDx treats a lock older than two hours as abandoned whatever its pid says. */
+export const LOCK_MAX_AGE_MS = 2 * 60 * 60 * 1000;
+
+export interface LockOwner {
+  pid: number | undefined;
+  acquiredAt: Date | undefined;
+}
+
+export function lockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DDX_BEAD_LOCK_TIMEOUT;
+  if (!raw) return DEFAULT_LOCK_TIMEOUT_MS;
+  // DDx accepts seconds ("10") and Go durations ("10s", "500ms").
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  if (!match) return DEFAULT_LOCK_TIMEOUT_MS;
+  const value = Number(match[1]);
+  const unit = match[2] ?? 's';
+  return unit === 'ms' ? value : unit === 'm' ? value * 60_000 : value * 1000;
+}
+
+export function readLockOwner(lockDir: string): LockOwner {
+  const read = (name: string): string | undefined => {
+    try {
+      return readFileSync(join(lockDir, name), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const pidText = read('pid');
+  const acquiredText = read('acquired_at');
+  const pid = pidText && /^\d+$/.test(pidText) ? Number(pidText) : undefined;
+  const acquired = acquiredText ? new Date(acquiredText) : undefined;
+  return { pid, acquiredAt: acquired && !Number.isNaN(acquired.getTime()) ? acquired : undefined };
+}
+
+/** Why an existing lock may be broken, or undefined while it must be respected. */
+export function staleLockReason(lockDir: string, now: number, timeoutMs: number): string | undefined {
+  let createdMs: number;
+  try {
+    createdMs = statSync(lockDir).mtimeMs;
+  } catch {
+    return undefined; // gone already: the next mkdir will tell
+  }
+  const owner = readLockOwner(lockDir);
+  const acquiredMs = owner.acquiredAt?.getTime() ?? createdMs;
+  if (now - acquiredMs > LOCK_MAX_AGE_MS) return `older than 2h (acquired ${new Date(acquiredMs).toISOString()})`;
+  if (owner.pid !== undefined) return isPidAlive(owner.pid) ? undefined : `owner pid ${owner.pid} is dead`;
+  // A writer fills `pid` right after mkdir; one still empty after a full timeout crashed in between.
+  if (now - createdMs > timeoutMs) return 'no owner pid recorded';
+  return undefined;
+}
+
+/**
+ * Runs `work` while holding the lock. The lock is released even when `work` throws.
+ * Throws HelixError('lockTimeout') naming the owner pid when the wait runs out.
+ */
+export function withLock<T>(dir: string, work: () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const lockDir = join(dir, LOCK_DIR_NAME);
+  const timeoutMs = lockTimeoutMs(env);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (tryAcquire(lockDir)) break;
+    const reason = staleLockReason(lockDir, Date.now(), timeoutMs);
+    if (reason) {
+      breakLock(lockDir);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const owner = readLockOwner(lockDir);
+      throw new HelixError(
+        'lockTimeout',
+        `bead: lock timeout after ${timeoutMs / 1000}s: ${lockDir} held by pid ${owner.pid ?? 'unknown'}` +
+          (owner.acquiredAt ? ` since ${owner.acquiredAt.toISOString()}` : ''),
+      );
+    }
+    sleepSync(LOCK_POLL_MS);
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+function tryAcquire(lockDir: string): boolean {
+  try {
+    mkdirSync(lockDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  writeFileSync(join(lockDir, 'pid'), `${process.pid}\n`);
+  writeFileSync(join(lockDir, 'acquired_at'), `${new Date().toISOString()}\n`);
+  return true;
+}
+
+/** Moves the stale lock aside first so two breakers cannot both delete a fresh lock. */
+function breakLock(lockDir: string): void {
+  const aside = `${lockDir}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(lockDir, aside);
+  } catch {
+    return; // someone else broke or released it
+  }
+  rmSync(aside, { recursive: true, force: true });
+}

@@ -1,0 +1,58 @@
+// Runs the real helix launcher as a child process, the way users and the old Bash tests do.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const HELIX_BIN = join(REPO_ROOT, 'bin/helix');
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+}
+
+export function helix(args: string[], options: CliOptions): CliResult {
+  const result = spawnSync(process.execPath, [HELIX_BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...cleanEnv(), ...options.env },
+    input: options.input ?? '',
+    encoding: 'utf8',
+  });
+  if (result.error) throw result.error;
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The test's environment without helix variables that would leak from the developer's shell. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(HELIX_|DDX_)/.test(key)) env[key] = value;
+  }
+  return env;
+}
+
+export function tempDir(prefix = 'helix-test-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** A real git repository in a temp folder, with one commit so HEAD exists. */
+export function tempGitRepo(prefix = 'helix-repo-'): string {
+  const dir = tempDir(prefix);
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+  };
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'test@helix.invalid');
+  git('config', 'user.name', 'helix test');
+  git('commit', '-q', '--allow-empty', '-m', 'initial');
+  return dir;
+}
