@@ -1,12 +1,27 @@
 // The commander wiring every command file shares: a Command subclass that reports unknown
 // options and commands in the contract's words (cli.md §1, §3), and the common agent flags that
 // every command accepts (commands that run no agent accept and ignore them).
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { HelixError } from '../errors.js';
+
+/** Help that opens with the command's description (`tracker --help` begins `Manage beads`). */
+class DescriptionFirstHelp extends Help {
+  override formatHelp(cmd: Command, helper: Help): string {
+    const description = helper.commandDescription(cmd);
+    const withoutDescription = Object.create(helper) as Help;
+    withoutDescription.commandDescription = () => '';
+    const body = super.formatHelp(cmd, withoutDescription);
+    return description ? `${description}\n\n${body}` : body;
+  }
+}
 
 export class HelixCommand extends Command {
   override createCommand(name?: string): HelixCommand {
     return new HelixCommand(name);
+  }
+
+  override createHelp(): Help {
+    return Object.assign(new DescriptionFirstHelp(), this.configureHelp());
   }
 
   unknownOption(flag: string): never {

@@ -1,14 +1,327 @@
-// Placeholder until this command group lands.
-import { HelixError } from '../errors.js';
-import type { HelixCommand } from './program.js';
+// `helix tracker <sub>`: the built-in bead tracker, `ddx bead`-compatible (contract §5).
+// Thin wiring: parse flags, call src/tracker, print. The library is imported lazily.
+import { Command } from 'commander';
+import { EXIT, HelixError } from '../errors.js';
+import { type HelixCommand, printJson, withCommonFlags } from './program.js';
+
+type Tracker = typeof import('../tracker/index.js');
+type Bead = import('../tracker/index.js').Bead;
+
+const loadTracker = (): Promise<Tracker> => import('../tracker/index.js');
+
+/** Opens the store for the current project and warns (once) about damaged lines. */
+async function open() {
+  const tracker = await loadTracker();
+  const dir = tracker.trackerDir();
+  const store = new tracker.BeadStore(dir);
+  const read = () => {
+    const snapshot = store.read();
+    if (snapshot.problems.length > 0) {
+      process.stderr.write(`helix: warning: ${tracker.describeProblems(store.file, snapshot.problems)}; run 'helix tracker doctor --fix'\n`);
+    }
+    return snapshot;
+  };
+  return { tracker, dir, store, read };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function beadLine(bead: Bead): string {
+  return `${bead.id}  [P${String(bead.priority)}] [${bead.status}] [${String(bead.issue_type ?? 'task')}] ${bead.title}`;
+}
+
+function printBeads(beads: Bead[], json: boolean | undefined): void {
+  if (json) printJson(beads);
+  else for (const bead of beads) process.stdout.write(`${beadLine(bead)}\n`);
+}
+
+function showText(bead: Bead): string {
+  const order = ['id', 'title', 'status', 'priority', 'issue_type', 'owner', 'parent', 'labels', 'spec-id', 'created_at', 'updated_at'];
+  const lines: string[] = [];
+  const label = (key: string) => `${key}:`.padEnd(18);
+  for (const key of order) {
+    const value = bead[key];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    lines.push(`${label(key)}${Array.isArray(value) ? value.join(', ') : String(value)}`);
+  }
+  for (const [key, value] of Object.entries(bead)) {
+    if (order.includes(key) || value === undefined) continue;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    lines.push(text.includes('\n') ? `${key}:\n${text.replace(/^/gm, '  ')}` : `${label(key)}${text}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function sub(parent: Command, name: string, description: string): Command {
+  return withCommonFlags(parent.command(name).description(description));
+}
 
 export function registerTrackerCommands(program: HelixCommand): void {
-  program
-    .command('tracker')
-    .description('Manage beads')
-    .allowUnknownOption()
-    .argument('[args...]')
-    .action(() => {
-      throw new HelixError('error', 'helix tracker: not implemented yet');
+  const tracker = withCommonFlags(program.command('tracker').description('Manage beads (the built-in tracker, ddx bead-compatible)'));
+
+  sub(tracker, 'init', 'Initialise the bead tracker (.ddx/beads.jsonl)').action(async () => {
+    const { dir, store, tracker: t } = await open();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    if (!store.exists()) writeFileSync(store.file, '');
+    t.excludeRuntimeFiles(dir);
+    process.stdout.write(`Initialized bead tracker in ${dir}\n`);
+  });
+
+  sub(tracker, 'create', 'Create a new bead')
+    .argument('<title>', 'bead title')
+    .option('-t, --type <type>', 'task, epic, bug or chore', 'task')
+    .option('-p, --priority <n>', 'priority 0 (highest) to 4', '2')
+    .option('-l, --labels <labels>', 'comma-separated labels')
+    .option('--parent <id>', 'parent bead id')
+    .option('-d, --description <text>', 'description')
+    .option('--acceptance <text>', 'acceptance criteria')
+    .option('--deps <ids>', 'comma-separated ids this bead depends on')
+    .option('--spec-id <id>', 'governing spec id')
+    .option('--set <k=v>', 'set any other field (repeatable)', collect)
+    .option('--json', 'print the created bead as JSON')
+    .action(async (title: string, opts) => {
+      const { store, dir, tracker: t } = await open();
+      const prefix = t.idPrefix(dir);
+      const bead = store.mutate((draft) =>
+        t.createBead(draft, {
+          title,
+          type: opts.type,
+          priority: opts.priority,
+          labels: t.splitList(opts.labels),
+          parent: opts.parent,
+          description: opts.description,
+          acceptance: opts.acceptance,
+          deps: t.splitList(opts.deps),
+          specId: opts.specId,
+          set: opts.set,
+        }, prefix),
+      );
+      if (opts.json) printJson(bead);
+      else process.stdout.write(`${bead.id}\n`);
     });
+
+  sub(tracker, 'show', 'Show one bead')
+    .argument('<id>')
+    .option('--json', 'print the bead as one JSON object')
+    .option('--fingerprint', 'print the queue-drift fingerprint (spec-id, parent, superseded-by, replaces, dependencies, eligibility)')
+    .action(async (id: string, opts) => {
+      const { read, tracker: t } = await open();
+      const bead = read().byId.get(id);
+      if (!bead) throw new HelixError('notFound', `bead: not found: ${id}`);
+      if (opts.fingerprint) {
+        const fp = t.fingerprintOf(bead);
+        process.stdout.write(opts.json ? `${JSON.stringify(fp, null, 2)}\n` : `${t.fingerprintKey(fp)}\n`);
+      } else if (opts.json) printJson(bead);
+      else process.stdout.write(showText(bead));
+    });
+
+  sub(tracker, 'update', 'Update fields of a bead, or claim / release it')
+    .argument('<id>')
+    .option('--title <text>')
+    .option('--status <status>', 'open, in_progress or closed')
+    .option('-p, --priority <n>')
+    .option('--type <type>')
+    .option('--labels <labels>', 'comma-separated labels (replaces the list)')
+    .option('--assignee <name>')
+    .option('--parent <id>')
+    .option('--description <text>')
+    .option('--notes <text>')
+    .option('--acceptance <text>')
+    .option('--set <k=v>', 'set a field (repeatable)', collect)
+    .option('--unset <k>', 'remove a field (repeatable)', collect)
+    .option('--claim', 'claim the bead (only from open): in_progress, owner, claimed-at, claimed-pid, claim-token')
+    .option('--pid <pid>', 'pid recorded by --claim (default: this process)')
+    .option('--unclaim', 'release the claim; never reopens a closed bead')
+    .option('--token <token>', 'refuse unless the bead carries this claim token')
+    .option('--json', 'print the updated bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open();
+      if (opts.pid !== undefined && !/^\d+$/.test(String(opts.pid))) {
+        throw new HelixError('validation', `bead: invalid pid ${JSON.stringify(opts.pid)}`);
+      }
+      const bead = store.mutate((draft) => {
+        const hasFieldChanges = ['title', 'status', 'priority', 'type', 'labels', 'assignee', 'parent', 'description', 'notes', 'acceptance', 'set', 'unset'].some(
+          (key) => opts[key] !== undefined,
+        );
+        if (opts.unclaim) t.unclaimBead(draft, id, { token: opts.token });
+        if (hasFieldChanges || (!opts.claim && !opts.unclaim)) {
+          t.updateBead(draft, id, {
+            title: opts.title,
+            status: opts.status,
+            priority: opts.priority,
+            type: opts.type,
+            labels: opts.labels === undefined ? undefined : t.splitList(opts.labels),
+            assignee: opts.assignee,
+            parent: opts.parent,
+            description: opts.description,
+            notes: opts.notes,
+            acceptance: opts.acceptance,
+            set: opts.set,
+            unset: opts.unset,
+            token: opts.unclaim ? undefined : opts.token,
+          });
+        }
+        if (opts.claim) {
+          t.assertToken(draft.require(id), opts.token);
+          t.claimBead(draft, id, { pid: opts.pid === undefined ? undefined : Number(opts.pid), assignee: opts.assignee });
+        }
+        return draft.require(id);
+      });
+      if (opts.json) printJson(bead);
+      else process.stdout.write(`${opts.claim ? 'Claimed' : opts.unclaim ? 'Released' : 'Updated'} ${id}\n`);
+    });
+
+  sub(tracker, 'close', 'Close a bead (refuses while a blocks dependency is open)')
+    .argument('<id>')
+    .option('--session <id>', 'session id that closed it')
+    .option('--commit <sha>', 'closing commit sha')
+    .option('--token <token>', 'refuse unless the bead carries this claim token')
+    .option('--force', 'close even with open dependencies')
+    .option('--json', 'print the closed bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open();
+      const bead = store.mutate((draft) => t.closeBead(draft, id, { force: opts.force, session: opts.session, commit: opts.commit, token: opts.token }));
+      if (opts.json) printJson(bead);
+      else process.stdout.write(`Closed ${id}\n`);
+    });
+
+  sub(tracker, 'reopen', 'Reopen a closed bead')
+    .argument('<id>')
+    .option('--reason <text>', 'why it is reopened (added to notes)')
+    .option('--json', 'print the bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open();
+      const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason }));
+      if (opts.json) printJson(bead);
+      else process.stdout.write(`Reopened ${id}\n`);
+    });
+
+  sub(tracker, 'list', 'List beads')
+    .option('--status <status>', 'only this status')
+    .option('--label <label>', 'only beads with this label')
+    .option('--where <k=v>', 'only beads whose field equals the value (repeatable)', collect)
+    .option('--json', 'JSON array')
+    .action(async (opts) => {
+      const { read, tracker: t } = await open();
+      const where = ((opts.where as string[] | undefined) ?? []).map((pair) => t.splitAssignment(pair));
+      const beads = read().beads.filter(
+        (b) =>
+          (!opts.status || b.status === opts.status) &&
+          (!opts.label || t.labelsOf(b).includes(opts.label)) &&
+          where.every(([k, v]) => (typeof b[k] === 'string' ? b[k] : JSON.stringify(b[k])) === v),
+      );
+      printBeads([...beads].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), opts.json);
+    });
+
+  sub(tracker, 'ready', 'List open beads whose dependencies are all closed')
+    .option('--execution', 'only beads the supervisor may build (eligible, not superseded, not retry-parked)')
+    .option('--json', 'JSON array')
+    .action(async (opts) => {
+      const { read, tracker: t } = await open();
+      printBeads(t.readyBeads(read().beads, { execution: opts.execution }), opts.json);
+    });
+
+  sub(tracker, 'blocked', 'List open beads waiting on an unclosed dependency')
+    .option('--json', 'JSON array')
+    .action(async (opts) => {
+      const { read, tracker: t } = await open();
+      printBeads(t.blockedBeads(read().beads), opts.json);
+    });
+
+  const dep = sub(tracker, 'dep', 'Manage dependencies between beads');
+  sub(dep, 'add', 'Make <id> depend on <dep> (rejects cycles and self-dependencies)')
+    .argument('<id>')
+    .argument('<dep>')
+    .action(async (id: string, depId: string) => {
+      const { store, tracker: t } = await open();
+      store.mutate((draft) => t.addDependency(draft, id, depId));
+      process.stdout.write(`Added dependency ${id} -> ${depId}\n`);
+    });
+  sub(dep, 'remove', 'Remove the dependency of <id> on <dep>')
+    .argument('<id>')
+    .argument('<dep>')
+    .action(async (id: string, depId: string) => {
+      const { store, tracker: t } = await open();
+      store.mutate((draft) => t.removeDependency(draft, id, depId));
+      process.stdout.write(`Removed dependency ${id} -> ${depId}\n`);
+    });
+  sub(dep, 'tree', 'Show the dependency tree of a bead (or of every bead with dependencies)')
+    .argument('[id]')
+    .action(async (id: string | undefined) => {
+      const { read, tracker: t } = await open();
+      const snapshot = read();
+      if (id && !snapshot.byId.has(id)) throw new HelixError('notFound', `bead: not found: ${id}`);
+      const tree = t.dependencyTree(snapshot.beads, id);
+      if (tree) process.stdout.write(`${tree}\n`);
+    });
+
+  sub(tracker, 'status', 'Counts of beads by state')
+    .option('--json', 'JSON object')
+    .action(async (opts) => {
+      const { read, tracker: t } = await open();
+      const counts = t.statusCounts(read().beads);
+      if (opts.json) printJson(counts);
+      else {
+        process.stdout.write(
+          `Total:   ${counts.total}\nOpen:    ${counts.open}\nClosed:  ${counts.closed}\nReady:   ${counts.ready}\nBlocked: ${counts.blocked}\n`,
+        );
+      }
+    });
+
+  sub(tracker, 'doctor', 'Check integrity: malformed lines, duplicate ids, conflict markers, dangling deps, cycles, stale claims')
+    .option('--fix', 'back the file up, quarantine bad lines, fold duplicates, release stale claims')
+    .option('--json', 'JSON report')
+    .action(async (opts) => {
+      const { store, tracker: t } = await open();
+      const facts = { now: new Date(), thresholdSec: t.orphanThresholdSec() };
+      if (opts.fix) {
+        const fixed = t.fixStore(store, facts);
+        if (fixed.backup) process.stderr.write(`helix: backed up ${store.file} to ${fixed.backup}\n`);
+        if (fixed.quarantined) process.stderr.write(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
+        for (const id of fixed.released) process.stderr.write(`helix: released stale claim ${id}\n`);
+      }
+      const snapshot = store.read();
+      const report = t.diagnose(snapshot.beads, snapshot.problems, facts);
+      if (opts.json) printJson(report);
+      else process.stdout.write(doctorText(report));
+      if (report.problems.length > 0) process.exitCode = EXIT.malformedStore;
+      else if (!report.healthy) process.exitCode = EXIT.error;
+    });
+
+  sub(tracker, 'import', 'Import beads (like `ddx bead import`): from .helix/issues.jsonl or another beads JSONL file')
+    .argument('[file]', 'file to import (default: .helix/issues.jsonl)')
+    .action(async (file: string | undefined) => {
+      const { store, tracker: t } = await open();
+      const { join } = await import('node:path');
+      const source = file ?? join(t.projectRoot(), '.helix', 'issues.jsonl');
+      const result = store.mutate((draft) => t.importBeads(draft, source));
+      process.stdout.write(`Imported ${result.imported.length} bead(s)${result.skipped.length ? `, skipped ${result.skipped.length} existing` : ''}\n`);
+    });
+
+  sub(tracker, 'export', 'Export beads as JSONL')
+    .argument('[file]', 'write to this file (default: stdout)')
+    .option('--stdout', 'write to stdout')
+    .action(async (file: string | undefined, opts) => {
+      const { read } = await open();
+      const { Draft } = await loadTracker();
+      const text = new Draft(read()).serialise();
+      if (!file || opts.stdout) process.stdout.write(text);
+      else {
+        const { writeFileSync, renameSync } = await import('node:fs');
+        const temp = `${file}.tmp-${process.pid}`;
+        writeFileSync(temp, text);
+        renameSync(temp, file);
+      }
+    });
+}
+
+function doctorText(report: import('../tracker/index.js').DoctorReport): string {
+  const lines: string[] = [];
+  for (const p of report.problems) lines.push(`line ${p.line}: ${p.kind}: ${p.detail}`);
+  for (const d of report.dangling) lines.push(`dangling dependency: ${d.id} -> ${d.depends_on_id}`);
+  for (const c of report.cycles) lines.push(`dependency cycle: ${c.join(' -> ')}`);
+  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} dead)`);
+  lines.push(report.healthy ? `ok: ${report.total} bead(s), no problems` : `${lines.length} problem(s) in ${report.total} bead(s)`);
+  return `${lines.join('\n')}\n`;
 }

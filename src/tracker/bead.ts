@@ -1,0 +1,157 @@
+// The bead record (contract §5) and the accessors every tracker operation shares.
+// A bead is kept as the plain JSON object read from the file: keys helix does not know are never
+// touched, and keys it changes keep their position, so a rewrite preserves other tools' data.
+import { randomBytes } from 'node:crypto';
+import { HelixError } from '../errors.js';
+
+export const STATUSES = ['open', 'in_progress', 'closed'] as const;
+export type BeadStatus = (typeof STATUSES)[number];
+export const ISSUE_TYPES = ['task', 'epic', 'bug', 'chore'] as const;
+export const DEFAULT_PRIORITY = 2;
+
+export interface Dependency {
+  issue_id?: string;
+  depends_on_id: string;
+  type?: string;
+  created_at?: string;
+  [key: string]: unknown;
+}
+
+export interface Bead {
+  id: string;
+  title: string;
+  status: string;
+  priority: number;
+  issue_type?: string;
+  created_at?: string;
+  updated_at?: string;
+  labels?: string[];
+  parent?: string;
+  description?: string;
+  acceptance?: string;
+  notes?: string;
+  owner?: string;
+  dependencies?: Array<Dependency | string>;
+  [key: string]: unknown;
+}
+
+/** Keys a claim writes; unclaim removes them all. */
+export const CLAIM_KEYS = ['claimed-at', 'claimed-pid', 'claimed-machine', 'claim-token'] as const;
+
+/** Dependency types that gate readiness; `related`, `discovered-from`, … only link. */
+const BLOCKING_DEPENDENCY_TYPES = new Set(['blocks', '']);
+
+export function nowIso(now: Date = new Date()): string {
+  return now.toISOString();
+}
+
+/** Ids of the dependencies that must be closed before this bead is ready. */
+export function blockingDependencyIds(bead: Bead): string[] {
+  const ids: string[] = [];
+  for (const dep of bead.dependencies ?? []) {
+    if (typeof dep === 'string') ids.push(dep);
+    else if (dep && typeof dep.depends_on_id === 'string' && BLOCKING_DEPENDENCY_TYPES.has(dep.type ?? '')) {
+      ids.push(dep.depends_on_id);
+    }
+  }
+  return ids;
+}
+
+/** Every dependency id, whatever its type. */
+export function allDependencyIds(bead: Bead): string[] {
+  return (bead.dependencies ?? []).flatMap((dep) =>
+    typeof dep === 'string' ? [dep] : dep && typeof dep.depends_on_id === 'string' ? [dep.depends_on_id] : [],
+  );
+}
+
+export function labelsOf(bead: Bead): string[] {
+  return Array.isArray(bead.labels) ? bead.labels.filter((l): l is string => typeof l === 'string') : [];
+}
+
+export function issueTypeOf(bead: Bead): string {
+  return typeof bead.issue_type === 'string' && bead.issue_type ? bead.issue_type : 'task';
+}
+
+export function priorityOf(bead: Bead): number {
+  const p = Number(bead.priority);
+  return Number.isFinite(p) ? p : DEFAULT_PRIORITY;
+}
+
+/** `claimed-pid` is written as a string but other tools write numbers: read either. */
+export function claimedPidOf(bead: Bead): number | undefined {
+  const raw = bead['claimed-pid'];
+  const pid = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Milliseconds since the epoch for an RFC 3339 field (fractional seconds allowed), or undefined. */
+export function timeOf(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !value) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function validatePriority(value: unknown): number {
+  const text = String(value).trim();
+  if (!/^\d+$/.test(text) || Number(text) > 4) {
+    throw new HelixError('validation', `bead: invalid priority ${JSON.stringify(String(value))}: must be an integer 0-4`);
+  }
+  return Number(text);
+}
+
+export function validateStatus(value: unknown): BeadStatus {
+  if (typeof value !== 'string' || !(STATUSES as readonly string[]).includes(value)) {
+    throw new HelixError('validation', `bead: invalid status ${JSON.stringify(value)}: must be one of ${STATUSES.join(', ')}`);
+  }
+  return value as BeadStatus;
+}
+
+export function validateIssueType(value: unknown): string {
+  if (typeof value !== 'string' || !(ISSUE_TYPES as readonly string[]).includes(value)) {
+    throw new HelixError('validation', `bead: invalid type ${JSON.stringify(value)}: must be one of ${ISSUE_TYPES.join(', ')}`);
+  }
+  return value;
+}
+
+export function validateTitle(value: unknown): string {
+  if (typeof value !== 'string' || !value.trim()) throw new HelixError('validation', 'bead: title must not be blank');
+  return value;
+}
+
+export function newBeadId(prefix: string, taken: (id: string) => boolean): string {
+  for (;;) {
+    const id = `${prefix}-${randomBytes(4).toString('hex')}`;
+    if (!taken(id)) return id;
+  }
+}
+
+export function newClaimToken(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** Parses `--set k=v`: true/false become booleans, JSON arrays/objects are parsed, the rest is text. */
+export function parseSetValue(raw: string): unknown {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^[[{]/.test(raw)) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+export function splitAssignment(pair: string): [string, string] {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) throw new HelixError('validation', `bead: expected key=value, got ${JSON.stringify(pair)}`);
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+}
+
+export function splitList(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

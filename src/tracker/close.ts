@@ -1,0 +1,51 @@
+// Closing and reopening. close refuses while a `blocks` dependency is open (unless forced), so the
+// tracker never records work as done before what it depends on.
+import { HelixError } from '../errors.js';
+import { type Bead, CLAIM_KEYS, blockingDependencyIds, nowIso } from './bead.js';
+import { assertToken } from './claim.js';
+import type { Draft } from './store.js';
+
+export interface CloseOptions {
+  force?: boolean;
+  session?: string;
+  commit?: string;
+  token?: string;
+  now?: Date;
+}
+
+export function closeBead(draft: Draft, id: string, options: CloseOptions = {}): Bead {
+  const bead = draft.require(id);
+  assertToken(bead, options.token);
+  const open = blockingDependencyIds(bead).filter((dep) => draft.get(dep)?.status !== 'closed');
+  if (open.length > 0 && !options.force) {
+    throw new HelixError('openDependencies', `bead: cannot close ${id}: blocked by open dependencies: ${open.join(', ')} (use --force to override)`);
+  }
+  const stamp = nowIso(options.now);
+  return draft.change(id, (b) => {
+    b.status = 'closed';
+    for (const key of CLAIM_KEYS) delete b[key];
+    if (options.session) b.session_id = options.session;
+    if (options.commit) b.closing_commit_sha = options.commit;
+    b.closed_at = stamp;
+    b.updated_at = stamp;
+  });
+}
+
+export function reopenBead(draft: Draft, id: string, options: { reason?: string; now?: Date } = {}): Bead {
+  draft.require(id);
+  const stamp = nowIso(options.now);
+  return draft.change(id, (b) => {
+    b.status = 'open';
+    for (const key of CLAIM_KEYS) delete b[key];
+    delete b.closed_at;
+    if (options.reason) b.notes = appendNote(b.notes, `REOPENED [${stamp}]: ${options.reason}`);
+    b.updated_at = stamp;
+  });
+}
+
+/** Appends a note line unless the same text is already there (retries must not repeat notes). */
+export function appendNote(notes: unknown, line: string): string {
+  const existing = typeof notes === 'string' ? notes : '';
+  if (existing.split('\n').includes(line)) return existing;
+  return existing ? `${existing}\n${line}` : line;
+}

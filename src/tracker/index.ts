@@ -1,0 +1,17 @@
+// The tracker library: the bead file, its lock, readiness, claims with fencing, fingerprints and
+// the stale-claim rule. Plain values in, plain values out; the CLI and the supervisor compose it.
+export * from './bead.js';
+export * from './store.js';
+export * from './paths.js';
+export * from './ready.js';
+export * from './fingerprint.js';
+export * from './stale.js';
+export * from './claim.js';
+export * from './close.js';
+export * from './create.js';
+export * from './update.js';
+export * from './deps.js';
+export * from './doctor.js';
+export * from './transfer.js';
+export { isPidAlive, thisMachine } from './process.js';
+export { withLock, lockTimeoutMs } from './lock.js';

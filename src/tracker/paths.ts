@@ -1,0 +1,105 @@
+// Where the tracker lives: `<git top>/.ddx` unless HELIX_TRACKER_DIR / DDX_BEAD_DIR say otherwise,
+// and keeping helix's runtime files out of `git status` through `.git/info/exclude`.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+export const BEADS_FILE = 'beads.jsonl';
+export const QUARANTINE_FILE = 'beads.quarantine.jsonl';
+
+/** Runtime files that must never show up in `git status` (contract §5). */
+export const RUNTIME_EXCLUDES = [
+  '.ddx/beads.lock',
+  '.ddx/beads.lock.stale-*',
+  '.ddx/beads.jsonl.tmp-*',
+  '.ddx/helix.pid',
+  '.ddx/run-state.json',
+  '.helix/',
+  '.helix-logs/',
+];
+
+/** The nearest ancestor of `start` holding `.git` (directory or worktree file), or undefined. */
+export function gitTopLevel(start: string = process.cwd()): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+export function projectRoot(cwd: string = process.cwd()): string {
+  return gitTopLevel(cwd) ?? resolve(cwd);
+}
+
+export function trackerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.HELIX_TRACKER_DIR || env.DDX_BEAD_DIR;
+  if (override) return resolve(cwd, override);
+  return join(projectRoot(cwd), '.ddx');
+}
+
+export function beadsFile(dir: string): string {
+  return join(dir, BEADS_FILE);
+}
+
+/** Id prefix: DDX_BEAD_PREFIX, else `bead.id_prefix` in `.ddx/config.yaml`, else the project folder name, else `bx`. */
+export function idPrefix(dir: string, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+  if (env.DDX_BEAD_PREFIX) return env.DDX_BEAD_PREFIX;
+  const fromConfig = configuredPrefix(join(dir, 'config.yaml'));
+  if (fromConfig) return fromConfig;
+  const top = gitTopLevel(cwd);
+  const name = top ? basename(top).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') : '';
+  return name || 'bx';
+}
+
+/** Reads `bead:\n  id_prefix: x` from a small YAML file without a YAML dependency. */
+function configuredPrefix(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let inBead = false;
+  for (const line of text.split('\n')) {
+    if (/^\S/.test(line)) inBead = /^bead:\s*$/.test(line);
+    const match = inBead ? /^\s+id_prefix:\s*["']?([^"'#\s]+)["']?/.exec(line) : null;
+    if (match?.[1]) return match[1];
+  }
+  return undefined;
+}
+
+/** The `info/exclude` file of the repository at `top` (worktrees share the common git dir). */
+function excludeFile(top: string): string | undefined {
+  const dotGit = join(top, '.git');
+  try {
+    if (statSync(dotGit).isDirectory()) return join(dotGit, 'info', 'exclude');
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    if (!pointer) return undefined;
+    const gitDir = resolve(top, pointer);
+    const common = existsSync(join(gitDir, 'commondir'))
+      ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim())
+      : gitDir;
+    return join(common, 'info', 'exclude');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds the runtime patterns missing from `.git/info/exclude`; a no-op outside git. */
+export function excludeRuntimeFiles(cwd: string = process.cwd()): void {
+  const top = gitTopLevel(cwd);
+  const file = top ? excludeFile(top) : undefined;
+  if (!file) return;
+  let existing = '';
+  try {
+    existing = readFileSync(file, 'utf8');
+  } catch {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  const present = new Set(existing.split('\n').map((l) => l.trim()));
+  const missing = RUNTIME_EXCLUDES.filter((p) => !present.has(p));
+  if (missing.length === 0) return;
+  const lead = existing && !existing.endsWith('\n') ? '\n' : '';
+  appendFileSync(file, `${lead}# helix runtime files\n${missing.join('\n')}\n`);
+}

@@ -1,0 +1,51 @@
+// The stale-claim rule (contract §7), shared by `tracker doctor` and the supervisor's orphan
+// recovery: an in_progress bead claimed by helix whose claimer is dead on this machine and whose
+// claim is older than HELIX_ORPHAN_THRESHOLD. A live pid or a claim from another host is never stale.
+import { type Bead, claimedPidOf, labelsOf, timeOf } from './bead.js';
+import { isPidAlive, thisMachine } from './process.js';
+
+/** Two hours: long enough that a slow agent call is never mistaken for a crash. */
+export const DEFAULT_ORPHAN_THRESHOLD_SEC = 7200;
+
+export function orphanThresholdSec(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.HELIX_ORPHAN_THRESHOLD;
+  const value = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_ORPHAN_THRESHOLD_SEC;
+}
+
+export interface StaleClaim {
+  id: string;
+  ageSec: number;
+  pid: number | undefined;
+}
+
+export interface StaleClaimFacts {
+  now: Date;
+  thresholdSec: number;
+  isAlive?: (pid: number) => boolean;
+  machine?: string;
+}
+
+export function isHelixClaim(bead: Bead): boolean {
+  return bead.owner === 'helix' || bead.assignee === 'helix' || labelsOf(bead).includes('helix');
+}
+
+/** The stale claim for this bead, or undefined when it must be left alone. */
+export function staleClaimOf(bead: Bead, facts: StaleClaimFacts): StaleClaim | undefined {
+  if (bead.status !== 'in_progress' || !isHelixClaim(bead)) return undefined;
+  const machine = bead['claimed-machine'];
+  if (typeof machine === 'string' && machine && machine !== (facts.machine ?? thisMachine())) return undefined;
+  const pid = claimedPidOf(bead);
+  if (pid !== undefined && (facts.isAlive ?? isPidAlive)(pid)) return undefined;
+  const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
+  const ageSec = claimedAt === undefined ? Number.POSITIVE_INFINITY : Math.floor((facts.now.getTime() - claimedAt) / 1000);
+  if (ageSec < facts.thresholdSec) return undefined;
+  return { id: bead.id, ageSec, pid };
+}
+
+export function staleClaims(beads: Bead[], facts: StaleClaimFacts): StaleClaim[] {
+  return beads.flatMap((bead) => {
+    const stale = staleClaimOf(bead, facts);
+    return stale ? [stale] : [];
+  });
+}
