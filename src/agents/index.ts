@@ -1,0 +1,49 @@
+// src/agents: how helix calls ddx, codex and claude (contract §8). Pure parts — command builders,
+// the dry-run line, output parsers, agent choice — are separate from the process I/O (runner,
+// PATH discovery). The supervisor composes them; nothing here knows about the tracker.
+//
+// Typical build cycle:
+//   const cmd = executeBeadCommand({ root, beadId, harness: 'codex', effort });
+//   if (dryRun) print(formatDryRun(cmd));
+//   const run = await runAgentCommand(cmd, { onChunk: (text) => log.write(text) });
+//   const result = parseExecuteBeadResult(run.stdout, beadId); // undefined | invalid | result
+export type { AgentCommand, DirectAgent } from './command.js';
+export { DIRECT_AGENTS, isDirectAgent } from './command.js';
+export { DEFAULT_AGENT_TIMEOUT_SECONDS, agentTimeoutSeconds } from './timeout.js';
+export {
+  DEFAULT_EXECUTE_BEAD_EFFORT,
+  ddxAgentRunCommand,
+  executeBeadCommand,
+  executeLoopCommand,
+} from './ddx-commands.js';
+export type { DdxAgentRunOptions, ExecuteBeadOptions, ExecuteLoopOptions } from './ddx-commands.js';
+export { claudeCommand, codexCommand, directAgentCommand } from './direct-commands.js';
+export type { DirectAgentOptions } from './direct-commands.js';
+export { formatDryRun, shellQuote } from './dry-run.js';
+export { extractTokens } from './tokens.js';
+export {
+  EXECUTE_BEAD_OUTCOMES,
+  EXECUTE_BEAD_STATUSES,
+  isInvalidExecuteBeadResult,
+  parseExecuteBeadResult,
+} from './execute-bead-result.js';
+export type {
+  ExecuteBeadOutcome,
+  ExecuteBeadResult,
+  ExecuteBeadStatus,
+  InvalidExecuteBeadResult,
+} from './execute-bead-result.js';
+export {
+  BACKFILL_STATUSES,
+  NEXT_ACTIONS,
+  PLAN_STATUSES,
+  POLISH_STATUSES,
+  REVIEW_STATUSES,
+  parseNameList,
+  parseNextAction,
+  parseTrailers,
+  stripMarkdown,
+} from './trailers.js';
+export type { BackfillStatus, NextAction, PlanStatus, PolishStatus, ReviewStatus, Trailers } from './trailers.js';
+export { ALTERNATE_ACTIONS, DEFAULT_AGENT, agentForAction, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
+export type { AgentAction, AgentChoice, AgentChoiceInput, AgentPlan } from './agent-choice.js';

@@ -1,0 +1,59 @@
+// Finds a JSON document inside agent output that may carry advisory lines before it (DDx prints
+// warnings and progress ahead of its `--json` result, contract §8). Pure text scanning.
+
+export type JsonSearch =
+  | { kind: 'none' }
+  | { kind: 'found'; value: unknown }
+  | { kind: 'garbage'; reason: string; excerpt: string };
+
+// A line that opens a JSON document: `{`, or `[` followed by what a JSON array can start with.
+// `[ddx] warning …` style advisory prefixes do not count.
+const JSON_START = /^[ \t]*(\{|\[(?=[ \t]*($|[{["\]\d-]|true|false|null)))/;
+
+/**
+ * Scans the lines in order; the first line that opens a JSON document and parses wins. When some
+ * line opens a document but none parses, the result is 'garbage' (something that looks like a
+ * result but is not); when no line opens one, 'none'.
+ */
+export function findJsonDocument(output: string): JsonSearch {
+  let firstFailure: { reason: string; excerpt: string } | undefined;
+  let offset = 0;
+  for (const line of output.split('\n')) {
+    const start = JSON_START.exec(line);
+    if (start) {
+      const from = offset + (start[0].length - 1);
+      const slice = output.slice(from, balancedEnd(output, from));
+      try {
+        return { kind: 'found', value: JSON.parse(slice) };
+      } catch (error) {
+        firstFailure ??= { reason: `unparseable JSON: ${(error as Error).message}`, excerpt: excerptOf(slice) };
+      }
+    }
+    offset += line.length + 1;
+  }
+  return firstFailure ? { kind: 'garbage', ...firstFailure } : { kind: 'none' };
+}
+
+/** Index just past the bracket that closes the one at `from` (string-aware), or the text's end. */
+function balancedEnd(text: string, from: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return text.length;
+}
+
+export function excerptOf(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

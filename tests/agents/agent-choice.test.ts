@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { agentForAction, resolveAgentPlan } from '../../src/agents/index.js';
+import type { AgentChoiceInput } from '../../src/agents/index.js';
+
+const onPath = (...programs: string[]) => (p: string) => programs.includes(p);
+const plan = (input: Partial<AgentChoiceInput>) => resolveAgentPlan({ env: {}, isOnPath: onPath(), ...input });
+
+describe('agent choice (contract §3, §8)', () => {
+  it('defaults to codex with no alternate when claude is not installed', () => {
+    const p = plan({ isOnPath: onPath('codex') });
+    expect(p).toEqual({ primary: { agent: 'codex' }, review: { agent: 'codex' } });
+    expect(agentForAction(p, 'build')).toEqual({ agent: 'codex' });
+  });
+
+  it('auto: build, check and polish go to the other agent when it is on PATH; review defaults to it', () => {
+    const p = plan({ isOnPath: onPath('codex', 'claude') });
+    expect(agentForAction(p, 'build').agent).toBe('claude');
+    expect(agentForAction(p, 'check').agent).toBe('claude');
+    expect(agentForAction(p, 'polish').agent).toBe('claude');
+    expect(agentForAction(p, 'align').agent).toBe('codex');
+    expect(agentForAction(p, 'design').agent).toBe('codex');
+    expect(agentForAction(p, 'review').agent).toBe('claude');
+  });
+
+  it('an explicit --agent disables auto', () => {
+    const p = plan({ explicitAgent: 'claude', isOnPath: onPath('codex', 'claude') });
+    expect(p.alternate).toBeUndefined();
+    expect(agentForAction(p, 'build').agent).toBe('claude');
+  });
+
+  it('an explicit HELIX_ALT_AGENT name still applies with --agent; none turns it off', () => {
+    expect(plan({ explicitAgent: 'codex', env: { HELIX_ALT_AGENT: 'claude' } }).alternate).toEqual({ agent: 'claude' });
+    expect(plan({ env: { HELIX_ALT_AGENT: 'none' }, isOnPath: onPath('codex', 'claude') }).alternate).toBeUndefined();
+  });
+
+  it('--model and HELIX_MODEL go only to the primary agent; effort goes to all', () => {
+    const p = plan({ model: 'gpt-5', effort: 'high', isOnPath: onPath('claude') });
+    expect(p.primary).toEqual({ agent: 'codex', model: 'gpt-5', effort: 'high' });
+    expect(agentForAction(p, 'build')).toEqual({ agent: 'claude', effort: 'high' });
+    const q = plan({ env: { HELIX_MODEL: 'm1', HELIX_EFFORT: 'low', HELIX_AGENT: 'claude' }, isOnPath: onPath('codex') });
+    expect(q.primary).toEqual({ agent: 'claude', model: 'm1', effort: 'low' });
+    expect(q.alternate).toEqual({ agent: 'codex', effort: 'low' });
+  });
+
+  it('the flag beats HELIX_MODEL', () => {
+    expect(plan({ model: 'flag', env: { HELIX_MODEL: 'env' } }).primary.model).toBe('flag');
+  });
+
+  it('--review-agent beats HELIX_REVIEW_AGENT; the primary as reviewer keeps its model', () => {
+    expect(plan({ reviewAgent: 'claude', env: { HELIX_REVIEW_AGENT: 'codex' } }).review.agent).toBe('claude');
+    expect(plan({ env: { HELIX_REVIEW_AGENT: 'codex' }, model: 'm' }).review).toEqual({ agent: 'codex', model: 'm' });
+  });
+
+  it('rejects a malformed agent name', () => {
+    expect(() => plan({ explicitAgent: 'codex; rm -rf /' })).toThrow(/invalid agent name/);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { isInvalidExecuteBeadResult, parseExecuteBeadResult } from '../../src/agents/index.js';
+
+const full = {
+  bead_id: 'hx-1a2b3c4d',
+  base_rev: 'abc123',
+  result_rev: 'def456',
+  outcome: 'merged',
+  status: 'success',
+  detail: 'landed',
+  preserve_ref: null,
+  session_id: 'sess-1',
+  duration_ms: 1234,
+  tokens: 999,
+  cost_usd: 0.12,
+  exit_code: 0,
+};
+
+describe('parseExecuteBeadResult (contract §8)', () => {
+  it('ignores advisory lines before the JSON and keeps every contract field', () => {
+    const output = `warning: ddx update available\n[ddx] preparing worktree\n${JSON.stringify(full, null, 2)}\n`;
+    expect(parseExecuteBeadResult(output)).toEqual({
+      bead_id: 'hx-1a2b3c4d', base_rev: 'abc123', result_rev: 'def456', outcome: 'merged', status: 'success',
+      detail: 'landed', session_id: 'sess-1', duration_ms: 1234, tokens: 999, cost_usd: 0.12, exit_code: 0,
+    });
+  });
+
+  it('drops unknown fields', () => {
+    const result = parseExecuteBeadResult(JSON.stringify({ ...full, harness: 'codex', attempt_id: 'x' }));
+    expect(result).not.toHaveProperty('harness');
+    expect(result).not.toHaveProperty('attempt_id');
+    expect(result).toHaveProperty('status', 'success');
+  });
+
+  it('is undefined when the output has no JSON at all', () => {
+    expect(parseExecuteBeadResult('did some work\n[warn] no json mode here\n')).toBeUndefined();
+    expect(parseExecuteBeadResult('')).toBeUndefined();
+  });
+
+  it('reports garbage JSON as an invalid result, not a crash', () => {
+    const result = parseExecuteBeadResult('advisory\n{"bead_id": "hx-1", "status": \n');
+    expect(isInvalidExecuteBeadResult(result)).toBe(true);
+    expect(result).toMatchObject({ invalid: true, reason: expect.stringContaining('unparseable JSON') });
+  });
+
+  it.each([
+    [{ ...full, status: 'exploded' }, 'unknown status'],
+    [{ ...full, outcome: 'landed' }, 'unknown outcome'],
+    [{ ...full, bead_id: undefined }, 'no bead_id'],
+    [{ ...full, tokens: 'many' }, 'tokens is not a number'],
+    [{ ...full, result_rev: 42 }, 'result_rev is not a string'],
+  ])('reports a result with a bad field as invalid (%#: %s)', (value, reason) => {
+    const result = parseExecuteBeadResult(JSON.stringify(value));
+    expect(isInvalidExecuteBeadResult(result)).toBe(true);
+    expect(result).toMatchObject({ reason: expect.stringContaining(reason) });
+  });
+
+  it('reports a JSON value that is not an object as invalid', () => {
+    expect(isInvalidExecuteBeadResult(parseExecuteBeadResult('[1, 2]'))).toBe(true);
+  });
+
+  it('picks the result for the expected bead from a JSON array', () => {
+    const other = { ...full, bead_id: 'hx-other', status: 'execution_failed', outcome: 'error' };
+    const result = parseExecuteBeadResult(JSON.stringify([full, other]), 'hx-1a2b3c4d');
+    expect(result).toMatchObject({ bead_id: 'hx-1a2b3c4d', status: 'success' });
+  });
+
+  it('ignores text after the JSON document', () => {
+    expect(parseExecuteBeadResult(`${JSON.stringify(full)}\ntrailing log line {not json}\n`)).toMatchObject({ status: 'success' });
+  });
+
+  it('every status of the contract parses', () => {
+    for (const status of ['success', 'no_changes', 'execution_failed', 'land_conflict', 'post_run_check_failed', 'structural_validation_failed']) {
+      expect(parseExecuteBeadResult(JSON.stringify({ ...full, status }))).toMatchObject({ status });
+    }
+  });
+});
