@@ -1,0 +1,57 @@
+// Was an attempt a completion? Judged from the tracker, the execute-bead result and verification
+// (contract §6.4) — never from what the agent says about itself.
+import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../agents/index.js';
+import { type Bead, type Fingerprint, fingerprintChanges } from '../tracker/index.js';
+
+/** agent-failed: the agent errored; no-completion: it exited 0 but the work is not done and verified. */
+export type FailureKind = 'agent-failed' | 'no-completion';
+
+export interface DispatchFacts {
+  before: Fingerprint;
+  /** The bead re-read after dispatch (undefined: it vanished from the file). */
+  after: Bead | undefined;
+  afterFingerprint: Fingerprint | undefined;
+  exitCode: number;
+  timedOut: boolean;
+  /** execute-bead's JSON result; undefined when it printed none (older DDx, direct agents). */
+  result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined;
+}
+
+export type DispatchAssessment =
+  | { kind: 'drift'; changes: string[] }
+  | { kind: 'verify'; helixCloses: boolean; salvaged: boolean }
+  | { kind: 'failed'; failure: FailureKind; detail: string };
+
+const AGENT_FAILURE_STATUSES = new Set(['execution_failed', 'land_conflict', 'structural_validation_failed']);
+
+export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
+  const { after, result } = facts;
+  if (!after || !facts.afterFingerprint) return { kind: 'drift', changes: ['removed'] };
+  const changes = fingerprintChanges(facts.before, facts.afterFingerprint);
+  if (changes.length > 0) return { kind: 'drift', changes };
+  const closed = after.status === 'closed';
+  const agentFailed = facts.exitCode !== 0 || facts.timedOut;
+  const validResult = result && !('invalid' in result) ? result : undefined;
+
+  if (facts.timedOut && !closed) return { kind: 'failed', failure: 'agent-failed', detail: 'agent timed out' };
+  if (validResult) {
+    if (validResult.status === 'success') return { kind: 'verify', helixCloses: !closed, salvaged: agentFailed };
+    if (closed) return { kind: 'verify', helixCloses: false, salvaged: true };
+    const detail = `${validResult.status}${validResult.detail ? `: ${validResult.detail}` : ''}`;
+    const failure: FailureKind = AGENT_FAILURE_STATUSES.has(validResult.status) || validResult.outcome === 'error' || agentFailed ? 'agent-failed' : 'no-completion';
+    return { kind: 'failed', failure, detail };
+  }
+  if (closed) return { kind: 'verify', helixCloses: false, salvaged: agentFailed };
+  const invalidNote = result && 'invalid' in result ? ` (${result.reason})` : '';
+  if (agentFailed) return { kind: 'failed', failure: 'agent-failed', detail: `agent exited with code ${facts.exitCode}${invalidNote}` };
+  return { kind: 'failed', failure: 'no-completion', detail: `agent exited 0 but the bead is still ${after.status}${invalidNote}` };
+}
+
+/** The skip reason after MAX_ATTEMPTS failures, worded by how the last attempt failed. */
+export function intractableReason(failure: FailureKind, attempts: number): string {
+  return failure === 'agent-failed'
+    ? `intractable after ${attempts} attempts with exponential backoff`
+    : `failed to complete after ${attempts} attempts with exponential backoff`;
+}
+
+export const DRIFT_REASON = 'queue drift: upstream governance fields changed during execution';

@@ -1,0 +1,319 @@
+// The `helix run` loop as a state machine: step(state, event) → { state, effects }, no I/O.
+// The runner (runner.ts) performs the effects — tracker reads and writes, agent calls, sleeps,
+// output — and feeds each result back as the next event. Every policy of contract §6 lives here:
+// cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
+// breaker, periodic alignment, typed stops.
+import type { NextAction } from '../agents/index.js';
+import type { Bead } from '../tracker/index.js';
+import { type FailureKind, DRIFT_REASON, intractableReason } from './judge.js';
+import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, type SupervisorSettings, backoffSeconds } from './policy.js';
+import { selectNext } from './selection.js';
+import { failureCategory, velocityVerdict } from './typed-stops.js';
+
+export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse';
+export type DrainAction = 'design' | 'polish' | 'align' | 'backfill';
+export type ActionPurpose = 'drain' | 'pre-stop' | 'periodic';
+
+export interface SkippedBead {
+  id: string;
+  title: string;
+  reason: string;
+}
+
+export interface MachineState {
+  attempted: number;
+  completed: number;
+  tokens: number;
+  skipped: SkippedBead[];
+  /** Failed attempts per bead in this run, and how the last one failed. */
+  failures: Record<string, { count: number; last: FailureKind }>;
+  /** Beads passed over in this pass (not ready at re-read); cleared after the next attempt. */
+  passedOver: string[];
+  focusedEpic: string | undefined;
+  /** BUILD answers from check since the last build attempt (the BUILD breaker counts them). */
+  emptyBuilds: number;
+  /** check answers since the last build, to stop on a repeated DESIGN / POLISH / BACKFILL. */
+  drainAnswers: NextAction[];
+  alignedSinceBuild: boolean;
+  /** Durations (s) of completed cycles, for VELOCITY_COLLAPSE. */
+  completedDurations: number[];
+  /** Failure category → distinct beads that failed with it, for SYSTEMIC_FAILURE. */
+  failureCategories: Record<string, string[]>;
+  stop: { exitCode: number; reason: StopReason } | undefined;
+}
+
+export function initialState(): MachineState {
+  return {
+    attempted: 0,
+    completed: 0,
+    tokens: 0,
+    skipped: [],
+    failures: {},
+    passedOver: [],
+    focusedEpic: undefined,
+    emptyBuilds: 0,
+    drainAnswers: [],
+    alignedSinceBuild: false,
+    completedDurations: [],
+    failureCategories: {},
+    stop: undefined,
+  };
+}
+
+export type AttemptOutcome =
+  | { kind: 'passed-over'; reason: string }
+  | { kind: 'completed'; salvaged: boolean }
+  | { kind: 'drift'; changes: string[] }
+  | { kind: 'failed'; failure: FailureKind; detail: string };
+
+export type Event =
+  | { type: 'started' }
+  | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
+  | { type: 'queue'; ready: Bead[]; beads: Bead[] }
+  | { type: 'epicClosed'; epicId: string }
+  | { type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number }
+  | { type: 'checked'; nextAction: NextAction | undefined }
+  | { type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string };
+
+/** Lines: `summary` shows in every mode; `verbose` only without --summary/--quiet (always in the log). */
+export type Effect =
+  | { type: 'say'; level: 'summary' | 'verbose'; text: string; /** prefix `helix: [HH:MM:SS] ` */ stamped?: boolean }
+  | { type: 'cycleStart'; cycle: number; beadId: string; readyCount: number }
+  | { type: 'writeContext' }
+  | { type: 'promoteEpics' }
+  | { type: 'recoverOrphans'; why: 'start' | 'failure' | 'build-breaker' }
+  | { type: 'readQueue' }
+  | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[] }
+  | { type: 'closeEpic'; epicId: string }
+  | { type: 'markBlocked'; id: string; reason: string }
+  | { type: 'sleep'; seconds: number }
+  | { type: 'runCheck' }
+  | { type: 'runAction'; action: DrainAction; purpose: ActionPurpose }
+  | { type: 'stop'; exitCode: number; reason: StopReason; message?: string };
+
+export interface Step {
+  state: MachineState;
+  effects: Effect[];
+}
+
+const stop = (state: MachineState, exitCode: number, reason: StopReason, message?: string): Step => ({
+  state: { ...state, stop: { exitCode, reason } },
+  effects: [message ? { type: 'stop', exitCode, reason, message } : { type: 'stop', exitCode, reason }],
+});
+
+/** After a completed cycle or a closed epic: stop at --max-cycles, else keep going. */
+function continueOrStopAtMax(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
+  if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
+    const stopped = stop(state, 0, 'completed', `helix: reached max cycles (${settings.maxCycles})`);
+    return { state: stopped.state, effects: [...effects, ...stopped.effects] };
+  }
+  return { state, effects: [...effects, { type: 'readQueue' }] };
+}
+
+export function step(state: MachineState, event: Event, settings: SupervisorSettings): Step {
+  switch (event.type) {
+    case 'started':
+      return { state, effects: [{ type: 'recoverOrphans', why: 'start' }] };
+
+    case 'orphansRecovered': {
+      if (event.why === 'start') return { state, effects: [{ type: 'writeContext' }, { type: 'readQueue' }] };
+      if (event.why === 'failure') return { state, effects: [{ type: 'readQueue' }] };
+      if (event.readyAfter > event.readyBefore) {
+        return {
+          state: { ...state, emptyBuilds: 0 },
+          effects: [
+            { type: 'say', level: 'summary', text: `helix: orphan recovery freed issues (${event.readyBefore} → ${event.readyAfter} ready), retrying` },
+            { type: 'readQueue' },
+          ],
+        };
+      }
+      return stop(state, 0, 'blocked', 'helix: no selectable issues after orphan recovery — stopping');
+    }
+
+    case 'queue': {
+      if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
+        return stop(state, 0, 'completed', `helix: reached max cycles (${settings.maxCycles})`);
+      }
+      const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver]);
+      const selection = selectNext({ ready: event.ready, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
+      if (selection.kind === 'closeEpic') return { state, effects: [{ type: 'closeEpic', epicId: selection.epic.id }] };
+      if (selection.kind === 'drained') {
+        const effects: Effect[] = [];
+        if (state.focusedEpic && !selection.focusedEpic) effects.push({ type: 'say', level: 'verbose', text: `helix: leaving epic focus ${state.focusedEpic}` });
+        return { state: { ...state, focusedEpic: selection.focusedEpic }, effects: [...effects, { type: 'runCheck' }] };
+      }
+      const effects: Effect[] = [];
+      if (selection.announce) effects.push({ type: 'say', level: 'summary', text: selection.announce });
+      if (selection.focusedEpic !== state.focusedEpic && selection.focusedEpic) effects.push({ type: 'writeContext' });
+      const cycle = state.attempted + 1;
+      const readyCount = event.ready.filter((b) => !excluded.has(b.id)).length;
+      effects.push({ type: 'cycleStart', cycle, beadId: selection.bead.id, readyCount });
+      effects.push({ type: 'attempt', bead: selection.bead, cycle, focusedEpic: selection.focusedEpic, ready: event.ready });
+      return { state: { ...state, focusedEpic: selection.focusedEpic }, effects };
+    }
+
+    case 'epicClosed': {
+      const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
+      return continueOrStopAtMax(next, settings, [{ type: 'say', level: 'summary', text: `helix: closed epic ${event.epicId} (all children closed)` }]);
+    }
+
+    case 'attempted':
+      return afterAttempt(state, event, settings);
+
+    case 'checked':
+      return routeNextAction(state, event.nextAction, settings);
+
+    case 'actionDone':
+      return afterAction(state, event);
+  }
+}
+
+function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attempted' }>, settings: SupervisorSettings): Step {
+  const { bead, outcome } = event;
+  if (outcome.kind === 'passed-over') {
+    return {
+      state: { ...state, passedOver: [...state.passedOver, bead.id] },
+      effects: [{ type: 'say', level: 'verbose', text: `helix: skipping ${bead.id} this pass: ${outcome.reason}` }, { type: 'readQueue' }],
+    };
+  }
+  const base: MachineState = {
+    ...state,
+    attempted: state.attempted + 1,
+    tokens: state.tokens + event.tokens,
+    passedOver: [],
+    emptyBuilds: 0,
+    drainAnswers: [],
+    alignedSinceBuild: false,
+  };
+  const cycle = base.attempted;
+
+  if (outcome.kind === 'completed') {
+    const next: MachineState = {
+      ...base,
+      completed: base.completed + 1,
+      completedDurations: [...base.completedDurations, event.durationSec],
+    };
+    const effects: Effect[] = [
+      {
+        type: 'say',
+        level: 'summary',
+        stamped: true,
+        text: `cycle ${cycle}: ${bead.id} → COMPLETE${outcome.salvaged ? ' (SALVAGED)' : ''} (${next.completed}/${next.attempted} done, ${next.tokens} tokens)`,
+      },
+    ];
+    const velocity = velocityVerdict(next.completedDurations, settings.velocityFactor, settings.velocitySeconds);
+    if (velocity.kind === 'collapse') {
+      const stopped = stop(next, 1, 'velocity_collapse', `helix: stopping: VELOCITY_COLLAPSE: ${velocity.detail}`);
+      return { state: stopped.state, effects: [...effects, ...stopped.effects] };
+    }
+    if (velocity.kind === 'warning') effects.push({ type: 'say', level: 'summary', text: `helix: warning: velocity dropping: ${velocity.detail}` });
+    if (next.completed % CONTEXT_REFRESH_EVERY === 0) effects.push({ type: 'writeContext' });
+    if (settings.reviewEvery > 0 && next.completed % settings.reviewEvery === 0) {
+      if (settings.maxCycles > 0 && next.completed >= settings.maxCycles) return continueOrStopAtMax(next, settings, effects);
+      return { state: next, effects: [...effects, { type: 'runAction', action: 'align', purpose: 'periodic' }] };
+    }
+    return continueOrStopAtMax(next, settings, effects);
+  }
+
+  if (outcome.kind === 'drift') {
+    return {
+      state: { ...base, skipped: [...base.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] },
+      effects: [
+        { type: 'say', level: 'summary', text: `helix: queue drift detected for ${bead.id}; refusing stale completion` },
+        { type: 'say', level: 'verbose', text: `helix: changed: ${outcome.changes.join(', ')}` },
+        { type: 'readQueue' },
+      ],
+    };
+  }
+
+  // failed
+  const count = (base.failures[bead.id]?.count ?? 0) + 1;
+  let next: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure } } };
+  const effects: Effect[] = [
+    { type: 'say', level: 'summary', stamped: true, text: `cycle ${cycle}: FAILED` },
+    { type: 'say', level: 'verbose', text: `helix: ${bead.id} attempt ${count} failed: ${outcome.detail}` },
+  ];
+  const category = failureCategory(outcome.detail);
+  if (category) {
+    const beads = next.failureCategories[category] ?? [];
+    const withBead = beads.includes(bead.id) ? beads : [...beads, bead.id];
+    next = { ...next, failureCategories: { ...next.failureCategories, [category]: withBead } };
+    if (withBead.length >= settings.systemicThreshold) {
+      const stopped = stop(
+        next,
+        1,
+        'systemic_failure',
+        `helix: stopping: SYSTEMIC_FAILURE: ${withBead.length} beads failed with "${category}" (${withBead.join(', ')}); see the systemic memory (helix memory recall "${category}" --type systemic)`,
+      );
+      return { state: stopped.state, effects: [...effects, ...stopped.effects] };
+    }
+  }
+  if (count < MAX_ATTEMPTS) {
+    const seconds = backoffSeconds(count, settings.backoffOverride);
+    effects.push({ type: 'say', level: 'verbose', text: `helix: backing off ${seconds}s before retrying ${bead.id} (attempt ${count}/${MAX_ATTEMPTS})` });
+    effects.push({ type: 'sleep', seconds }, { type: 'recoverOrphans', why: 'failure' });
+    return { state: next, effects };
+  }
+  const reason = intractableReason(outcome.failure, count);
+  const skipped: SkippedBead[] = [...next.skipped, { id: bead.id, title: bead.title, reason }];
+  effects.push({ type: 'say', level: 'summary', stamped: true, text: `BLOCKED ${bead.id} after ${count} attempts` }, { type: 'markBlocked', id: bead.id, reason });
+  let focusedEpic = next.focusedEpic;
+  if (focusedEpic && bead.parent === focusedEpic) {
+    const epicReason = `child ${bead.id} intractable after ${count} attempts`;
+    skipped.push({ id: focusedEpic, title: `epic of ${bead.id}`, reason: epicReason });
+    effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason });
+    focusedEpic = undefined;
+  }
+  effects.push({ type: 'recoverOrphans', why: 'failure' });
+  return { state: { ...next, skipped, focusedEpic }, effects };
+}
+
+/** The routing table of contract §6.6. */
+export function routeNextAction(state: MachineState, action: NextAction | undefined, settings: SupervisorSettings): Step {
+  if (!action) return stop(state, 1, 'error', 'helix: unable to determine NEXT_ACTION from check output');
+  const repeated = state.drainAnswers.includes(action);
+  const next: MachineState = { ...state, drainAnswers: [...state.drainAnswers, action] };
+  const stopAfter = (exitCode: number, reason: StopReason) => stop(next, exitCode, reason, `helix: stopping after check returned ${action}`);
+  switch (action) {
+    case 'BUILD': {
+      const emptyBuilds = state.emptyBuilds + 1;
+      if (emptyBuilds >= 2) return { state: { ...next, emptyBuilds }, effects: [{ type: 'recoverOrphans', why: 'build-breaker' }] };
+      return { state: { ...next, emptyBuilds }, effects: [{ type: 'readQueue' }] };
+    }
+    case 'DESIGN':
+    case 'POLISH':
+    case 'BACKFILL':
+      if (repeated) return stopAfter(0, 'completed');
+      return { state: next, effects: [{ type: 'runAction', action: action.toLowerCase() as DrainAction, purpose: 'drain' }] };
+    case 'ALIGN':
+      if (settings.autoAlign && !state.alignedSinceBuild) {
+        return { state: next, effects: [{ type: 'runAction', action: 'align', purpose: 'drain' }] };
+      }
+      return stopAfter(0, 'completed');
+    case 'WAIT':
+    case 'GUIDANCE':
+      return stopAfter(0, 'blocked');
+    case 'STOP':
+      // Align once before stopping, but only when this run built something the plan has not seen.
+      if (settings.autoAlign && !state.alignedSinceBuild && state.completed > 0) {
+        return { state: next, effects: [{ type: 'runAction', action: 'align', purpose: 'pre-stop' }] };
+      }
+      return stopAfter(0, 'completed');
+  }
+}
+
+function afterAction(state: MachineState, event: Extract<Event, { type: 'actionDone' }>): Step {
+  const next = event.action === 'align' && event.ok ? { ...state, alignedSinceBuild: true } : state;
+  const why = event.detail ? `: ${event.detail}` : '';
+  switch (event.purpose) {
+    case 'drain':
+      if (!event.ok) return stop(next, 1, 'error', `helix: ${event.action} failed after queue drain${why}`);
+      return { state: next, effects: [{ type: 'runCheck' }] };
+    case 'pre-stop':
+      if (!event.ok) return stop(next, 1, 'error', `helix: align failed before stop${why}`);
+      return stop(next, 0, 'completed', 'helix: stopping after check returned STOP');
+    case 'periodic':
+      if (!event.ok) return stop(next, 1, 'error', `helix: periodic alignment failed — stopping${why}`);
+      return { state: next, effects: [{ type: 'readQueue' }] };
+  }
+}

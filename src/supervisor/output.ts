@@ -1,0 +1,78 @@
+// Where the run's words go (contract §9). Everything goes to the session log
+// `.helix-logs/helix-YYYYMMDD-HHMMSS.log`; stderr gets every line in normal mode and only the
+// summary lines with --summary (or none of the verbose ones with --quiet). Agent output is
+// appended to the log and its line range reported as `log L<a>–L<b>`.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export type OutputMode = 'normal' | 'quiet' | 'summary';
+
+export function clockTime(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
+}
+
+export function fileStamp(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+}
+
+export class SessionOutput {
+  readonly logPath: string;
+  readonly mode: OutputMode;
+  private readonly root: string;
+  private lines = 0;
+  private partial = false;
+  private readonly write: (text: string) => void;
+
+  constructor(root: string, mode: OutputMode, now: Date = new Date(), stderr: (text: string) => void = (t) => process.stderr.write(t)) {
+    this.root = root;
+    this.mode = mode;
+    const dir = join(root, '.helix-logs');
+    mkdirSync(dir, { recursive: true });
+    this.logPath = join(dir, `helix-${fileStamp(now)}.log`);
+    writeFileSync(this.logPath, '', { flag: 'a' });
+    this.write = stderr;
+  }
+
+  /** The log path as printed: relative to the project root. */
+  get logName(): string {
+    return relative(this.root, this.logPath);
+  }
+
+  private toLog(text: string): void {
+    if (!text) return;
+    appendFileSync(this.logPath, text);
+    // `lines` counts finished lines; an unfinished one is finished before the next block starts.
+    this.lines += text.split('\n').length - 1;
+    this.partial = !text.endsWith('\n');
+  }
+
+  /** A line every mode shows (cycle progress, stops, run complete, blockers). */
+  summary(line: string): void {
+    this.toLog(`${line}\n`);
+    this.write(`${line}\n`);
+  }
+
+  /** Detail: stderr in normal mode, the log only with --summary / --quiet. */
+  verbose(line: string): void {
+    this.toLog(`${line}\n`);
+    if (this.mode === 'normal') this.write(`${line}\n`);
+  }
+
+  /** Starts a block of agent output; returns the function that appends to it. */
+  agentOutputSink(): { append: (text: string) => void; range: () => { first: number; last: number } } {
+    if (this.partial) this.toLog('\n');
+    const first = this.lines + 1;
+    return {
+      append: (text: string) => {
+        this.toLog(text);
+        if (this.mode === 'normal') this.write(text);
+      },
+      range: () => {
+        if (this.partial) this.toLog('\n');
+        return { first, last: Math.max(first, this.lines) };
+      },
+    };
+  }
+}

@@ -1,0 +1,40 @@
+// `.ddx/run-state.json` (contract §9): the run controller's state, merged into whatever object the
+// file already holds so other tools' keys survive; `helix status` reads it.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface RunStateFile {
+  current_issue: string | null;
+  focused_epic: string | null;
+  completed_cycles: number;
+  attempted_cycles: number;
+  skipped_count: number;
+  total_tokens: number;
+  stop_reason: string | null;
+  last_run: string;
+  agent: string;
+  cycle_start: string | null;
+  cycle_end: string | null;
+  cycle_duration: number | null;
+  log: string;
+  [key: string]: unknown;
+}
+
+export const runStatePath = (trackerDir: string) => join(trackerDir, 'run-state.json');
+
+export function readRunState(trackerDir: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(readFileSync(runStatePath(trackerDir), 'utf8')) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeRunState(trackerDir: string, update: Partial<RunStateFile>): void {
+  const merged = { ...(readRunState(trackerDir) ?? {}), ...update };
+  const file = runStatePath(trackerDir);
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, `${JSON.stringify(merged, null, 2)}\n`);
+  renameSync(temp, file);
+}

@@ -1,0 +1,554 @@
+// The imperative shell of `helix run`: performs the effects the state machine asks for — tracker
+// reads and writes, agent calls, verification, sleeps, output, run-state — and feeds each result
+// back as the next event. Policy lives in machine.ts; mechanics of one attempt live here.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import {
+  type AgentCommand,
+  type AgentRunResult,
+  type AgentPlan,
+  agentForAction,
+  agentTimeoutSeconds,
+  ddxAgentRunCommand,
+  directAgentCommand,
+  executeBeadCommand,
+  executeLoopCommand,
+  isDirectAgent,
+  parseExecuteBeadResult,
+  parseNextAction,
+  parseTrailers,
+  runAgentCommand,
+} from '../agents/index.js';
+import { HelixError, isHelixError } from '../errors.js';
+import {
+  type Bead,
+  BeadStore,
+  claimBead,
+  closeBead,
+  fingerprintOf,
+  readyBeads,
+  reopenBead,
+  staleClaimOf,
+  staleClaims,
+  unclaimBead,
+  orphanThresholdSec,
+  describeProblems,
+} from '../tracker/index.js';
+import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
+import { renderContext, writeContext } from './context.js';
+import { assessDispatch } from './judge.js';
+import { type ActionPurpose, type AttemptOutcome, type DrainAction, type Effect, type Event, type MachineState, initialState, step } from './machine.js';
+import { type SessionOutput, clockTime } from './output.js';
+import type { SupervisorSettings } from './policy.js';
+import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
+import { writeRunState } from './run-state.js';
+import { batchFor, tasksToPromote } from './selection.js';
+
+/** How builds reach an agent: DDx managed execution, DDx's own loop, or a direct codex/claude call. */
+export type BuildPath = 'execute-bead' | 'execute-loop' | 'direct';
+
+/** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
+export interface MemoryPort {
+  inject(bead: Bead): Promise<{ block: string; names: string[] }>;
+  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void>;
+}
+
+export interface SupervisorEnvironment {
+  root: string;
+  store: BeadStore;
+  env: NodeJS.ProcessEnv;
+  settings: SupervisorSettings;
+  plan: AgentPlan;
+  buildPath: BuildPath;
+  /** Non-build actions go through `ddx agent run` (else direct codex/claude). */
+  actionsViaDdx: boolean;
+  output: SessionOutput;
+  now?: () => Date;
+  memory?: MemoryPort;
+  signal?: AbortSignal;
+}
+
+export interface RunSummary {
+  exitCode: number;
+  state: MachineState;
+}
+
+/** A live claim of this run, released on every exit path. */
+interface HeldClaim {
+  id: string;
+  token: string;
+}
+
+export class Supervisor {
+  private readonly ctx: SupervisorEnvironment;
+  private readonly now: () => Date;
+  private state: MachineState = initialState();
+  private held: HeldClaim | undefined;
+  private warnedProblems = false;
+
+  constructor(ctx: SupervisorEnvironment) {
+    this.ctx = ctx;
+    this.now = ctx.now ?? (() => new Date());
+  }
+
+  get machineState(): MachineState {
+    return this.state;
+  }
+
+  /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
+  async run(): Promise<RunSummary> {
+    let event: Event | undefined = { type: 'started' };
+    this.persist({ stop_reason: null });
+    while (event) {
+      const next = step(this.state, event, this.ctx.settings);
+      this.state = next.state;
+      event = undefined;
+      for (const effect of next.effects) {
+        this.throwIfAborted();
+        const produced = await this.perform(effect);
+        if (produced) event = produced;
+      }
+      if (this.state.stop) break;
+    }
+    return { exitCode: this.state.stop?.exitCode ?? 1, state: this.state };
+  }
+
+  /** Releases this run's claim, if any (SIGINT/SIGTERM and unexpected errors). */
+  releaseHeldClaim(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = undefined;
+    try {
+      this.ctx.store.mutate((d) => unclaimBead(d, held.id, { token: held.token }));
+      this.ctx.output.verbose(`helix: released claim on ${held.id}`);
+    } catch (error) {
+      this.ctx.output.verbose(`helix: could not release ${held.id}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The run-complete line, blocker report and final run-state: printed on every exit path. */
+  finish(exitCode: number, reason: string): void {
+    const s = this.state;
+    const { output } = this.ctx;
+    output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens ═══`);
+    if (s.skipped.length > 0) {
+      for (const line of blockerLines(s.skipped)) output.summary(line);
+      try {
+        const file = writeBlockerReport({ root: this.ctx.root, skipped: s.skipped, attempted: s.attempted, completed: s.completed, log: output.logName, now: this.now() });
+        output.verbose(`helix: blocker report ${file}`);
+      } catch (error) {
+        output.verbose(`helix: could not write the blocker report: ${(error as Error).message}`);
+      }
+    }
+    this.persist({ stop_reason: reason, current_issue: null });
+    void exitCode;
+  }
+
+  private throwIfAborted(): void {
+    if (this.ctx.signal?.aborted) throw new RunInterrupted();
+  }
+
+  private persist(extra: Record<string, unknown> = {}): void {
+    const s = this.state;
+    try {
+      writeRunState(this.ctx.store.dir, {
+        focused_epic: s.focusedEpic ?? null,
+        completed_cycles: s.completed,
+        attempted_cycles: s.attempted,
+        skipped_count: s.skipped.length,
+        total_tokens: s.tokens,
+        last_run: this.now().toISOString(),
+        agent: this.ctx.plan.primary.agent,
+        log: this.ctx.output.logName,
+        ...extra,
+      });
+    } catch (error) {
+      this.ctx.output.verbose(`helix: could not write run-state: ${(error as Error).message}`);
+    }
+  }
+
+  private say(text: string, level: 'summary' | 'verbose' = 'verbose', stamped = false): void {
+    const line = stamped ? `helix: [${clockTime(this.now())}] ${text}` : text;
+    if (level === 'summary') this.ctx.output.summary(line);
+    else this.ctx.output.verbose(line);
+  }
+
+  private async perform(effect: Effect): Promise<Event | undefined> {
+    switch (effect.type) {
+      case 'say':
+        this.say(effect.text, effect.level, effect.stamped);
+        return undefined;
+      case 'cycleStart':
+        if (this.ctx.output.mode === 'normal') this.say(`ready=${effect.readyCount}, cycle=${effect.cycle}, issue=${effect.beadId}`, 'summary', true);
+        else this.say(`cycle ${effect.cycle}: ${effect.beadId} (${effect.readyCount} ready)`, 'summary', true);
+        return undefined;
+      case 'writeContext':
+        this.refreshContext();
+        return undefined;
+      case 'promoteEpics':
+        this.promoteEpics();
+        return undefined;
+      case 'recoverOrphans':
+        return this.recoverOrphans(effect.why);
+      case 'readQueue':
+        return this.readQueue();
+      case 'attempt':
+        return this.attempt(effect.bead, effect.cycle, effect.ready);
+      case 'closeEpic':
+        return this.closeEpic(effect.epicId);
+      case 'markBlocked':
+        this.markBlocked(effect.id, effect.reason);
+        return undefined;
+      case 'sleep':
+        if (effect.seconds > 0) await sleep(effect.seconds * 1000, undefined, { signal: this.ctx.signal }).catch(() => undefined);
+        return undefined;
+      case 'runCheck':
+        return this.runCheck();
+      case 'runAction':
+        return this.runAction(effect.action, effect.purpose);
+      case 'stop':
+        if (effect.message) this.ctx.output.summary(effect.message);
+        return undefined;
+    }
+  }
+
+  // ── queue ────────────────────────────────────────────────────────────────────────────────────
+
+  private snapshot() {
+    const snapshot = this.ctx.store.read();
+    if (snapshot.problems.length > 0 && !this.warnedProblems) {
+      this.warnedProblems = true;
+      this.ctx.output.summary(`helix: warning: ${describeProblems(this.ctx.store.file, snapshot.problems)}; run 'helix tracker doctor --fix'`);
+    }
+    return snapshot;
+  }
+
+  private readyCount(): number {
+    return readyBeads(this.snapshot().beads, { execution: true, now: this.now() }).length;
+  }
+
+  private readQueue(): Event {
+    this.promoteEpics();
+    const { beads } = this.snapshot();
+    return { type: 'queue', ready: readyBeads(beads, { execution: true, now: this.now() }), beads };
+  }
+
+  private promoteEpics(): void {
+    const candidates = tasksToPromote(this.snapshot().beads);
+    for (const task of candidates) {
+      try {
+        this.ctx.store.mutate((d) => d.change(task.id, (b) => { b.issue_type = 'epic'; b.updated_at = this.now().toISOString(); }));
+        this.say(`helix: promoted ${task.id} to epic (it has more than one child)`);
+      } catch (error) {
+        this.say(`helix: could not promote ${task.id}: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private refreshContext(): void {
+    const { beads } = this.snapshot();
+    const focused = this.state.focusedEpic ? beads.find((b) => b.id === this.state.focusedEpic) : undefined;
+    writeContext(this.ctx.root, renderContext({
+      root: this.ctx.root,
+      trackerFile: this.ctx.store.file,
+      beads,
+      readyCount: readyBeads(beads, { execution: true, now: this.now() }).length,
+      focusedEpic: focused,
+    }));
+  }
+
+  private contextText(): string {
+    const { beads } = this.snapshot();
+    const focused = this.state.focusedEpic ? beads.find((b) => b.id === this.state.focusedEpic) : undefined;
+    return renderContext({ root: this.ctx.root, trackerFile: this.ctx.store.file, beads, readyCount: readyBeads(beads, { execution: true, now: this.now() }).length, focusedEpic: focused });
+  }
+
+  // ── orphan recovery (contract §7) ───────────────────────────────────────────────────────────
+
+  private recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Event {
+    const readyBefore = this.readyCount();
+    const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line, 'summary'));
+    const readyAfter = recovered > 0 ? this.readyCount() : readyBefore;
+    return { type: 'orphansRecovered', why, readyBefore, readyAfter };
+  }
+
+  // ── one attempt ─────────────────────────────────────────────────────────────────────────────
+
+  private async attempt(selected: Bead, cycle: number, ready: Bead[]): Promise<Event> {
+    const started = this.now();
+    const passedOver = (reason: string): Event => ({ type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason }, durationSec: 0, tokens: 0 });
+    // Re-read just before claiming: another session may have refined or taken the bead.
+    const current = this.snapshot();
+    const bead = current.byId.get(selected.id);
+    if (!bead || !readyBeads(current.beads, { execution: true, now: this.now() }).some((b) => b.id === selected.id)) {
+      return passedOver('no longer open and ready');
+    }
+    const before = fingerprintOf(bead, this.now());
+    // The verify command is taken now: text the agent writes during the attempt is never run.
+    const verifyCommand = typeof bead.verify === 'string' && bead.verify.trim() ? bead.verify : this.ctx.env.HELIX_VERIFY_CMD || undefined;
+
+    const selfClaim = this.ctx.buildPath !== 'execute-loop';
+    if (selfClaim) {
+      try {
+        const claimed = this.ctx.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: this.now() }));
+        this.held = { id: bead.id, token: String(claimed['claim-token']) };
+      } catch (error) {
+        if (isHelixError(error) && error.kind === 'conflict') return passedOver(error.message);
+        throw error;
+      }
+    }
+    this.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
+
+    let injected: string[] = [];
+    let memoryBlock: { block: string; names: string[] } | undefined;
+    if (this.ctx.memory) {
+      try {
+        memoryBlock = await this.ctx.memory.inject(bead);
+        injected = memoryBlock.names;
+        if (this.ctx.output.mode === 'summary') this.say(`cycle ${cycle}: injected ${injected.length} memories`, 'summary', true);
+        if (injected.length > 0 && this.held) {
+          const held = this.held;
+          this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b['helix-injected'] = injected; void held; }));
+        }
+      } catch (error) {
+        this.say(`helix: memory injection skipped: ${(error as Error).message}`);
+      }
+    }
+
+    const related = this.ctx.buildPath === 'direct' ? batchFor(bead, ready, new Set(this.state.skipped.map((s) => s.id))).slice(1) : [];
+    const prompt = implementationPrompt({
+      bead,
+      context: this.contextText(),
+      related,
+      memory: memoryBlock,
+      helixCloses: this.ctx.buildPath === 'execute-bead',
+      env: this.ctx.env,
+    });
+    const run = await this.dispatchBuild(bead, prompt);
+    const result = this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : undefined;
+    const validResult = result && !('invalid' in result) ? result : undefined;
+    if (result && 'invalid' in result) this.say(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`, 'summary');
+    const tokens = validResult?.tokens ?? run.tokens;
+
+    const afterSnapshot = this.snapshot();
+    const after = afterSnapshot.byId.get(bead.id);
+    const assessment = assessDispatch({
+      before,
+      after,
+      afterFingerprint: after ? fingerprintOf(after, this.now()) : undefined,
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      result,
+    });
+
+    let outcome: AttemptOutcome;
+    if (assessment.kind === 'drift') {
+      this.releaseAfterDrift(bead.id, after);
+      outcome = { kind: 'drift', changes: assessment.changes };
+    } else if (assessment.kind === 'failed') {
+      this.releaseHeldClaim();
+      outcome = { kind: 'failed', failure: assessment.failure, detail: assessment.detail };
+    } else {
+      const verification = verifyCommand ? await this.verify(verifyCommand) : { passed: true, detail: '' };
+      if (verification.passed) {
+        if (assessment.helixCloses) {
+          try {
+            this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held?.token, commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
+            this.held = undefined;
+            outcome = { kind: 'completed', salvaged: assessment.salvaged };
+          } catch (error) {
+            this.releaseHeldClaim();
+            outcome = { kind: 'failed', failure: 'no-completion', detail: `could not close: ${(error as Error).message}` };
+          }
+        } else {
+          this.held = undefined;
+          outcome = { kind: 'completed', salvaged: assessment.salvaged };
+        }
+      } else {
+        const reason = `verification failed: ${verification.detail}`;
+        try {
+          const closedNow = this.snapshot().byId.get(bead.id)?.status === 'closed';
+          if (closedNow) this.ctx.store.mutate((d) => reopenBead(d, bead.id, { reason, now: this.now() }));
+        } catch (error) {
+          this.say(`helix: could not reopen ${bead.id}: ${(error as Error).message}`);
+        }
+        this.held = this.held && this.snapshot().byId.get(bead.id)?.status === 'in_progress' ? this.held : undefined;
+        this.releaseHeldClaim();
+        outcome = { kind: 'failed', failure: 'no-completion', detail: reason };
+      }
+    }
+
+    if (this.ctx.memory && injected.length + 1 > 0) {
+      const verified = outcome.kind === 'completed';
+      try {
+        await this.ctx.memory.feedback({ bead, injected, verified, output: run.output, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
+      } catch (error) {
+        this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
+      }
+    }
+
+    const ended = this.now();
+    const durationSec = (ended.getTime() - started.getTime()) / 1000;
+    this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
+    return { type: 'attempted', bead, outcome, durationSec, tokens };
+  }
+
+  /** After drift: release the claim; a closed bead stays closed unless it was superseded. */
+  private releaseAfterDrift(id: string, after: Bead | undefined): void {
+    if (after?.status === 'closed' && typeof after['superseded-by'] === 'string' && after['superseded-by']) {
+      try {
+        this.ctx.store.mutate((d) => reopenBead(d, id, { reason: 'queue drift: superseded during execution', now: this.now() }));
+      } catch (error) {
+        this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
+      }
+      this.held = undefined;
+      return;
+    }
+    if (after) this.releaseHeldClaim();
+    else this.held = undefined;
+  }
+
+  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
+    const choice = agentForAction(this.ctx.plan, 'build');
+    const root = this.ctx.root;
+    let command: AgentCommand;
+    if (this.ctx.buildPath === 'execute-bead') {
+      const promptFile = join(root, '.helix', 'prompts', `${bead.id}.md`);
+      mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
+      writeFileSync(promptFile, prompt);
+      command = executeBeadCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile });
+    } else if (this.ctx.buildPath === 'execute-loop') {
+      command = executeLoopCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
+    } else {
+      if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
+      command = directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
+    }
+    return this.runAgent(command, this.ctx.buildPath === 'direct' ? choice.agent : 'ddx');
+  }
+
+  /** Runs one agent call with its output streamed into the log; prints the `… complete` line. */
+  async runAgent(command: AgentCommand, label: string): Promise<AgentRunResult> {
+    const sink = this.ctx.output.agentOutputSink();
+    const result = await runAgentCommand(command, {
+      env: this.ctx.env,
+      timeoutMs: agentTimeoutSeconds(this.ctx.env) * 1000,
+      onChunk: (text) => sink.append(text),
+      signal: this.ctx.signal,
+    });
+    const range = sink.range();
+    this.say(
+      `${label} complete (rc=${result.exitCode}, ${Math.round(result.durationMs / 1000)}s, ${result.tokens} tokens) — log L${range.first}–L${range.last} in ${this.ctx.output.logName}`,
+      'summary',
+      true,
+    );
+    if (result.aborted) throw new RunInterrupted();
+    return result;
+  }
+
+  private async verify(commandText: string): Promise<{ passed: boolean; detail: string }> {
+    this.say(`helix: verifying: ${commandText}`);
+    const run = await this.runAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
+    const tail = run.output.trim().split('\n').slice(-5).join(' | ');
+    return { passed: run.exitCode === 0 && !run.timedOut, detail: `${commandText} exited ${run.exitCode}${tail ? `: ${tail}` : ''}` };
+  }
+
+  private closeEpic(epicId: string): Event {
+    try {
+      this.ctx.store.mutate((d) => closeBead(d, epicId, { now: this.now() }));
+      return { type: 'epicClosed', epicId };
+    } catch (error) {
+      const epic = this.snapshot().byId.get(epicId);
+      this.say(`helix: could not close epic ${epicId}: ${(error as Error).message}`);
+      return { type: 'attempted', bead: epic ?? { id: epicId, title: epicId, status: 'open', priority: 2 }, outcome: { kind: 'passed-over', reason: 'epic could not be closed' }, durationSec: 0, tokens: 0 };
+    }
+  }
+
+  private markBlocked(id: string, reason: string): void {
+    try {
+      this.ctx.store.mutate((d) => d.change(id, (b) => markBeadBlocked(b, reason, this.now())));
+    } catch (error) {
+      this.say(`helix: could not mark ${id} blocked: ${(error as Error).message}`);
+    }
+  }
+
+  // ── queue drain: check and the actions it routes to ─────────────────────────────────────────
+
+  /** The command for a non-build action under the run's agent plan. */
+  actionCommand(action: ActionName, prompt: string): { command: AgentCommand; label: string } {
+    const planAction = action === 'implementation' ? 'build' : action;
+    const choice = agentForAction(this.ctx.plan, planAction);
+    const root = this.ctx.root;
+    if (this.ctx.actionsViaDdx) {
+      return {
+        command: ddxAgentRunCommand({ root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(this.ctx.env), model: choice.model, effort: choice.effort }),
+        label: choice.agent,
+      };
+    }
+    if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
+    return { command: directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort }), label: choice.agent };
+  }
+
+  private async runCheck(): Promise<Event> {
+    const prompt = actionPrompt('check', { scope: 'repo', context: this.contextText(), env: this.ctx.env });
+    const { command, label } = this.actionCommand('check', prompt);
+    this.say('helix: queue drained; running check');
+    const run = await this.runAgent(command, label);
+    const nextAction = parseNextAction(run.output);
+    this.say(`helix: check returned ${nextAction ?? 'no NEXT_ACTION'} (rc=${run.exitCode})`);
+    return { type: 'checked', nextAction };
+  }
+
+  private async runAction(action: DrainAction, purpose: ActionPurpose): Promise<Event> {
+    const name: ActionName = action === 'design' ? 'design' : action;
+    const prompt = actionPrompt(name, { scope: 'repo', context: this.contextText(), env: this.ctx.env, rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined });
+    const { command, label } = this.actionCommand(name, prompt);
+    this.say(`helix: running ${action} (${purpose})`, 'summary');
+    const run = await this.runAgent(command, label);
+    let ok = run.exitCode === 0;
+    let detail = ok ? undefined : `${label} exited ${run.exitCode}`;
+    if (action === 'backfill') {
+      const trailers = parseTrailers(run.output);
+      if (!trailers.backfillStatus) {
+        ok = false;
+        detail = 'backfill output missing BACKFILL_STATUS';
+      } else if (trailers.backfillStatus === 'BLOCKED') {
+        ok = false;
+        detail = 'backfill BLOCKED';
+      }
+    }
+    return { type: 'actionDone', action, purpose, ok, detail };
+  }
+}
+
+export class RunInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'RunInterrupted';
+  }
+}
+
+/**
+ * Orphan recovery (contract §7): unclaims every stale helix claim, re-reading each bead under the
+ * lock just before acting (it may have closed meanwhile). Returns how many were recovered.
+ */
+export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: string) => void): number {
+  const facts = { now, thresholdSec };
+  const candidates = staleClaims(store.read().beads, facts);
+  let recovered = 0;
+  for (const candidate of candidates) {
+    const released = store.mutate((d) => {
+      const bead = d.get(candidate.id);
+      const stale = bead ? staleClaimOf(bead, facts) : undefined;
+      if (!stale) return undefined;
+      unclaimBead(d, candidate.id, { now });
+      return stale;
+    });
+    if (!released) continue;
+    recovered++;
+    const age = Number.isFinite(released.ageSec) ? released.ageSec : 'unknown';
+    say(`helix: reclaiming orphaned ${released.id} (age=${age}s, pid=${released.pid ?? 'none'} dead)`);
+  }
+  if (recovered > 0) say(`helix: recovered ${recovered} orphaned issue(s)`);
+  return recovered;
+}
