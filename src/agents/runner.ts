@@ -1,0 +1,181 @@
+// Runs one AgentCommand as a child process (execa, argument arrays, never a shell) and returns
+// what the supervisor needs: exit code, the output of both streams interleaved in arrival order
+// (codex prints its `tokens used` footer on either), duration, whether it timed out, and tokens.
+//
+// Process hygiene: the agent leads its own process group. On timeout or abort the whole group
+// gets SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it
+// left running in its group is stopped the same way — an agent call never leaves processes behind.
+// (A program that moves itself into a new session with setsid escapes the group; nothing here can
+// see it.)
+import { statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { performance } from 'node:perf_hooks';
+import { execa } from 'execa';
+import { HelixError } from '../errors.js';
+import type { AgentCommand } from './command.js';
+import { agentTimeoutSeconds } from './timeout.js';
+import { extractTokens } from './tokens.js';
+import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
+
+/** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
+export const TIMEOUT_EXIT_CODE = 124;
+/** How long a group gets between SIGTERM and SIGKILL. */
+export const DEFAULT_KILL_GRACE_MS = 5000;
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface RunAgentOptions {
+  /** The base environment; the command's own variables go on top. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). */
+  timeoutMs?: number;
+  /** Called with each piece of output as it arrives, e.g. to append it to the session log. */
+  onChunk?: (text: string, stream: OutputStream) => void;
+  /** Aborting kills the agent's process group (the supervisor's SIGINT/SIGTERM handling). */
+  signal?: AbortSignal;
+  killGraceMs?: number;
+}
+
+export interface AgentRunResult {
+  /** The agent's exit code; 124 after a timeout; 128+n when a signal ended it. */
+  exitCode: number;
+  /** stdout and stderr interleaved in arrival order. */
+  output: string;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  /** The call was aborted through `signal`. */
+  aborted: boolean;
+  /** The signal that ended the agent, if any. */
+  signal?: string;
+  /** extractTokens over the combined output (or either stream alone). */
+  tokens: number;
+}
+
+/** A required program (ddx, codex, claude) could not be started. */
+export class MissingToolError extends HelixError {
+  readonly program: string;
+  constructor(program: string, why: string) {
+    super('missingTool', `helix: ${program}: ${why}`);
+    this.name = 'MissingToolError';
+    this.program = program;
+  }
+}
+
+export async function runAgentCommand(command: AgentCommand, options: RunAgentOptions = {}): Promise<AgentRunResult> {
+  const baseEnv = options.env ?? process.env;
+  const timeoutMs = options.timeoutMs ?? agentTimeoutSeconds(baseEnv) * 1000;
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  if (!isDirectory(command.cwd)) throw new HelixError('error', `helix: working folder does not exist: ${command.cwd}`);
+
+  const started = performance.now();
+  const child = execa(command.file, command.args, {
+    cwd: command.cwd,
+    env: { ...baseEnv, ...command.env },
+    extendEnv: false,
+    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    detached: true,
+    cleanup: false,
+    stripFinalNewline: false,
+  });
+
+  const collected = { output: '', stdout: '', stderr: '' };
+  let callbackError: unknown;
+  const collect = (stream: OutputStream) => {
+    const decoder = new StringDecoder('utf8');
+    const take = (text: string) => {
+      if (!text) return;
+      collected.output += text;
+      collected[stream] += text;
+      if (options.onChunk && callbackError === undefined) {
+        try {
+          options.onChunk(text, stream);
+        } catch (error) {
+          callbackError = error;
+        }
+      }
+    };
+    child[stream]?.on('data', (chunk: Buffer | string) => take(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+    child[stream]?.on('end', () => take(decoder.end()));
+  };
+  collect('stdout');
+  collect('stderr');
+
+  const pgid = child.pid;
+  let timedOut = false;
+  let aborted = false;
+  const timers: NodeJS.Timeout[] = [];
+  const stopGroup = () => {
+    if (pgid === undefined) return;
+    signalGroup(pgid, 'SIGTERM');
+    const kill = setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs);
+    kill.unref();
+    timers.push(kill);
+  };
+  const onAbort = () => {
+    aborted = true;
+    stopGroup();
+  };
+  if (pgid !== undefined) {
+    trackGroup(pgid);
+    timers.push(setTimeout(() => {
+      timedOut = true;
+      stopGroup();
+    }, timeoutMs));
+    // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
+    child.once('exit', () => {
+      if (!timedOut && !aborted) stopGroup();
+    });
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+  }
+
+  const result = await child;
+  for (const timer of timers) clearTimeout(timer);
+  options.signal?.removeEventListener('abort', onAbort);
+  if (pgid !== undefined) {
+    signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
+    untrackGroup(pgid);
+  }
+  if (pgid === undefined) throw spawnFailure(command.file, result.code, result.message ?? '');
+  if (callbackError !== undefined) throw callbackError;
+
+  const signal = result.signal ?? undefined;
+  const exitCode = timedOut ? TIMEOUT_EXIT_CODE : (result.exitCode ?? (signal ? exitCodeForSignal(signal) : 1));
+  return {
+    exitCode,
+    output: collected.output,
+    stdout: collected.stdout,
+    stderr: collected.stderr,
+    durationMs: Math.round(performance.now() - started),
+    timedOut,
+    aborted,
+    ...(signal ? { signal } : {}),
+    tokens: tokensFrom(collected),
+  };
+}
+
+// The combined text first (contract §8); each stream alone when the other stream's output
+// landed between the `tokens used` line and its count.
+function tokensFrom(collected: { output: string; stdout: string; stderr: string }): number {
+  return extractTokens(collected.output) || extractTokens(collected.stderr) || extractTokens(collected.stdout);
+}
+
+function spawnFailure(program: string, code: string | undefined, message: string): HelixError {
+  if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)');
+  if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)');
+  return new HelixError('error', `helix: could not start ${program}: ${message}`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
