@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { HelixError, EXIT } from '../errors.js';
-import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
+import { HelixCommand, UnknownCommandError } from './program.js';
 import { registerCommands } from './commands.js';
 
 export function helixVersion(): string {
@@ -19,7 +19,6 @@ export function buildProgram(): HelixCommand {
     .option('-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
-  withCommonFlags(program);
   program.addHelpText(
     'after',
     '\nCommon flags (every command): --agent codex|claude, --claude, --codex, --model M, --effort E,\n' +

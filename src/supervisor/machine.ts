@@ -80,7 +80,6 @@ export type Effect =
   | { type: 'say'; level: 'summary' | 'verbose'; text: string; /** prefix `helix: [HH:MM:SS] ` */ stamped?: boolean }
   | { type: 'cycleStart'; cycle: number; beadId: string; readyCount: number }
   | { type: 'writeContext' }
-  | { type: 'promoteEpics' }
   | { type: 'recoverOrphans'; why: 'start' | 'failure' | 'build-breaker' }
   | { type: 'readQueue' }
   | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[] }

@@ -128,7 +128,7 @@ export class Supervisor {
   }
 
   /** The run-complete line, blocker report and final run-state: printed on every exit path. */
-  finish(exitCode: number, reason: string): void {
+  finish(reason: string): void {
     const s = this.state;
     const { output } = this.ctx;
     output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens ═══`);
@@ -142,7 +142,17 @@ export class Supervisor {
       }
     }
     this.persist({ stop_reason: reason, current_issue: null });
-    void exitCode;
+  }
+
+  /** `helix build`: one attempt on one bead, no queue drain. */
+  async buildOnce(bead: Bead, ready: Bead[]): Promise<AttemptOutcome> {
+    this.persist({ stop_reason: null });
+    const event = await this.attempt(bead, 1, ready);
+    if (event.type !== 'attempted') return { kind: 'passed-over', reason: 'not attempted' };
+    const next = step(this.state, event, { ...this.ctx.settings, maxCycles: 1, reviewEvery: 0 });
+    this.state = next.state;
+    for (const effect of next.effects) if (effect.type === 'say' || effect.type === 'markBlocked') await this.perform(effect);
+    return event.outcome;
   }
 
   private throwIfAborted(): void {
@@ -185,9 +195,6 @@ export class Supervisor {
         return undefined;
       case 'writeContext':
         this.refreshContext();
-        return undefined;
-      case 'promoteEpics':
-        this.promoteEpics();
         return undefined;
       case 'recoverOrphans':
         return this.recoverOrphans(effect.why);
@@ -409,22 +416,28 @@ export class Supervisor {
     else this.held = undefined;
   }
 
-  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
+  /** The build command for a bead on this session's build path (writes the --prompt file when asked). */
+  buildCommand(bead: Bead, prompt: string, writePromptFile = true): AgentCommand {
     const choice = agentForAction(this.ctx.plan, 'build');
     const root = this.ctx.root;
-    let command: AgentCommand;
     if (this.ctx.buildPath === 'execute-bead') {
       const promptFile = join(root, '.helix', 'prompts', `${bead.id}.md`);
-      mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
-      writeFileSync(promptFile, prompt);
-      command = executeBeadCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile });
-    } else if (this.ctx.buildPath === 'execute-loop') {
-      command = executeLoopCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
-    } else {
-      if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
-      command = directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
+      if (writePromptFile) {
+        mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
+        writeFileSync(promptFile, prompt);
+      }
+      return executeBeadCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile });
     }
-    return this.runAgent(command, this.ctx.buildPath === 'direct' ? choice.agent : 'ddx');
+    if (this.ctx.buildPath === 'execute-loop') {
+      return executeLoopCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
+    }
+    if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
+    return directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
+  }
+
+  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
+    const label = this.ctx.buildPath === 'direct' ? agentForAction(this.ctx.plan, 'build').agent : 'ddx';
+    return this.runAgent(this.buildCommand(bead, prompt), label);
   }
 
   /** Runs one agent call with its output streamed into the log; prints the `… complete` line. */
@@ -503,7 +516,7 @@ export class Supervisor {
     const name: ActionName = action === 'design' ? 'design' : action;
     const prompt = actionPrompt(name, { scope: 'repo', context: this.contextText(), env: this.ctx.env, rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined });
     const { command, label } = this.actionCommand(name, prompt);
-    this.say(`helix: running ${action} (${purpose})`, 'summary');
+    this.say(`helix: running ${action} (${purpose})`);
     const run = await this.runAgent(command, label);
     let ok = run.exitCode === 0;
     let detail = ok ? undefined : `${label} exited ${run.exitCode}`;

@@ -1,0 +1,76 @@
+// `helix start` / `helix stop` (contract §2): the run in the background, found again through its
+// pid file. Messages and exit codes are the Bash CLI's.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EXIT } from '../errors.js';
+import { isPidAlive } from '../tracker/index.js';
+import { pidFilePath, readPidFile } from './mutex.js';
+import { openStore } from './session.js';
+
+const STOP_GRACE_MS = 10_000;
+const POLL_MS = 50;
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await sleep(POLL_MS);
+  }
+  return condition();
+}
+
+export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runArgs: string[]): Promise<number> {
+  const { root, store } = openStore(cwd, env);
+  const current = readPidFile(store.dir);
+  if (current && isPidAlive(current.pid)) {
+    process.stderr.write(`helix: run already active (pid=${current.pid}). Use 'helix stop' first.\n`);
+    return EXIT.error;
+  }
+  mkdirSync(join(root, '.helix-logs'), { recursive: true });
+  const out = openSync(join(root, '.helix-logs', 'helix-start.out'), 'a');
+  const launcher = fileURLToPath(new URL('../../bin/helix', import.meta.url));
+  const child = spawn(process.execPath, [launcher, 'run', ...runArgs], { cwd, env, detached: true, stdio: ['ignore', out, out] });
+  child.unref();
+  const pid = child.pid ?? 0;
+  // The run writes its own pid file; wait for it so `helix status` right after sees the run.
+  const started = await waitFor(() => readPidFile(store.dir)?.pid === pid || !isPidAlive(pid), 10_000);
+  if (!started || !isPidAlive(pid)) {
+    process.stderr.write(`helix: background run exited at once; see ${join('.helix-logs', 'helix-start.out')}\n`);
+    return EXIT.error;
+  }
+  process.stderr.write(`helix: started run in the background (pid=${pid})\n`);
+  return EXIT.ok;
+}
+
+export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { store } = openStore(cwd, env);
+  const current = readPidFile(store.dir);
+  if (!current) {
+    process.stderr.write('helix: no active run (no PID file)\n');
+    return EXIT.error;
+  }
+  if (!isPidAlive(current.pid)) {
+    try {
+      unlinkSync(pidFilePath(store.dir));
+    } catch {
+      // already gone
+    }
+    process.stderr.write(`helix: stale PID file removed (pid=${current.pid} was not running)\n`);
+    return EXIT.error;
+  }
+  process.kill(current.pid, 'SIGTERM');
+  if (!(await waitFor(() => !isPidAlive(current.pid), STOP_GRACE_MS))) {
+    process.kill(current.pid, 'SIGKILL');
+    await waitFor(() => !isPidAlive(current.pid), 2_000);
+    try {
+      unlinkSync(pidFilePath(store.dir));
+    } catch {
+      // removed by the run
+    }
+  }
+  process.stderr.write(`helix: stopped run (pid=${current.pid})\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,187 @@
+// The supervisor's entry points, one per command: run the loop, one build pass, one check, a
+// dry run. Each takes plain options and returns an exit code; src/cli only parses and prints.
+import { formatDryRun, parseNextAction } from '../agents/index.js';
+import { HelixError, isHelixError, EXIT } from '../errors.js';
+import { excludeRuntimeFiles, readyBeads } from '../tracker/index.js';
+import { type MemoryPort, RunInterrupted, Supervisor, type SupervisorEnvironment } from './runner.js';
+import { acquireRunMutex } from './mutex.js';
+import { type OutputMode, SessionOutput } from './output.js';
+import { type SupervisorSettings, defaultSettings } from './policy.js';
+import { actionPrompt, implementationPrompt } from './prompts.js';
+import { prepareSession, type SessionFlags } from './session.js';
+import { selectNext } from './selection.js';
+import { renderContext } from './context.js';
+
+export interface CommandOptions extends SessionFlags {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  mode: OutputMode;
+  dryRun?: boolean;
+}
+
+export interface RunOptions extends CommandOptions {
+  settings?: Partial<SupervisorSettings>;
+  memory?: MemoryPort;
+  /** Opens the memory port once the session is known (the run loop's learning hooks). */
+  openMemory?: (root: string, say: (line: string) => void) => Promise<MemoryPort | undefined>;
+}
+
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+/** Runs `body` with SIGINT/SIGTERM turned into an abort; returns the signal that arrived, if any. */
+async function withSignals<T>(body: (signal: AbortSignal) => Promise<T>): Promise<{ value?: T; error?: unknown; signal?: string }> {
+  const controller = new AbortController();
+  let received: string | undefined;
+  const onSignal = (name: string) => () => {
+    received = name;
+    controller.abort();
+  };
+  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
+  process.on('SIGINT', handlers.SIGINT);
+  process.on('SIGTERM', handlers.SIGTERM);
+  try {
+    return { value: await body(controller.signal), signal: received };
+  } catch (error) {
+    return { error, signal: received };
+  } finally {
+    process.off('SIGINT', handlers.SIGINT);
+    process.off('SIGTERM', handlers.SIGTERM);
+  }
+}
+
+/** `helix run`: the bounded supervisor loop. */
+export async function runLoop(options: RunOptions): Promise<number> {
+  const settings: SupervisorSettings = { ...defaultSettings(options.env), ...options.settings };
+  if (options.dryRun) return dryRunNext(options);
+  // Tools first: a run that cannot start an agent must not touch the tracker.
+  const session = await prepareSession(options.cwd, options.env, options);
+  const releaseMutex = acquireRunMutex(session.store.dir);
+  excludeRuntimeFiles(session.root);
+  const output = new SessionOutput(session.root, options.mode);
+  output.verbose(`helix: run started (pid=${process.pid}, agent=${session.plan.primary.agent}, build path=${session.buildPath}, log=${output.logName})`);
+  let supervisor: Supervisor | undefined;
+  const outcome = await withSignals(async (signal) => {
+    const memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined);
+    const ctx: SupervisorEnvironment = { ...session, env: options.env, settings, output, memory, signal };
+    supervisor = new Supervisor(ctx);
+    return supervisor.run();
+  });
+  let exitCode: number;
+  let reason: string;
+  if (outcome.value) {
+    exitCode = outcome.value.exitCode;
+    reason = outcome.value.state.stop?.reason ?? 'completed';
+  } else if (outcome.signal || outcome.error instanceof RunInterrupted) {
+    supervisor?.releaseHeldClaim();
+    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}; claim released`);
+    exitCode = SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
+    reason = 'error';
+  } else {
+    supervisor?.releaseHeldClaim();
+    const error = outcome.error;
+    output.summary(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
+    exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
+    reason = 'error';
+  }
+  try {
+    supervisor?.finish(reason);
+  } finally {
+    releaseMutex();
+  }
+  return exitCode;
+}
+
+/** `run --dry-run`: the exact command the next step would run; nothing is claimed or started. */
+async function dryRunNext(options: CommandOptions): Promise<number> {
+  const session = await prepareSession(options.cwd, options.env, options, false);
+  const { beads } = session.store.read();
+  const ready = readyBeads(beads, { execution: true });
+  const selection = selectNext({ ready, beads, focusedEpic: undefined, excluded: new Set() });
+  const output = new NullOutput();
+  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: output as unknown as SessionOutput });
+  if (selection.kind === 'attempt') {
+    const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
+    const prompt = implementationPrompt({ bead: selection.bead, context, helixCloses: session.buildPath === 'execute-bead', env: options.env });
+    process.stdout.write(`${formatDryRun(supervisor.buildCommand(selection.bead, prompt, false))}\n`);
+  } else {
+    const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: 'repo', env: options.env }));
+    process.stdout.write(`${formatDryRun(command)}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** Output for dry runs: prints nothing, writes no log. */
+class NullOutput {
+  readonly mode = 'quiet';
+  readonly logName = '-';
+  summary(): void {}
+  verbose(): void {}
+  agentOutputSink() {
+    return { append: () => undefined, range: () => ({ first: 0, last: 0 }) };
+  }
+}
+
+/** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
+export async function buildOnce(options: CommandOptions & { selector?: string; memory?: MemoryPort }): Promise<number> {
+  const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  const { beads } = session.store.read();
+  const ready = readyBeads(beads, { execution: true });
+  const bead = resolveSelector(ready, options.selector);
+  if (!bead) throw new HelixError('error', 'helix: no execution-ready bead matched the build selector');
+  if (options.dryRun) {
+    const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: new NullOutput() as unknown as SessionOutput });
+    const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
+    const prompt = implementationPrompt({ bead, context, helixCloses: session.buildPath === 'execute-bead', env: options.env });
+    process.stdout.write(`${formatDryRun(supervisor.buildCommand(bead, prompt, false))}\n`);
+    return EXIT.ok;
+  }
+  excludeRuntimeFiles(session.root);
+  const output = new SessionOutput(session.root, options.mode);
+  let supervisor: Supervisor | undefined;
+  const outcome = await withSignals(async (signal) => {
+    supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory: options.memory, signal });
+    return supervisor.buildOnce(bead, ready);
+  });
+  if (!outcome.value) {
+    supervisor?.releaseHeldClaim();
+    if (outcome.error && !(outcome.error instanceof RunInterrupted) && !outcome.signal) throw outcome.error;
+    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}; claim released`);
+    return SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
+  }
+  const result = outcome.value;
+  if (result.kind === 'completed') return EXIT.ok;
+  output.summary(`helix: build of ${bead.id} did not complete: ${'detail' in result ? result.detail : result.kind}`);
+  return EXIT.error;
+}
+
+/** Exact id, else a unique id suffix, else a unique case-insensitive title match; none → first ready. */
+export function resolveSelector<T extends { id: string; title: string }>(ready: T[], selector: string | undefined): T | undefined {
+  if (!selector) return ready[0];
+  const exact = ready.find((b) => b.id === selector);
+  if (exact) return exact;
+  const bySuffix = ready.filter((b) => b.id.endsWith(`-${selector}`) || b.id.endsWith(selector));
+  if (bySuffix.length === 1) return bySuffix[0];
+  const needle = selector.toLowerCase();
+  const byTitle = ready.filter((b) => b.title.toLowerCase().includes(needle));
+  return byTitle.length === 1 ? byTitle[0] : undefined;
+}
+
+/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION. */
+export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
+  const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  const output = options.dryRun ? (new NullOutput() as unknown as SessionOutput) : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
+  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
+  const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));
+  if (options.dryRun) {
+    process.stdout.write(`${formatDryRun(command)}\n`);
+    return EXIT.ok;
+  }
+  const run = await supervisor.runAgent(command, 'check');
+  process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
+  const next = parseNextAction(run.output);
+  if (!next) {
+    process.stderr.write('helix: unable to determine NEXT_ACTION from check output\n');
+    return EXIT.error;
+  }
+  return EXIT.ok;
+}
