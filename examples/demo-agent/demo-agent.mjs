@@ -1,0 +1,180 @@
+// STAND-IN AGENT for the helix demo (`npm run demo`). It is not an AI: it does the smallest real
+// thing that satisfies a demo bead — writes the file the bead names and commits it with git — so
+// the demo can show helix's loop (claim, delegate, verify, close, back off, drain to check) on a
+// fresh machine without ddx, codex or claude. It honours the real calling contract (helix
+// contract §8): `ddx agent execute-bead <id> … --json` prints a real JSON result with real git
+// revisions and closes nothing itself; `ddx agent run … --text <prompt>` and `codex … exec …
+// <prompt>` answer prompts by their action phrase.
+//
+// Bead conventions (in the description):
+//   demo: write <path>   the file to create (else the first `backticked/path`, else demo/<id>.md)
+//   demo: fail-once      the first attempt fails (execution_failed, exit 1); the next succeeds
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+
+const LABEL = 'demo-agent (stand-in, not a real agent)';
+
+export function main(program) {
+  const argv = process.argv.slice(2);
+  const started = Date.now();
+  if (program === 'ddx') return ddx(argv, started);
+  if (program === 'codex') return codex(argv);
+  fail(`${LABEL}: unknown program ${program}`, 2);
+}
+
+function ddx(argv, started) {
+  const [group, sub, ...rest] = argv;
+  if (group !== 'agent') fail(`${LABEL}: only \`ddx agent …\` is stood in for`, 2);
+  if (sub === 'execute-bead') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`Usage: ddx agent execute-bead <bead-id> [--harness h] [--model m] [--effort e] [--json] [--prompt file]\n(${LABEL})\n`);
+      return;
+    }
+    const id = rest[0];
+    if (!id || id.startsWith('-')) fail(`${LABEL}: execute-bead needs a bead id`, 2);
+    return executeBead(id, started);
+  }
+  if (sub === 'execute-loop') {
+    const id = process.env.HELIX_SELECTED_ISSUE;
+    if (!id) fail(`${LABEL}: execute-loop needs HELIX_SELECTED_ISSUE`, 2);
+    const outcome = implement(id, process.cwd());
+    if (outcome.failed) fail(`${LABEL}: ${outcome.detail}`, 1);
+    helix(['tracker', 'close', id], process.cwd());
+    process.stdout.write(`${LABEL}: execute-loop --once landed ${id} at ${outcome.resultRev}\n`);
+    return;
+  }
+  if (sub === 'run') {
+    const at = argv.indexOf('--text');
+    return answerPrompt(at >= 0 ? argv[at + 1] ?? '' : '', process.cwd(), false);
+  }
+  fail(`${LABEL}: unsupported: ddx ${argv.join(' ')}`, 2);
+}
+
+function codex(argv) {
+  const at = argv.indexOf('-C');
+  const root = at >= 0 ? argv[at + 1] : process.cwd();
+  return answerPrompt(argv[argv.length - 1] ?? '', root, true);
+}
+
+/** ddx agent execute-bead: implement, then print the JSON result; helix closes on success. */
+function executeBead(id, started) {
+  const root = process.cwd();
+  process.stderr.write(`${LABEL}: standing in for \`ddx agent execute-bead ${id}\`\n`);
+  const outcome = implement(id, root);
+  const result = {
+    bead_id: id,
+    base_rev: outcome.baseRev,
+    result_rev: outcome.resultRev,
+    outcome: outcome.failed ? 'error' : outcome.changed ? 'merged' : 'no-changes',
+    status: outcome.failed ? 'execution_failed' : outcome.changed ? 'success' : 'no_changes',
+    detail: outcome.detail,
+    preserve_ref: null,
+    session_id: `demo-${id}-${outcome.attempt}`,
+    duration_ms: Date.now() - started,
+    tokens: outcome.tokens,
+    cost_usd: 0,
+    exit_code: outcome.failed ? 1 : 0,
+  };
+  process.stdout.write(`${LABEL}: result follows\n${JSON.stringify(result, null, 2)}\n`);
+  process.exitCode = result.exit_code;
+}
+
+/** A prompt by its action phrase: build (direct mode), check, review, or a harmless no-op. */
+function answerPrompt(prompt, root, direct) {
+  const lower = prompt.toLowerCase();
+  const target = /Implementation target:\s*(\S+)/.exec(prompt)?.[1];
+  if (lower.includes('implementation action') && target) {
+    const outcome = implement(target, root);
+    if (outcome.failed) {
+      process.stdout.write(`${LABEL}: ${outcome.detail}\n`);
+      footer(outcome.tokens, direct);
+      process.exitCode = 1;
+      return;
+    }
+    helix(['tracker', 'close', target], root); // a direct agent closes its own bead
+    process.stdout.write(`${LABEL}: implemented ${target} in ${outcome.resultRev}\n`);
+    footer(outcome.tokens, direct);
+    return;
+  }
+  if (lower.includes('check action')) {
+    process.stdout.write(`NEXT_ACTION: STOP\n${LABEL}: the demo's work is done; nothing left to build.\n`);
+  } else if (lower.includes('fresh-eyes review')) {
+    process.stdout.write(`REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n${LABEL}: no review performed.\n`);
+  } else {
+    process.stdout.write(`${LABEL}: nothing to do for this action.\n`);
+  }
+  footer(tokensFor(prompt), direct);
+}
+
+function footer(tokens, direct) {
+  if (direct) process.stderr.write(`tokens used\n${tokens.toLocaleString('en-US')}\n`);
+}
+
+/** Reads the bead, writes its file, commits. Honours `demo: fail-once`. */
+function implement(id, cwd) {
+  const root = git(['rev-parse', '--show-toplevel'], cwd).trim();
+  const baseRev = git(['rev-parse', 'HEAD'], root).trim();
+  const bead = JSON.parse(helix(['tracker', 'show', id, '--json'], root));
+  const text = [bead.description, bead.acceptance].filter(Boolean).join('\n');
+  const tokens = tokensFor(`${bead.title}\n${text}`);
+  const attempt = countAttempt(root, id);
+  const base = { baseRev, resultRev: baseRev, tokens, attempt };
+  if (/demo:\s*fail-once/.test(text) && attempt === 1) {
+    return { ...base, failed: true, changed: false, detail: `deliberate first-attempt failure (demo: fail-once) for ${id}` };
+  }
+  const file = fileFor(id, text);
+  const path = join(root, file);
+  const content = `# ${bead.title}\n\n${bead.description ?? ''}\n\nWritten for ${id} by ${LABEL}.\n`;
+  if (existsSync(path) && readFileSync(path, 'utf8') === content) {
+    return { ...base, failed: false, changed: false, detail: `${file} already satisfies ${id}` };
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  git(['add', '--', file], root);
+  git(['-c', 'user.name=helix demo agent', '-c', 'user.email=demo-agent@helix.invalid', 'commit', '-q', '-m', `${id}: ${bead.title}`, '--', file], root);
+  const resultRev = git(['rev-parse', 'HEAD'], root).trim();
+  return { ...base, resultRev, failed: false, changed: true, detail: `wrote ${file}` };
+}
+
+/** The repository-relative file a bead names; never outside the repository. */
+function fileFor(id, text) {
+  const named = /demo:\s*write\s+(\S+)/.exec(text)?.[1] ?? /`([\w.-]+\/[\w./-]+|[\w-]+\.[\w]+)`/.exec(text)?.[1];
+  const safe = named && !isAbsolute(named) && !normalize(named).startsWith('..') ? normalize(named) : undefined;
+  return safe ?? join('demo', `${id}.md`);
+}
+
+/** Counts this bead's attempts in a file under .git, so state never shows up in the worktree. */
+function countAttempt(root, id) {
+  const folder = join(root, git(['rev-parse', '--git-dir'], root).trim(), 'helix-demo-agent');
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, `${id}.attempts`);
+  const attempt = (existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0) + 1;
+  writeFileSync(file, String(attempt));
+  return attempt;
+}
+
+/** A deterministic stand-in for token use: a word count, so runs are reproducible. */
+function tokensFor(text) {
+  return 100 + text.split(/\s+/).filter(Boolean).length * 7;
+}
+
+function git(args, cwd) {
+  return run('git', args, cwd);
+}
+
+function helix(args, cwd) {
+  return run('helix', args, cwd);
+}
+
+function run(program, args, cwd) {
+  const r = spawnSync(program, args, { cwd, encoding: 'utf8' });
+  if (r.error) fail(`${LABEL}: cannot run ${program}: ${r.error.message}`, 1);
+  if (r.status !== 0) fail(`${LABEL}: ${program} ${args.join(' ')} failed: ${r.stderr.trim()}`, 1);
+  return r.stdout;
+}
+
+function fail(message, code) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
