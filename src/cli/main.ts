@@ -29,7 +29,7 @@ export function buildProgram(): HelixCommand {
   });
   program.command('help [command]').description('show usage').action((name?: string) => {
     const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
-    process.stdout.write((target ?? program).helpInformation());
+    (target ?? program).outputHelp();
   });
   registerCommands(program);
   program.argument('[command]').action((name?: string) => {
@@ -38,7 +38,7 @@ export function buildProgram(): HelixCommand {
       process.stdout.write(`helix ${helixVersion()}\n`);
       return;
     }
-    process.stdout.write(program.helpInformation());
+    program.outputHelp();
   });
   return program;
 }
