@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// `npm run demo`: helix's main job, for real, on a fresh machine. It creates a temporary git
+// project with a handful of beads (dependencies, an epic with children, one bead whose first
+// attempt fails), puts the STAND-IN agent from examples/demo-agent on PATH (it honours the real
+// `ddx agent execute-bead` contract and makes real commits, but it is not an AI), runs
+// `helix run --summary` to completion, then `helix status`.
+//
+//   npm run demo              stand-in agent, backoff shortened to 2 s
+//   npm run demo -- --keep    keep the demo project and print where it is
+//   npm run demo -- --real    use the ddx / codex / claude found on PATH instead of the stand-in
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const args = new Set(process.argv.slice(2));
+const real = args.has('--real');
+const project = mkdtempSync(join(tmpdir(), 'helix-demo-'));
+const shims = join(project, '.git-shims');
+
+const say = (text) => process.stdout.write(`\n\x1b[1m${text}\x1b[0m\n`);
+
+function sh(cmd, argv, options = {}) {
+  const result = spawnSync(cmd, argv, { cwd: project, encoding: 'utf8', env, ...options });
+  if (result.status !== 0 && !options.allowFail) {
+    process.stderr.write(result.stderr ?? '');
+    throw new Error(`${cmd} ${argv.join(' ')} failed (${result.status})`);
+  }
+  return (result.stdout ?? '').trim();
+}
+
+// `helix` on PATH for the agent (it reads beads with `helix tracker show`), and the stand-in agent.
+mkdirSync(shims);
+symlinkSync(join(root, 'bin', 'helix'), join(shims, 'helix'));
+const pathParts = [shims, ...(real ? [] : [join(root, 'examples', 'demo-agent')]), process.env.PATH ?? ''];
+const env = {
+  ...process.env,
+  PATH: pathParts.join(delimiter),
+  HELIX_BACKOFF_SLEEP: process.env.HELIX_BACKOFF_SLEEP ?? '2',
+  GIT_AUTHOR_NAME: 'helix demo',
+  GIT_AUTHOR_EMAIL: 'demo@helix.invalid',
+  GIT_COMMITTER_NAME: 'helix demo',
+  GIT_COMMITTER_EMAIL: 'demo@helix.invalid',
+};
+const helix = (...argv) => sh(process.execPath, [join(root, 'bin', 'helix'), ...argv]);
+
+say(`helix demo — project ${project}`);
+process.stdout.write(real ? 'Using the real agents found on PATH.\n' : 'Agent: examples/demo-agent — a STAND-IN that writes the file each bead names and commits it. Not an AI.\n');
+
+sh('git', ['init', '-q', '-b', 'main']);
+writeFileSync(join(project, 'README.md'), '# demo project\n');
+writeFileSync(join(project, 'AGENTS.md'), '# Agents\n\n## Quick Reference\n\n- build: `true`\n- test: `test -f docs/overview.md`\n');
+sh('git', ['add', '.']);
+sh('git', ['commit', '-q', '-m', 'demo project']);
+writeFileSync(join(project, '.gitignore'), '.git-shims\n');
+
+helix('tracker', 'init');
+const overview = helix('tracker', 'create', 'Write the project overview', '-p', '1', '--description', 'demo: write docs/overview.md', '--acceptance', 'docs/overview.md exists');
+const epic = helix('tracker', 'create', 'Command-line interface', '--type', 'epic', '-p', '2');
+const parser = helix('tracker', 'create', 'Argument parser', '--parent', epic, '--deps', overview, '--description', 'demo: write src/args.txt\ndemo: fail-once', '--spec-id', 'SPEC-CLI');
+helix('tracker', 'create', 'Help text', '--parent', epic, '--deps', parser, '--description', 'demo: write src/help.txt', '--spec-id', 'SPEC-CLI');
+helix('tracker', 'create', 'Changelog entry', '-p', '3', '--description', 'demo: write CHANGELOG.md');
+process.stdout.write(`Seeded 5 beads (an epic with two children, dependencies, one bead that fails once):\n`);
+process.stdout.write(`${helix('tracker', 'list')}\n`);
+
+say('$ helix run --summary');
+const run = spawnSync(process.execPath, [join(root, 'bin', 'helix'), 'run', '--summary'], { cwd: project, env, stdio: 'inherit' });
+
+say('$ helix status');
+spawnSync(process.execPath, [join(root, 'bin', 'helix'), 'status'], { cwd: project, env, stdio: 'inherit' });
+
+say('$ git log --oneline');
+process.stdout.write(`${sh('git', ['log', '--oneline'])}\n`);
+
+if (args.has('--keep')) process.stdout.write(`\nDemo project kept at ${project}\n`);
+else rmSync(project, { recursive: true, force: true });
+process.exit(run.status ?? 1);
