@@ -91,13 +91,26 @@ points_into_this_checkout() {
   [[ "$dest" == "$skills_src"/* ]]
 }
 
-# Every target must be a directory (or not exist yet) before anything is written, so a refusal
+# The nearest path on the way to $1 that exists, when it is not a directory (a file, or a link to
+# one): nothing can be created below it.
+non_directory_on_path() {
+  local path="$1"
+  while [[ ! -e "$path" && ! -L "$path" ]]; do path="$(dirname -- "$path")"; done
+  [[ -d "$path" ]] && return 1
+  printf '%s' "$path"
+}
+
+# Every target must be a directory (or creatable as one) before anything is written, so a refusal
 # leaves the machine as it was.
 check_targets() {
-  local dir ok=1
+  local dir blocker ok=1
   for dir in "${target_dirs[@]}" "$launcher_dir"; do
-    if [[ -e "$dir" || -L "$dir" ]] && [[ ! -d "$dir" ]]; then
-      warn "install-local-skills.sh: refusing $dir: it exists and is not a directory"
+    if blocker="$(non_directory_on_path "$dir")"; then
+      if [[ "$blocker" == "$dir" ]]; then
+        warn "install-local-skills.sh: refusing $dir: it exists and is not a directory"
+      else
+        warn "install-local-skills.sh: refusing $dir: $blocker exists and is not a directory"
+      fi
       ok=0
     fi
   done

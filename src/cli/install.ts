@@ -18,7 +18,9 @@ export function registerInstallCommands(program: HelixCommand): void {
       .description('link the helix skills into ~/.agents, ~/.claude and ~/.codex and write ~/.local/bin/helix')
       .option('--uninstall', 'remove the links into this checkout, the launcher (when ours) and the hooks')
       .option('--with-hooks', "also merge the helix hooks into Claude Code's settings.json (after a backup)"),
-  ).action(async (options: InstallOptions) => {
+  ).action(async (_options: InstallOptions, command: HelixCommand) => {
+    // The common flags are also the program's, so commander may file --dry-run under either.
+    const options = command.optsWithGlobals<InstallOptions>();
     const { runInstallScript } = await import('../installer/install-script.js');
     let status: number;
     try {

@@ -83,6 +83,17 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/** The nearest existing path on the way to `path` when it is not a directory (nothing fits below it). */
+function nonDirectoryOnPath(path: string): string | undefined {
+  let current = path;
+  while (!lstatOrUndefined(current)) {
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+  return isDirectory(current) ? undefined : current;
+}
+
 function lstatOrUndefined(path: string) {
   try {
     return lstatSync(path);
@@ -104,7 +115,7 @@ export function inspectSkillLinks(options: SkillLinkOptions): SkillLink[] {
   const skillsDir = join(realRoot(options.helixRoot), 'skills');
   const result: SkillLink[] = [];
   for (const dir of skillTargetDirs(options)) {
-    const folderUsable = !lstatOrUndefined(dir) || isDirectory(dir);
+    const folderUsable = nonDirectoryOnPath(dir) === undefined;
     for (const skill of helixSkillNames(options.helixRoot)) {
       const target = join(dir, skill);
       if (!folderUsable) {
