@@ -83,7 +83,10 @@ export function describeHealth(health: HookMemoryHealth): string {
     .join(', ');
   const parts = [`memory ${health.status}: ${total} ${total === 1 ? 'memory' : 'memories'}${types ? ` (${types})` : ''}`];
   if (health.with_feedback !== undefined) parts.push(`${health.with_feedback} with feedback`);
-  if (health.effectiveness !== undefined) parts.push(`mean effectiveness ${health.effectiveness.toFixed(2)}`);
+  // The mean is over memories with feedback; with none it would read as a misleading 0.00.
+  if (health.effectiveness !== undefined && (health.with_feedback ?? 1) > 0) {
+    parts.push(`mean effectiveness ${health.effectiveness.toFixed(2)}`);
+  }
   if (health.embedder) parts.push(`embedder ${health.embedder}`);
   const issues = (health.issues ?? []).length > 0 ? `; issues: ${(health.issues ?? []).join('; ')}` : '';
   return parts.join(', ') + issues;
@@ -142,11 +145,15 @@ function displayPath(root: string, absolute: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
 }
 
-/** The text injected before an edit: one line per memory, then the honesty request. */
+/**
+ * The text injected before an edit: one line per memory, systemic ones first (a failure seen 3+
+ * times needs attention before anything else), then the honesty request.
+ */
 export function memoryContext(file: string, memories: HookRecalledMemory[]): string {
-  const lines = memories.map((m) => {
+  const ordered = [...memories.filter((m) => m.type === 'systemic'), ...memories.filter((m) => m.type !== 'systemic')];
+  const lines = ordered.map((m) => {
     const confidence = m.effectiveness === null ? '[unproven]' : `[${Math.round(m.effectiveness * 100)}%]`;
-    const kind = m.type ? ` (${m.type})` : '';
+    const kind = m.type === 'systemic' ? ' (systemic: seen 3+ times, consider an architectural fix)' : m.type ? ` (${m.type})` : '';
     return `- ${confidence} ${m.name}${kind}: ${oneLine(m.trigger)} -> ${oneLine(m.resolution)}`;
   });
   return [

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { helix, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { helix, REPO_ROOT, tempDir, tempGitRepo } from '../helpers/cli.js';
 import {
   describeHealth,
   preToolUse,
@@ -111,6 +111,16 @@ describe('pre-tool-use hook', () => {
     expect(calls[0]?.dbPath).toBe(join(root, 'custom.db'));
   });
 
+  it('lists systemic memories first', async () => {
+    const root = projectWithStore();
+    const systemic: HookRecalledMemory = { ...JWT, name: 'repeated-timeout', type: 'systemic', trigger: 'Repeated: timeout', resolution: 'raise it' };
+    const { open } = memoryWith([JWT, systemic]);
+    const out = await preToolUse(payload('Edit', join(root, 'a.ts')), { cwd: root, env: {}, openMemory: open });
+    const context = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context.split('\n')[1]).toMatch(/^- \[67%\] repeated-timeout \(systemic: seen 3\+ times/);
+    expect(context.split('\n')[2]).toContain('jwt-expiry-in-seconds');
+  });
+
   it('says nothing when no memory is relevant', async () => {
     const root = projectWithStore();
     const { open } = memoryWith([]);
@@ -195,6 +205,12 @@ describe('session-start hook', () => {
     expect(out).toContain('memory unavailable (memory module not available: not installed); edits go on without injected memories');
   });
 
+  it('leaves out the mean effectiveness while no memory has feedback', () => {
+    const line = describeHealth({ ...health, with_feedback: 0, effectiveness: 0 });
+    expect(line).not.toContain('effectiveness');
+    expect(describeHealth({ ...health, with_feedback: 4, effectiveness: 0.625 })).toContain('4 with feedback, mean effectiveness 0.63');
+  });
+
   it('describes an empty store plainly', () => {
     expect(describeHealth({ status: 'NEEDS_ATTENTION', total_memories: 0, issues: ['No memories yet'] })).toBe('memory is empty (no memories yet)');
   });
@@ -236,5 +252,51 @@ describe('helix hook (the real process)', () => {
     const r = helix(['hook', 'post-tool-use'], { cwd: tempDir() });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('helix hook: unknown event: post-tool-use');
+  });
+});
+
+// Runs once src/memory is built into dist/ (it lands from another branch): the real store, the
+// real hook process, no stand-ins.
+const memoryBuilt = existsSync(join(REPO_ROOT, 'dist/memory/index.js'));
+describe.skipIf(!memoryBuilt)('helix hook with the real memory store', () => {
+  async function storeWith(root: string, memories: { trigger: string; resolution: string; type?: string }[]) {
+    const path = join(REPO_ROOT, 'dist/memory/index.js');
+    const mod = (await import(path)) as {
+      openMemoryStore(o: { dbPath: string; env: NodeJS.ProcessEnv; warn: () => void }): {
+        store(input: { trigger: string; resolution: string; type?: string }): Promise<{ name: string }>;
+        close(): void;
+      };
+    };
+    const store = mod.openMemoryStore({ dbPath: join(root, '.helix/helix.db'), env: { HELIX_EMBEDDER: 'lexical' }, warn: () => undefined });
+    try {
+      const names: string[] = [];
+      for (const m of memories) names.push((await store.store(m)).name);
+      return names;
+    } finally {
+      store.close();
+    }
+  }
+
+  it('pre-tool-use names the memory that mentions the edited file, in valid PreToolUse JSON', async () => {
+    const root = tempGitRepo();
+    const [jwt] = await storeWith(root, [
+      { trigger: 'JWT expiry check in src/auth.ts compared milliseconds with seconds', resolution: 'compare exp with Date.now() / 1000' },
+      { trigger: 'CSV export of invoices drops the last row', resolution: 'flush the writer before closing the stream' },
+    ]);
+    const r = helix(['hook', 'pre-tool-use'], { cwd: root, input: payload('Edit', join(root, 'src/auth.ts'), root) });
+    expect(r.status).toBe(0);
+    const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+    expect(context.hookEventName).toBe('PreToolUse');
+    expect(context.additionalContext).toContain(`[unproven] ${jwt} (failure)`);
+    expect(context.additionalContext).not.toContain('CSV export');
+  });
+
+  it('session-start reports the store\'s health', async () => {
+    const root = tempGitRepo();
+    await storeWith(root, [{ trigger: 'vitest hangs when a child process is left running', resolution: 'kill it in afterEach' }]);
+    const r = helix(['hook', 'session-start'], { cwd: root });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('memory NEEDS_ATTENTION: 1 memory (1 failure)');
+    expect(r.stdout).toContain('No feedback recorded');
   });
 });
