@@ -101,6 +101,17 @@ describe('install-local-skills.sh', () => {
     expect(r.stdout).toContain(`replaced stale helix link: ${home}/.claude/skills/helix-run`);
   });
 
+  it('re-points a link into another live helix checkout without writing into that checkout', () => {
+    const other = checkoutCopy();
+    const checkout = checkoutCopy();
+    const home = freshHome();
+    expect(runInstaller(other, home).status).toBe(0);
+    const before = snapshot(other);
+    expect(runInstaller(checkout, home).status).toBe(0);
+    expect(linkOf(join(home, '.claude/skills/helix-run'))).toBe(join(checkout, 'skills/helix-run'));
+    expect(snapshot(other)).toEqual(before);
+  });
+
   it('replaces a helix link whose checkout moved', () => {
     const old = checkoutCopy();
     const home = freshHome();
