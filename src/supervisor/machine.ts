@@ -142,7 +142,7 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
         return { state: { ...state, focusedEpic: selection.focusedEpic }, effects: [...effects, { type: 'runCheck' }] };
       }
       const effects: Effect[] = [];
-      if (selection.announce) effects.push({ type: 'say', level: 'summary', text: selection.announce });
+      if (selection.announce) effects.push({ type: 'say', level: 'verbose', text: selection.announce });
       if (selection.focusedEpic !== state.focusedEpic && selection.focusedEpic) effects.push({ type: 'writeContext' });
       const cycle = state.attempted + 1;
       const readyCount = event.ready.filter((b) => !excluded.has(b.id)).length;
@@ -153,7 +153,7 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
 
     case 'epicClosed': {
       const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
-      return continueOrStopAtMax(next, settings, [{ type: 'say', level: 'summary', text: `helix: closed epic ${event.epicId} (all children closed)` }]);
+      return continueOrStopAtMax(next, settings, [{ type: 'say', level: 'verbose', text: `helix: closed epic ${event.epicId} (all children closed)` }]);
     }
 
     case 'attempted':

@@ -275,7 +275,7 @@ export class Supervisor {
 
   private recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Event {
     const readyBefore = this.readyCount();
-    const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line, 'summary'));
+    const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line));
     const readyAfter = recovered > 0 ? this.readyCount() : readyBefore;
     return { type: 'orphansRecovered', why, readyBefore, readyAfter };
   }
