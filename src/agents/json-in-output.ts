@@ -10,10 +10,12 @@ export type JsonSearch =
 // `[ddx] warning …` style advisory prefixes do not count.
 const JSON_START = /^[ \t]*(\{|\[(?=[ \t]*($|[{["\]\d-]|true|false|null)))/;
 
+const OBJECT_START = /^[ \t]*(\{|\[[ \t]*(\{|$))/;
+
 /**
  * Scans the lines in order; the first line that opens a JSON document and parses wins. When some
- * line opens a document but none parses, the result is 'garbage' (something that looks like a
- * result but is not); when no line opens one, 'none'.
+ * line that opens an object (`{`, `[{`, or a lone `[`) fails to parse and nothing later parses, the
+ * result is 'garbage' (something that looks like a result but is not); otherwise 'none'.
  */
 export function findJsonDocument(output: string): JsonSearch {
   let firstFailure: { reason: string; excerpt: string } | undefined;
@@ -22,16 +24,27 @@ export function findJsonDocument(output: string): JsonSearch {
     const start = JSON_START.exec(line);
     if (start) {
       const from = offset + (start[0].length - 1);
-      const slice = output.slice(from, balancedEnd(output, from));
+      const end = balancedEnd(output, from);
+      const slice = output.slice(from, end);
       try {
-        return { kind: 'found', value: JSON.parse(slice) };
+        const value: unknown = JSON.parse(slice);
+        // `[1] step two` parses as [1] but is prose: a document ends its line.
+        if (restOfLine(output, end).trim() === '') return { kind: 'found', value };
       } catch (error) {
-        firstFailure ??= { reason: `unparseable JSON: ${(error as Error).message}`, excerpt: excerptOf(slice) };
+        // `[1/3] preparing` is a progress prefix, not a broken result; `{…` or `[{…` is a result.
+        if (OBJECT_START.test(line)) {
+          firstFailure ??= { reason: `unparseable JSON: ${(error as Error).message}`, excerpt: excerptOf(slice) };
+        }
       }
     }
     offset += line.length + 1;
   }
   return firstFailure ? { kind: 'garbage', ...firstFailure } : { kind: 'none' };
+}
+
+function restOfLine(text: string, from: number): string {
+  const newline = text.indexOf('\n', from);
+  return text.slice(from, newline === -1 ? text.length : newline);
 }
 
 /** Index just past the bracket that closes the one at `from` (string-aware), or the text's end. */

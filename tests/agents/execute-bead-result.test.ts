@@ -35,6 +35,7 @@ describe('parseExecuteBeadResult (contract §8)', () => {
   it('is undefined when the output has no JSON at all', () => {
     expect(parseExecuteBeadResult('did some work\n[warn] no json mode here\n')).toBeUndefined();
     expect(parseExecuteBeadResult('')).toBeUndefined();
+    expect(parseExecuteBeadResult('[1/3] preparing worktree\n[2] running agent\n')).toBeUndefined();
   });
 
   it('reports garbage JSON as an invalid result, not a crash', () => {
@@ -53,6 +54,10 @@ describe('parseExecuteBeadResult (contract §8)', () => {
     const result = parseExecuteBeadResult(JSON.stringify(value));
     expect(isInvalidExecuteBeadResult(result)).toBe(true);
     expect(result).toMatchObject({ reason: expect.stringContaining(reason) });
+  });
+
+  it('finds the result after a progress line that only looks like JSON', () => {
+    expect(parseExecuteBeadResult(`[1/2] running\n${JSON.stringify(full)}\n`)).toMatchObject({ status: 'success' });
   });
 
   it('reports a JSON value that is not an object as invalid', () => {
