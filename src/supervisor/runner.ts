@@ -236,13 +236,14 @@ export class Supervisor {
   }
 
   private readQueue(): Event {
-    this.promoteEpics();
-    const { beads } = this.snapshot();
+    let { beads } = this.snapshot();
+    if (this.promoteEpics(beads)) beads = this.snapshot().beads;
     return { type: 'queue', ready: readyBeads(beads, { execution: true, now: this.now() }), beads };
   }
 
-  private promoteEpics(): void {
-    const candidates = tasksToPromote(this.snapshot().beads);
+  /** Promotes tasks that gained more than one child; true when the file changed. */
+  private promoteEpics(beads: Bead[]): boolean {
+    const candidates = tasksToPromote(beads);
     for (const task of candidates) {
       try {
         this.ctx.store.mutate((d) => d.change(task.id, (b) => { b.issue_type = 'epic'; b.updated_at = this.now().toISOString(); }));
@@ -251,6 +252,7 @@ export class Supervisor {
         this.say(`helix: could not promote ${task.id}: ${(error as Error).message}`);
       }
     }
+    return candidates.length > 0;
   }
 
   private refreshContext(): void {
@@ -265,8 +267,7 @@ export class Supervisor {
     }));
   }
 
-  private contextText(): string {
-    const { beads } = this.snapshot();
+  private contextText(beads: Bead[] = this.snapshot().beads): string {
     const focused = this.state.focusedEpic ? beads.find((b) => b.id === this.state.focusedEpic) : undefined;
     return renderContext({ root: this.ctx.root, trackerFile: this.ctx.store.file, beads, readyCount: readyBeads(beads, { execution: true, now: this.now() }).length, focusedEpic: focused });
   }
@@ -326,7 +327,7 @@ export class Supervisor {
     const related = this.ctx.buildPath === 'direct' ? batchFor(bead, ready, new Set(this.state.skipped.map((s) => s.id))).slice(1) : [];
     const prompt = implementationPrompt({
       bead,
-      context: this.contextText(),
+      context: this.contextText(current.beads),
       related,
       memory: memoryBlock,
       helixCloses: this.ctx.buildPath === 'execute-bead',

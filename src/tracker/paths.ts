@@ -86,11 +86,15 @@ function excludeFile(top: string): string | undefined {
   }
 }
 
+/** Repositories whose exclude file this process already checked: every write calls in here. */
+const excludedAlready = new Set<string>();
+
 /** Adds the runtime patterns missing from `.git/info/exclude`; a no-op outside git. */
 export function excludeRuntimeFiles(cwd: string = process.cwd()): void {
   const top = gitTopLevel(cwd);
   const file = top ? excludeFile(top) : undefined;
-  if (!file) return;
+  if (!file || excludedAlready.has(file)) return;
+  excludedAlready.add(file);
   let existing = '';
   try {
     existing = readFileSync(file, 'utf8');
