@@ -6,9 +6,11 @@ import { registerMemoryCommands } from './memory.js';
 import { registerRunCommands } from './run.js';
 import { registerInstallCommands } from './install.js';
 import { registerDoctorCommand } from './doctor.js';
+import { registerActionCommands } from './actions.js';
 
 export function registerCommands(program: HelixCommand): void {
   registerRunCommands(program);
+  registerActionCommands(program);
   registerTrackerCommands(program);
   registerMemoryCommands(program);
   registerDoctorCommand(program);
