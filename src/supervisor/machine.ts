@@ -6,7 +6,7 @@
 import type { NextAction } from '../agents/index.js';
 import type { Bead } from '../tracker/index.js';
 import { type FailureKind, DRIFT_REASON, intractableReason } from './judge.js';
-import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, type SupervisorSettings, backoffSeconds } from './policy.js';
+import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
 import { selectNext } from './selection.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
@@ -62,7 +62,7 @@ export function initialState(): MachineState {
 
 export type AttemptOutcome =
   | { kind: 'passed-over'; reason: string }
-  | { kind: 'completed'; salvaged: boolean }
+  | { kind: 'completed'; salvaged: boolean; change?: { lines: number; files: number } }
   | { kind: 'drift'; changes: string[] }
   | { kind: 'failed'; failure: FailureKind; detail: string };
 
@@ -70,7 +70,8 @@ export type Event =
   | { type: 'started' }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   | { type: 'queue'; ready: Bead[]; beads: Bead[] }
-  | { type: 'epicClosed'; epicId: string }
+  | { type: 'epicClosed'; epicId: string; reviewScope: string }
+  | { type: 'reviewed'; cycle: number; parseable: boolean }
   | { type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number }
   | { type: 'checked'; nextAction: NextAction | undefined }
   | { type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string };
@@ -87,6 +88,7 @@ export type Effect =
   | { type: 'markBlocked'; id: string; reason: string }
   | { type: 'sleep'; seconds: number }
   | { type: 'runCheck' }
+  | { type: 'runReview'; scope: string; cycle: number }
   | { type: 'runAction'; action: DrainAction; purpose: ActionPurpose }
   | { type: 'stop'; exitCode: number; reason: StopReason; message?: string };
 
@@ -153,7 +155,20 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
 
     case 'epicClosed': {
       const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
-      return continueOrStopAtMax(next, settings, [{ type: 'say', level: 'verbose', text: `helix: closed epic ${event.epicId} (all children closed)` }]);
+      const effects: Effect[] = [{ type: 'say', level: 'verbose', text: `helix: closed epic ${event.epicId} (all children closed)` }];
+      // Post-epic review, scoped to the epic's governing spec, before focus moves on.
+      if (settings.autoReview) return { state: next, effects: [...effects, { type: 'runReview', scope: event.reviewScope, cycle: next.attempted }] };
+      return continueOrStopAtMax(next, settings, effects);
+    }
+
+    case 'reviewed': {
+      const effects: Effect[] = event.parseable
+        ? []
+        : [
+            { type: 'say', level: 'summary', text: 'helix: review output missing REVIEW_STATUS trailer' },
+            { type: 'say', level: 'summary', text: `review output was not safely interpretable after cycle ${event.cycle} — continuing` },
+          ];
+      return continueAfterCompletion(state, settings, effects);
     }
 
     case 'attempted':
@@ -207,11 +222,11 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     }
     if (velocity.kind === 'warning') effects.push({ type: 'say', level: 'summary', text: `helix: warning: velocity dropping: ${velocity.detail}` });
     if (next.completed % CONTEXT_REFRESH_EVERY === 0) effects.push({ type: 'writeContext' });
-    if (settings.reviewEvery > 0 && next.completed % settings.reviewEvery === 0) {
-      if (settings.maxCycles > 0 && next.completed >= settings.maxCycles) return continueOrStopAtMax(next, settings, effects);
-      return { state: next, effects: [...effects, { type: 'runAction', action: 'align', purpose: 'periodic' }] };
+    const change = outcome.change;
+    if (settings.autoReview && change && (change.lines >= settings.reviewThreshold || change.files >= REVIEW_MIN_FILES)) {
+      return { state: next, effects: [...effects, { type: 'runReview', scope: 'last-commit', cycle }] };
     }
-    return continueOrStopAtMax(next, settings, effects);
+    return continueAfterCompletion(next, settings, effects);
   }
 
   if (outcome.kind === 'drift') {
@@ -265,6 +280,15 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   }
   effects.push({ type: 'recoverOrphans', why: 'failure' });
   return { state: { ...next, skipped, focusedEpic }, effects };
+}
+
+/** After a completed cycle (and its review): periodic alignment every --review-every, or go on. */
+function continueAfterCompletion(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
+  const atMax = settings.maxCycles > 0 && state.completed >= settings.maxCycles;
+  if (!atMax && settings.reviewEvery > 0 && state.completed > 0 && state.completed % settings.reviewEvery === 0) {
+    return { state, effects: [...effects, { type: 'runAction', action: 'align', purpose: 'periodic' }] };
+  }
+  return continueOrStopAtMax(state, settings, effects);
 }
 
 /** The routing table of contract §6.6. */

@@ -1,6 +1,7 @@
 // The imperative shell of `helix run`: performs the effects the state machine asks for — tracker
 // reads and writes, agent calls, verification, sleeps, output, run-state — and feeds each result
 // back as the next event. Policy lives in machine.ts; mechanics of one attempt live here.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -212,6 +213,8 @@ export class Supervisor {
         return undefined;
       case 'runCheck':
         return this.runCheck();
+      case 'runReview':
+        return this.runReview(effect.scope, effect.cycle);
       case 'runAction':
         return this.runAction(effect.action, effect.purpose);
       case 'stop':
@@ -333,6 +336,7 @@ export class Supervisor {
       helixCloses: this.ctx.buildPath === 'execute-bead',
       env: this.ctx.env,
     });
+    const baseRev = gitHead(this.ctx.root);
     const run = await this.dispatchBuild(bead, prompt);
     const result = this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : undefined;
     const validResult = result && !('invalid' in result) ? result : undefined;
@@ -364,14 +368,14 @@ export class Supervisor {
           try {
             this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held?.token, commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
             this.held = undefined;
-            outcome = { kind: 'completed', salvaged: assessment.salvaged };
+            outcome = { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
           } catch (error) {
             this.releaseHeldClaim();
             outcome = { kind: 'failed', failure: 'no-completion', detail: `could not close: ${(error as Error).message}` };
           }
         } else {
           this.held = undefined;
-          outcome = { kind: 'completed', salvaged: assessment.salvaged };
+          outcome = { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
         }
       } else {
         const reason = `verification failed: ${verification.detail}`;
@@ -469,8 +473,9 @@ export class Supervisor {
 
   private closeEpic(epicId: string): Event {
     try {
-      this.ctx.store.mutate((d) => closeBead(d, epicId, { now: this.now() }));
-      return { type: 'epicClosed', epicId };
+      const epic = this.ctx.store.mutate((d) => closeBead(d, epicId, { now: this.now() }));
+      const spec = typeof epic['spec-id'] === 'string' && epic['spec-id'] ? epic['spec-id'] : 'last-commit';
+      return { type: 'epicClosed', epicId, reviewScope: spec };
     } catch (error) {
       const epic = this.snapshot().byId.get(epicId);
       this.say(`helix: could not close epic ${epicId}: ${(error as Error).message}`);
@@ -503,6 +508,18 @@ export class Supervisor {
     return { command: directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort }), label: choice.agent };
   }
 
+  /** Post-implementation / post-epic review (cross-model through the review agent). */
+  private async runReview(scope: string, cycle: number): Promise<Event> {
+    const prompt = actionPrompt('review', { scope, context: this.contextText(), env: this.ctx.env });
+    const { command, label } = this.actionCommand('review', prompt);
+    this.say(`helix: reviewing ${scope} after cycle ${cycle}`);
+    const run = await this.runAgent(command, label);
+    const trailers = parseTrailers(run.output);
+    const parseable = trailers.reviewStatus === 'CLEAN' || (trailers.reviewStatus === 'ISSUES_FOUND' && trailers.issuesCount !== undefined);
+    if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
+    return { type: 'reviewed', cycle, parseable };
+  }
+
   private async runCheck(): Promise<Event> {
     const prompt = actionPrompt('check', { scope: 'repo', context: this.contextText(), env: this.ctx.env });
     const { command, label } = this.actionCommand('check', prompt);
@@ -533,6 +550,27 @@ export class Supervisor {
     }
     return { type: 'actionDone', action, purpose, ok, detail };
   }
+}
+
+function gitHead(root: string): string | undefined {
+  const r = spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Lines and files changed since `base` (committed work), for the review threshold. */
+export function changeSize(root: string, base: string | undefined): { lines: number; files: number } | undefined {
+  if (!base) return undefined;
+  const r = spawnSync('git', ['diff', '--numstat', base, 'HEAD'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) return undefined;
+  let lines = 0;
+  let files = 0;
+  for (const row of r.stdout.split('\n')) {
+    const [added, removed] = row.split('\t');
+    if (added === undefined || removed === undefined) continue;
+    files++;
+    lines += (Number(added) || 0) + (Number(removed) || 0);
+  }
+  return { lines, files };
 }
 
 export class RunInterrupted extends Error {
