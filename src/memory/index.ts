@@ -46,6 +46,10 @@ export type { Memory } from './rows.js';
 export type { RecalledMemory } from './recall.js';
 export type { StoreInput, StoreResult } from './store.js';
 export * from './constants.js';
+export { lexicalEmbedder, LEXICAL_ID } from './embedders/lexical.js';
+export { selectEmbedder, embedderChoice, EMBEDDER_CHOICES, OFFLINE_DEFAULT } from './embedders/select.js';
+export { thresholdsFor, type Thresholds } from './thresholds.js';
+export { memoryText } from './text.js';
 
 export interface OpenOptions {
   dbPath: string;

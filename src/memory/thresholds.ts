@@ -20,9 +20,20 @@ export interface Thresholds {
 /** The design's values for all-MiniLM-L6-v2. */
 export const MINILM_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.7, autoLink: 0.6, related: 0.3 };
 
-export const LEXICAL_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.7, autoLink: 0.6, related: 0.2 };
+/**
+ * Lexical (eval set, 64 memories): identical text 1.000; different problems max 0.309 (p99 0.213);
+ * the same failure restated in other words 0.475–0.685 (median 0.596). So: merges stay at the
+ * design's 0.85/0.9 (only near-identical wording merges, restatements survive to be counted);
+ * "the same failure" from 0.45 (every restatement, no different-problem pair); auto-link from
+ * 0.35 (above every different-problem pair); inject from 0.2 (≈ p99 of query-to-wrong-memory).
+ */
+export const LEXICAL_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.45, autoLink: 0.35, related: 0.2 };
 
-export const USE_LITE_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.7, autoLink: 0.6, related: 0.3 };
+/**
+ * USE-lite packs everything higher: different problems max 0.855 (p99 0.793, median 0.604),
+ * restatements 0.670–0.950 (median 0.815). The design's 0.85 would merge two different problems.
+ */
+export const USE_LITE_THRESHOLDS: Thresholds = { duplicate: 0.9, consolidate: 0.93, systemic: 0.8, autoLink: 0.75, related: 0.5 };
 
 export function thresholdsFor(embedderId: string): Thresholds {
   if (embedderId.startsWith('lexical-')) return LEXICAL_THRESHOLDS;
