@@ -125,7 +125,7 @@ export interface EdgeSuggestion {
   confidence: number;
 }
 
-/** Memories at or above the auto-link cosine that `name` is not yet linked to. */
+/** Memories at or above the auto-link cosine, with the relation the linking rule gives them. */
 export async function suggestEdges(ctx: MemoryContext, name: string, limit = 5): Promise<EdgeSuggestion[]> {
   const row = ctx.rowByName(name);
   if (!row) throw new HelixError('notFound', `helix memory: not found: ${name}`);
@@ -133,13 +133,12 @@ export async function suggestEdges(ctx: MemoryContext, name: string, limit = 5):
   const { autoLink } = await ctx.thresholds();
   const vector = index.vector(row.id);
   if (!vector) return [];
-  const linked = new Set(neighbours(ctx, name).map((n) => n.name));
-  const near = index.nearest(Float32Array.from(vector), limit + linked.size + 1).filter((n) => n.id !== row.id && n.cosine >= autoLink);
+  const near = index.nearest(Float32Array.from(vector), limit + 1).filter((n) => n.id !== row.id && n.cosine >= autoLink);
   const rows = ctx.rowsByIds(near.map((n) => n.id));
   const out: EdgeSuggestion[] = [];
   for (const n of near) {
     const other = rows.get(n.id);
-    if (!other || linked.has(other.name)) continue;
+    if (!other) continue;
     const link = linkBetween(row, other);
     out.push({ ...link, reason: `similarity ${round3(n.cosine)} ≥ ${autoLink}`, confidence: round3(n.cosine) });
     if (out.length >= limit) break;
