@@ -1,14 +1,241 @@
-// Placeholder until this command group lands.
+// `helix memory <sub>`: the memory store's commands (shared/contract/memory.md). Thin wiring:
+// parse flags, open the store (lazy import of src/memory), print one JSON document on stdout.
+import { Option } from 'commander';
 import { HelixError } from '../errors.js';
-import type { HelixCommand } from './program.js';
+import { printJson, type HelixCommand } from './program.js';
+
+type Store = import('../memory/index.js').MemoryStore;
+
+interface GroupOptions {
+  db?: string;
+}
+
+async function withStore<T>(command: HelixCommand, work: (store: Store) => Promise<T> | T): Promise<void> {
+  const { openMemoryStore, resolveDbPath } = await import('../memory/index.js');
+  const { db } = command.optsWithGlobals<GroupOptions>();
+  const dbPath = db ?? resolveDbPath(process.cwd(), process.env);
+  const store = openMemoryStore({ dbPath });
+  try {
+    printJson(await work(store));
+  } finally {
+    store.close();
+  }
+}
+
+function jsonList(flag: string, text: string): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HelixError('validation', `helix memory: ${flag} must be a JSON list of strings`);
+  }
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    throw new HelixError('validation', `helix memory: ${flag} must be a JSON list of strings`);
+  }
+  return value as string[];
+}
+
+const number = (flag: string) => (text: string): number => {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new HelixError('validation', `helix memory: ${flag} must be a number (got ${text})`);
+  return value;
+};
+
+const count = (flag: string) => (text: string): number => {
+  const value = number(flag)(text);
+  if (!Number.isInteger(value) || value < 1) throw new HelixError('validation', `helix memory: ${flag} must be a positive integer (got ${text})`);
+  return value;
+};
+
+function boolean(flag: string, text: string): boolean {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new HelixError('validation', `helix memory: ${flag} must be true or false (got ${text})`);
+}
+
+function tasksList(text: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HelixError('validation', 'helix memory: --tasks must be a JSON list of objectives');
+  }
+  if (!Array.isArray(value)) throw new HelixError('validation', 'helix memory: --tasks must be a JSON list of objectives');
+  return value.map((task) => {
+    if (typeof task === 'string') return { objective: task };
+    const t = task as { objective?: unknown; files?: unknown };
+    if (task && typeof t.objective === 'string') {
+      return { objective: t.objective, files: Array.isArray(t.files) ? t.files.map(String) : [] };
+    }
+    throw new HelixError('validation', 'helix memory: each task must be a string or {"objective", "files"}');
+  });
+}
 
 export function registerMemoryCommands(program: HelixCommand): void {
-  program
+  const memory = program
     .command('memory')
-    .description('the memory store')
-    .allowUnknownOption()
-    .argument('[args...]')
-    .action(() => {
-      throw new HelixError('error', 'helix memory: not implemented yet');
+    .description('the memory store: failures and patterns ranked by relevance, effectiveness and recency')
+    .addOption(new Option('--db <path>', 'database file (default: HELIX_DB_PATH, else .helix/helix.db in the project)'));
+  const sub = (name: string, description: string) => memory.command(name).description(description);
+
+  sub('store', 'store a failure, pattern or systemic memory')
+    .requiredOption('--trigger <text>', 'the situation that should recall this memory')
+    .requiredOption('--resolution <text>', 'what to do about it')
+    .option('--type <type>', 'failure | pattern | systemic', 'failure')
+    .option('--source <source>', 'where it came from', '')
+    .option('--tags <json>', 'JSON list of tags', '[]')
+    .action(async function (this: HelixCommand, o: { trigger: string; resolution: string; type: string; source: string; tags: string }) {
+      const tags = jsonList('--tags', o.tags);
+      await withStore(this, (s) => s.store({ trigger: o.trigger, resolution: o.resolution, type: o.type, source: o.source, tags }));
+    });
+
+  sub('recall', 'memories for a query, best first')
+    .argument('<query>')
+    .option('--type <type>', 'only this type')
+    .option('--limit <n>', 'how many', count('--limit'), 5)
+    .option('--min-effectiveness <x>', 'drop memories below this effectiveness', number('--min-effectiveness'), 0)
+    .option('--min-relevance <x>', 'drop memories below this relevance', number('--min-relevance'))
+    .option('--expand', 'add 1-hop graph neighbours marked _via_edge')
+    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; expand?: boolean }) {
+      await withStore(this, (s) => s.recall(query, o));
+    });
+
+  sub('get', 'one memory by name')
+    .argument('<name>')
+    .action(async function (this: HelixCommand, name: string) {
+      const { openMemoryStore, resolveDbPath } = await import('../memory/index.js');
+      const dbPath = this.optsWithGlobals<GroupOptions>().db ?? resolveDbPath(process.cwd(), process.env);
+      const store = openMemoryStore({ dbPath });
+      const found = store.get(name);
+      store.close();
+      if (!found) {
+        printJson({ error: 'not found' });
+        throw new HelixError('notFound', `helix memory: not found: ${name}`);
+      }
+      printJson(found);
+    });
+
+  sub('edge', 'link two memories (the same link again adds to its weight)')
+    .requiredOption('--from <name>')
+    .requiredOption('--to <name>')
+    .requiredOption('--rel <rel>', 'solves | co_occurs | similar | causes')
+    .option('--weight <w>', 'weight to add', number('--weight'), 1.0)
+    .action(async function (this: HelixCommand, o: { from: string; to: string; rel: string; weight: number }) {
+      await withStore(this, (s) => s.edge(o.from, o.to, o.rel, o.weight));
+    });
+
+  sub('edges', 'list edges')
+    .option('--name <name>', 'edges touching this memory')
+    .option('--rel <rel>', 'only this relation')
+    .action(async function (this: HelixCommand, o: { name?: string; rel?: string }) {
+      await withStore(this, (s) => s.edges(o));
+    });
+
+  sub('feedback', 'add to helped (delta > 0) or failed (delta < 0)')
+    .requiredOption('--names <json>', 'JSON list of memory names')
+    .requiredOption('--delta <d>', 'signed amount', number('--delta'))
+    .action(async function (this: HelixCommand, o: { names: string; delta: number }) {
+      const names = jsonList('--names', o.names);
+      await withStore(this, (s) => s.feedback(names, o.delta));
+    });
+
+  sub('feedback-verify', 'feedback from a task\'s verification result')
+    .requiredOption('--task-id <id>')
+    .requiredOption('--verify-passed <bool>', 'true | false')
+    .requiredOption('--injected <json>', 'JSON list of injected memory names')
+    .option('--utilized <json>', 'JSON list of names the agent reported as UTILIZED')
+    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string }) {
+      const input = {
+        taskId: o.taskId,
+        verifyPassed: boolean('--verify-passed', o.verifyPassed),
+        injected: jsonList('--injected', o.injected),
+        ...(o.utilized !== undefined ? { utilized: jsonList('--utilized', o.utilized) } : {}),
+      };
+      await withStore(this, (s) => s.feedbackVerify(input));
+    });
+
+  sub('decay', 'halve the counts of dormant, little-used memories')
+    .option('--days <n>', 'unused for this many days', number('--days'), 30)
+    .option('--min-uses <n>', 'with fewer uses than this', number('--min-uses'), 2)
+    .action(async function (this: HelixCommand, o: { days: number; minUses: number }) {
+      await withStore(this, (s) => s.decay(o.days, o.minUses));
+    });
+
+  sub('prune', 'remove memories that keep failing')
+    .option('--threshold <x>', 'effectiveness strictly below this', number('--threshold'), 0.25)
+    .option('--min-uses <n>', 'with at least this many uses', number('--min-uses'), 3)
+    .action(async function (this: HelixCommand, o: { threshold: number; minUses: number }) {
+      await withStore(this, (s) => s.prune(o.threshold, o.minUses));
+    });
+
+  sub('consolidate', 'merge near-duplicate memories')
+    .option('--threshold <x>', "cosine at or above which two merge (default: the embedder's, 0.9 for MiniLM)", number('--threshold'))
+    .action(async function (this: HelixCommand, o: { threshold?: number }) {
+      await withStore(this, (s) => s.consolidate(o.threshold));
+    });
+
+  sub('health', 'store status and whether the learning loop is closed').action(async function (this: HelixCommand) {
+    await withStore(this, (s) => s.health());
+  });
+
+  sub('similar-recent', 'recent memories similar to a trigger')
+    .argument('<trigger>')
+    .option('--threshold <x>', "cosine at or above (default: the embedder's systemic threshold, 0.7 for MiniLM)", number('--threshold'))
+    .option('--days <n>', 'created within this many days', number('--days'), 7)
+    .option('--type <type>', 'memory type', 'failure')
+    .action(async function (this: HelixCommand, trigger: string, o: { threshold?: number; days: number; type: string }) {
+      await withStore(this, (s) => s.similarRecent(trigger, o));
+    });
+
+  sub('suggest-edges', 'edges worth adding for a memory')
+    .argument('<name>')
+    .option('--limit <n>', 'how many', count('--limit'), 5)
+    .action(async function (this: HelixCommand, name: string, o: { limit: number }) {
+      await withStore(this, (s) => s.suggestEdges(name, o.limit));
+    });
+
+  sub('inject', 'the memory block for a task prompt')
+    .requiredOption('--objective <text>')
+    .option('--files <json>', 'JSON list of files the task touches', '[]')
+    .option('--limit <n>', 'how many', count('--limit'), 5)
+    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number }) {
+      const files = jsonList('--files', o.files);
+      await withStore(this, (s) => s.inject({ objective: o.objective, files, limit: o.limit }));
+    });
+
+  sub('batch-inject', 'memory blocks for a wave of tasks, no memory given twice')
+    .requiredOption('--tasks <json>', 'JSON list of objectives (or {"objective","files"})')
+    .option('--limit <n>', 'per task', count('--limit'), 3)
+    .action(async function (this: HelixCommand, o: { tasks: string; limit: number }) {
+      const tasks = tasksList(o.tasks);
+      await withStore(this, (s) => s.batchInject(tasks, o.limit));
+    });
+
+  sub('strategic-recall', 'what the store knows about an objective, with a summary')
+    .argument('<objective>')
+    .option('--limit <n>', 'how many', count('--limit'), 15)
+    .action(async function (this: HelixCommand, objective: string, o: { limit: number }) {
+      await withStore(this, (s) => s.strategicRecall(objective, o.limit));
+    });
+
+  sub('chunk', 'turn a successful approach into a pattern')
+    .requiredOption('--task <text>')
+    .requiredOption('--outcome <text>')
+    .requiredOption('--approach <text>')
+    .action(async function (this: HelixCommand, o: { task: string; outcome: string; approach: string }) {
+      await withStore(this, (s) => s.chunk(o));
+    });
+
+  sub('connected', 'memories reachable over edges')
+    .argument('<name>')
+    .option('--hops <n>', 'at most this many edges away', count('--hops'), 2)
+    .action(async function (this: HelixCommand, name: string, o: { hops: number }) {
+      await withStore(this, (s) => s.connected(name, o.hops));
+    });
+
+  sub('decay-edges', 'halve edges between dormant memories')
+    .option('--days <n>', 'both ends unused this many days', number('--days'), 60)
+    .action(async function (this: HelixCommand, o: { days: number }) {
+      await withStore(this, (s) => s.decayEdges(o.days));
     });
 }

@@ -1,0 +1,36 @@
+// SOAR-style chunking (seed 000): a successful task's approach becomes a `pattern` memory, or
+// strengthens the pattern that already says the same.
+import type { MemoryContext } from './context.js';
+import { round3 } from './scoring.js';
+import { rejection, storeMemory } from './store.js';
+import { memoryText } from './text.js';
+
+export interface ChunkInput {
+  task: string;
+  outcome: string;
+  approach: string;
+}
+
+export async function chunk(ctx: MemoryContext, input: ChunkInput) {
+  if (!/^success/i.test(input.outcome.trim())) return { status: 'skipped' as const, name: '', reason: 'outcome is not a success' };
+  const trigger = `Task: ${input.task.trim()}`;
+  const resolution = `Approach that worked: ${input.approach.trim()}`;
+  const problem = rejection({ trigger, resolution, type: 'pattern' });
+  if (problem) return { status: 'skipped' as const, name: '', reason: problem };
+  const [vector] = await ctx.embed([memoryText(trigger, resolution)]);
+  const index = await ctx.vectors();
+  const { duplicate } = await ctx.thresholds();
+  const [best] = index.nearest(vector!, 1, 'pattern');
+  if (best && best.cosine >= duplicate) {
+    const name = ctx.write(() => {
+      const row = ctx.rowsByIds([best.id]).get(best.id);
+      if (!row) return undefined;
+      ctx.db.prepare('UPDATE memories SET helped = helped + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), row.id);
+      return row.name;
+    });
+    if (name) return { status: 'strengthened' as const, name, reason: `similarity ${round3(best.cosine)} ≥ ${duplicate}` };
+  }
+  const stored = await storeMemory(ctx, { trigger, resolution, type: 'pattern', source: 'chunk' });
+  if (stored.status === 'rejected') return { status: 'skipped' as const, name: '', reason: stored.reason };
+  return { status: stored.status === 'merged' ? ('strengthened' as const) : ('added' as const), name: stored.name, reason: stored.reason };
+}

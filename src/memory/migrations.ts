@@ -1,0 +1,97 @@
+// Numbered schema migrations, applied in order and recorded in `schema_version`. Each runs once,
+// inside the same immediate transaction that re-reads the version, so two processes opening a
+// fresh file at once cannot both apply it.
+import type Database from 'better-sqlite3';
+
+interface Migration {
+  version: number;
+  sql: string;
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE memories (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        name        TEXT NOT NULL UNIQUE,
+        type        TEXT NOT NULL CHECK (type IN ('failure', 'pattern', 'systemic')),
+        trigger     TEXT NOT NULL,
+        resolution  TEXT NOT NULL,
+        norm_text   TEXT NOT NULL,
+        helped      REAL NOT NULL DEFAULT 0,
+        failed      REAL NOT NULL DEFAULT 0,
+        source      TEXT NOT NULL DEFAULT '',
+        tags        TEXT NOT NULL DEFAULT '[]',
+        file_patterns TEXT NOT NULL DEFAULT '[]',
+        created_at  TEXT NOT NULL,
+        last_used   TEXT
+      );
+      CREATE INDEX memories_type_norm ON memories(type, norm_text);
+      CREATE INDEX memories_created ON memories(created_at);
+
+      -- One vector per memory per embedder: switching embedders never compares across models,
+      -- and a hook pinned to one embedder does not overwrite another's vectors.
+      CREATE TABLE embeddings (
+        memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        embedder  TEXT NOT NULL,
+        dim       INTEGER NOT NULL,
+        vector    BLOB NOT NULL,
+        PRIMARY KEY (memory_id, embedder)
+      );
+      CREATE INDEX embeddings_embedder ON embeddings(embedder);
+
+      CREATE TABLE edges (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        from_name  TEXT NOT NULL,
+        to_name    TEXT NOT NULL,
+        rel_type   TEXT NOT NULL,
+        weight     REAL NOT NULL DEFAULT 1.0,
+        created_at TEXT NOT NULL,
+        UNIQUE (from_name, to_name, rel_type)
+      );
+      CREATE INDEX edges_to ON edges(to_name);
+
+      CREATE TABLE memory_files (
+        memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+        pattern   TEXT NOT NULL,
+        basename  TEXT NOT NULL,
+        PRIMARY KEY (memory_id, pattern)
+      );
+      CREATE INDEX memory_files_pattern ON memory_files(pattern);
+      CREATE INDEX memory_files_basename ON memory_files(basename);
+
+      CREATE VIRTUAL TABLE memories_fts USING fts5(
+        trigger, resolution, content='memories', content_rowid='id', tokenize='porter unicode61'
+      );
+      CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts(rowid, trigger, resolution) VALUES (new.id, new.trigger, new.resolution);
+      END;
+      CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, trigger, resolution)
+          VALUES ('delete', old.id, old.trigger, old.resolution);
+      END;
+      CREATE TRIGGER memories_fts_update AFTER UPDATE OF trigger, resolution ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, trigger, resolution)
+          VALUES ('delete', old.id, old.trigger, old.resolution);
+        INSERT INTO memories_fts(rowid, trigger, resolution) VALUES (new.id, new.trigger, new.resolution);
+      END;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function migrate(db: Database.Database, now: Date): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const current = () => (db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
+  if (current() >= SCHEMA_VERSION) return;
+  db.transaction(() => {
+    const from = current();
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= from) continue;
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(migration.version, now.toISOString());
+    }
+  }).immediate();
+}

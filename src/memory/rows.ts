@@ -1,0 +1,59 @@
+// The memory row as stored, and the shape commands print (contract: recall/get fields).
+import { effectiveness, round3 } from './scoring.js';
+import type { MemoryType } from './constants.js';
+
+export interface MemoryRow {
+  id: number;
+  name: string;
+  type: MemoryType;
+  trigger: string;
+  resolution: string;
+  norm_text: string;
+  helped: number;
+  failed: number;
+  source: string;
+  tags: string;
+  file_patterns: string;
+  created_at: string;
+  last_used: string | null;
+}
+
+export interface Memory {
+  name: string;
+  type: MemoryType;
+  trigger: string;
+  resolution: string;
+  helped: number;
+  failed: number;
+  effectiveness: number;
+  created_at: string;
+  last_used: string | null;
+  source: string;
+  tags: string[];
+}
+
+export function parseJsonList(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toMemory(row: MemoryRow): Memory {
+  return {
+    name: row.name,
+    type: row.type,
+    trigger: row.trigger,
+    resolution: row.resolution,
+    helped: round3(row.helped),
+    failed: round3(row.failed),
+    effectiveness: round3(effectiveness(row.helped, row.failed)),
+    created_at: row.created_at,
+    last_used: row.last_used,
+    source: row.source,
+    tags: parseJsonList(row.tags),
+  };
+}
+

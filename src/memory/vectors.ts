@@ -1,0 +1,118 @@
+// The in-memory vector index for one embedder: every vector in one Float32Array, scanned by a
+// brute-force dot product (vectors are normalised). Loaded once per process from the
+// `embeddings` table and kept in step with this process's own writes; another process's commit
+// makes it reload (the store checks PRAGMA data_version). Brute force beats reading BLOBs per
+// query by ~10× and needs no extension (shared/notes: 100K × 384 in ~45 ms, 10K in ~4 ms).
+
+export interface Neighbour {
+  id: number;
+  cosine: number;
+}
+
+export class VectorIndex {
+  readonly dim: number;
+  private matrix: Float32Array;
+  private ids: number[] = [];
+  private types: string[] = [];
+  private positions = new Map<number, number>();
+
+  constructor(dim: number, capacity = 1024) {
+    this.dim = dim;
+    this.matrix = new Float32Array(dim * Math.max(1, capacity));
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: number): boolean {
+    return this.positions.has(id);
+  }
+
+  add(id: number, type: string, vector: Float32Array): void {
+    if (vector.length !== this.dim) throw new Error(`vector of ${vector.length} dims in a ${this.dim}-d index`);
+    const existing = this.positions.get(id);
+    if (existing !== undefined) {
+      this.matrix.set(vector, existing * this.dim);
+      this.types[existing] = type;
+      return;
+    }
+    const at = this.ids.length;
+    if ((at + 1) * this.dim > this.matrix.length) {
+      const grown = new Float32Array(this.matrix.length * 2);
+      grown.set(this.matrix);
+      this.matrix = grown;
+    }
+    this.matrix.set(vector, at * this.dim);
+    this.ids.push(id);
+    this.types.push(type);
+    this.positions.set(id, at);
+  }
+
+  /** Swap-remove: the last vector takes the removed one's slot. */
+  remove(id: number): void {
+    const at = this.positions.get(id);
+    if (at === undefined) return;
+    const last = this.ids.length - 1;
+    if (at !== last) {
+      this.matrix.copyWithin(at * this.dim, last * this.dim, (last + 1) * this.dim);
+      const movedId = this.ids[last]!;
+      this.ids[at] = movedId;
+      this.types[at] = this.types[last]!;
+      this.positions.set(movedId, at);
+    }
+    this.ids.pop();
+    this.types.pop();
+    this.positions.delete(id);
+  }
+
+  vector(id: number): Float32Array | undefined {
+    const at = this.positions.get(id);
+    return at === undefined ? undefined : this.matrix.subarray(at * this.dim, (at + 1) * this.dim);
+  }
+
+  /** Cosines of every indexed vector (of `type`, when given) to `query`, best `limit` first. */
+  nearest(query: Float32Array, limit: number, type?: string): Neighbour[] {
+    const { dim, matrix } = this;
+    const best: Neighbour[] = [];
+    let floor = -Infinity;
+    for (let row = 0; row < this.ids.length; row++) {
+      if (type !== undefined && this.types[row] !== type) continue;
+      const base = row * dim;
+      let dot = 0;
+      let i = 0;
+      // Unrolled by four: ~40% faster than the plain loop on V8.
+      for (; i + 3 < dim; i += 4) {
+        dot +=
+          matrix[base + i]! * query[i]! +
+          matrix[base + i + 1]! * query[i + 1]! +
+          matrix[base + i + 2]! * query[i + 2]! +
+          matrix[base + i + 3]! * query[i + 3]!;
+      }
+      for (; i < dim; i++) dot += matrix[base + i]! * query[i]!;
+      if (best.length < limit || dot > floor) {
+        insertSorted(best, { id: this.ids[row]!, cosine: Math.min(1, dot) }, limit);
+        floor = best.length === limit ? best[best.length - 1]!.cosine : -Infinity;
+      }
+    }
+    return best;
+  }
+}
+
+function insertSorted(list: Neighbour[], item: Neighbour, limit: number): void {
+  let at = list.length;
+  while (at > 0 && list[at - 1]!.cosine < item.cosine) at--;
+  list.splice(at, 0, item);
+  if (list.length > limit) list.pop();
+}
+
+export function toBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+export function fromBlob(blob: Buffer): Float32Array {
+  // Copy: the Buffer may share a pool and be misaligned for a Float32Array view.
+  const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
