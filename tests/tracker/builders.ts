@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 // Small builders for tracker tests: beads as plain objects, drafts over them, and bead files on disk.
 import { HelixError } from '../../src/errors.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -73,4 +74,11 @@ export function errorOf(action: () => unknown): HelixError {
     throw error;
   }
   throw new Error('expected a HelixError, but nothing was thrown');
+}
+
+/** The pid of a process that has already exited (reuse within a test run is vanishingly unlikely). */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (!child.pid) throw new Error('could not start a child process');
+  return child.pid;
 }

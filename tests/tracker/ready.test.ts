@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { blockedBeads, compareReadyOrder, isExecutionEligible, readyBeads, statusCounts } from '../../src/tracker/index.js';
 import { bead, ids } from './builders.js';
 
@@ -127,5 +128,36 @@ describe('statusCounts', () => {
       bead({ id: 'e', deps: ['d'] }),
     ];
     expect(statusCounts(beads)).toEqual({ total: 5, open: 3, in_progress: 1, closed: 1, ready: 2, blocked: 1 });
+  });
+});
+
+describe('property: readiness invariants', () => {
+  const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'ghost');
+  const beadArb = fc.record({
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+    status: fc.constantFrom('open', 'in_progress', 'closed'),
+    priority: fc.integer({ min: 0, max: 4 }),
+    created_at: fc.integer({ min: 0, max: 5 }).map((s) => `2025-01-01T00:00:0${s}.${s}Z`),
+    deps: fc.array(ID, { maxLength: 3 }),
+    'execution-eligible': fc.boolean(),
+  });
+  const files = fc.uniqueArray(beadArb, { selector: (b) => b.id, maxLength: 6 }).map((specs) => specs.map((s) => bead(s)));
+
+  it('ready ∩ blocked = ∅, ready ⊆ open, ready ∪ blocked = open, execution ⊆ ready, order is sorted', () => {
+    fc.assert(
+      fc.property(files, (beads) => {
+        const ready = ids(readyBeads(beads, { now: NOW }));
+        const blocked = ids(blockedBeads(beads));
+        const open = beads.filter((b) => b.status === 'open').map((b) => b.id);
+        expect(ready.filter((id) => blocked.includes(id))).toEqual([]);
+        expect(ready.every((id) => open.includes(id))).toBe(true);
+        expect([...ready, ...blocked].sort()).toEqual([...open].sort());
+        const execution = ids(readyBeads(beads, { execution: true, now: NOW }));
+        expect(execution.every((id) => ready.includes(id))).toBe(true);
+        const ordered = readyBeads(beads, { now: NOW });
+        for (let i = 1; i < ordered.length; i++) expect(compareReadyOrder(ordered[i - 1]!, ordered[i]!)).toBeLessThan(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
