@@ -49,9 +49,16 @@ describe('normaliseImported (older .helix/issues.jsonl)', () => {
     });
   });
 
-  it('keeps a DDx record as it is, unknown keys included', () => {
-    const ddx = bead({ id: 'a', 'x-custom': { deep: [1] }, owner: 'o' });
-    expect(normaliseImported(ddx, NOW)).toEqual(ddx);
+  it('keeps a DDx record as it is, unknown keys and key order included', () => {
+    const ddx = { status: 'open', 'x-custom': { deep: [1] }, id: 'a', priority: 0, title: 't', owner: 'o', issue_type: 'bug', created_at: 'c', updated_at: 'u' };
+    const imported = normaliseImported(ddx, NOW);
+    expect(imported).toEqual(ddx);
+    expect(Object.keys(imported)).toEqual(Object.keys(ddx));
+  });
+
+  it('renames legacy keys where they stand and appends missing required keys', () => {
+    const imported = normaliseImported({ title: 't', type: 'epic', id: 'x', assignee: '', deps: [] }, NOW);
+    expect(Object.keys(imported)).toEqual(['title', 'issue_type', 'id', 'status', 'priority', 'created_at', 'updated_at']);
   });
 });
 
