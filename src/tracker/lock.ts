@@ -75,9 +75,10 @@ export function withLock<T>(dir: string, work: () => T, env: NodeJS.ProcessEnv =
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (tryAcquire(lockDir)) break;
+    const seen = lockIdentity(lockDir);
     const reason = staleLockReason(lockDir, Date.now(), timeoutMs);
-    if (reason) {
-      breakLock(lockDir);
+    if (reason && seen) {
+      breakLock(lockDir, seen);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -109,13 +110,63 @@ function tryAcquire(lockDir: string): boolean {
   return true;
 }
 
-/** Moves the stale lock aside first so two breakers cannot both delete a fresh lock. */
-function breakLock(lockDir: string): void {
-  const aside = `${lockDir}.stale-${process.pid}-${Date.now()}`;
+/** What makes one lock directory distinct from a later one at the same path. */
+interface LockIdentity {
+  ino: number;
+  pid: string | undefined;
+  acquiredAt: string | undefined;
+}
+
+function lockIdentity(lockDir: string): LockIdentity | undefined {
   try {
-    renameSync(lockDir, aside);
+    const { ino } = statSync(lockDir);
+    const owner = readLockOwner(lockDir);
+    return { ino, pid: owner.pid?.toString(), acquiredAt: owner.acquiredAt?.toISOString() };
   } catch {
-    return; // someone else broke or released it
+    return undefined;
   }
-  rmSync(aside, { recursive: true, force: true });
+}
+
+const sameLock = (a: LockIdentity | undefined, b: LockIdentity): boolean =>
+  a !== undefined && a.ino === b.ino && a.pid === b.pid && a.acquiredAt === b.acquiredAt;
+
+/** A breaker holds the break guard for microseconds; one older than this crashed while breaking. */
+const BREAK_GUARD_MAX_AGE_MS = 10_000;
+
+/**
+ * Breaks the stale lock `judged`. Two waiters can judge the same dead lock stale; if the first
+ * breaks it and takes a fresh lock before the second acts, a plain rename by the second would
+ * remove the fresh, live lock and let two writers in. So breakers take a guard directory and, under
+ * it, break the lock only if it is still the very one judged stale (same inode, pid, acquired_at).
+ */
+function breakLock(lockDir: string, judged: LockIdentity): void {
+  const guard = `${lockDir}.break`;
+  try {
+    mkdirSync(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    removeAbandonedGuard(guard);
+    sleepSync(1); // another waiter is breaking it; look again
+    return;
+  }
+  try {
+    if (!sameLock(lockIdentity(lockDir), judged)) return; // already broken (and maybe re-taken)
+    const aside = `${lockDir}.stale-${process.pid}-${Date.now()}`;
+    try {
+      renameSync(lockDir, aside);
+    } catch {
+      return; // released meanwhile
+    }
+    rmSync(aside, { recursive: true, force: true });
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
+  }
+}
+
+function removeAbandonedGuard(guard: string): void {
+  try {
+    if (Date.now() - statSync(guard).mtimeMs > BREAK_GUARD_MAX_AGE_MS) rmSync(guard, { recursive: true, force: true });
+  } catch {
+    // gone already
+  }
 }

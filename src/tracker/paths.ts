@@ -10,6 +10,7 @@ export const QUARANTINE_FILE = 'beads.quarantine.jsonl';
 export const RUNTIME_EXCLUDES = [
   '.ddx/beads.lock',
   '.ddx/beads.lock.stale-*',
+  '.ddx/beads.lock.break',
   '.ddx/beads.jsonl.tmp-*',
   '.ddx/helix.pid',
   '.ddx/run-state.json',

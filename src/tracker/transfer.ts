@@ -5,32 +5,54 @@ import { HelixError } from '../errors.js';
 import { type Bead, DEFAULT_PRIORITY, nowIso } from './bead.js';
 import { type Draft, parseBeads } from './store.js';
 
-/** Old HELIX tracker keys and their DDx names. */
+/** Older HELIX tracker statuses and their DDx names. */
 const LEGACY_STATUS: Record<string, string> = { 'in-progress': 'in_progress', done: 'closed', completed: 'closed', todo: 'open' };
 
+/** Older HELIX tracker keys and the DDx keys they become. */
+const LEGACY_KEYS: Record<string, string> = { type: 'issue_type', created: 'created_at', updated: 'updated_at', assignee: 'owner', deps: 'dependencies' };
+
+/**
+ * Turns an imported record into a DDx bead. Keys keep their order (a legacy key is renamed where it
+ * stands), so a DDx record imports unchanged and an export → import round-trips exactly; required
+ * keys the record lacks are appended.
+ */
 export function normaliseImported(record: Record<string, unknown>, now: Date): Bead {
-  const stamp = nowIso(now);
-  const legacy = new Set(['type', 'deps', 'assignee', 'created', 'updated']);
   const id = String(record.id);
-  const status = typeof record.status === 'string' ? (LEGACY_STATUS[record.status] ?? record.status) : 'open';
-  const createdAt = (record.created_at ?? record.created ?? stamp) as string;
-  const bead: Bead = {
-    id,
-    title: String(record.title ?? ''),
-    status,
-    priority: typeof record.priority === 'number' ? record.priority : Number(record.priority ?? DEFAULT_PRIORITY),
-    issue_type: (record.issue_type ?? record.type ?? 'task') as string,
-    created_at: createdAt,
-    updated_at: (record.updated_at ?? record.updated ?? createdAt) as string,
-  };
+  const createdAt = (record.created_at ?? record.created ?? nowIso(now)) as string;
+  const bead: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (!(key in bead) && !legacy.has(key)) bead[key] = value;
+    const ddxKey = LEGACY_KEYS[key];
+    if (ddxKey === undefined) bead[key] = value;
+    else if (!(ddxKey in record)) {
+      const converted = convertLegacy(key, value, id, createdAt);
+      if (converted !== undefined) bead[ddxKey] = converted;
+    }
   }
-  if (bead.owner === undefined && typeof record.assignee === 'string' && record.assignee) bead.owner = record.assignee;
-  if (bead.dependencies === undefined && Array.isArray(record.deps) && record.deps.length) {
-    bead.dependencies = record.deps.map((dep) => ({ issue_id: id, depends_on_id: String(dep), type: 'blocks', created_at: createdAt }));
+  if (typeof bead.status === 'string') bead.status = LEGACY_STATUS[bead.status] ?? bead.status;
+  if (bead.priority !== undefined && typeof bead.priority !== 'number') bead.priority = Number(bead.priority);
+  const defaults: Record<string, unknown> = {
+    id,
+    title: '',
+    status: 'open',
+    priority: DEFAULT_PRIORITY,
+    issue_type: 'task',
+    created_at: createdAt,
+    updated_at: bead.updated_at ?? createdAt,
+  };
+  for (const [key, value] of Object.entries(defaults)) if (bead[key] === undefined) bead[key] = value;
+  bead.title = String(bead.title);
+  return bead as Bead;
+}
+
+/** The DDx value for a legacy key, or undefined when it carries nothing (empty assignee or deps). */
+function convertLegacy(key: string, value: unknown, id: string, createdAt: string): unknown {
+  if (key === 'deps') {
+    if (!Array.isArray(value)) return value;
+    if (value.length === 0) return undefined;
+    return value.map((dep) => ({ issue_id: id, depends_on_id: String(dep), type: 'blocks', created_at: createdAt }));
   }
-  return bead;
+  if (key === 'assignee' && (value === '' || value == null)) return undefined;
+  return value;
 }
 
 export interface ImportResult {

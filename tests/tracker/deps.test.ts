@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/errors.js';
+import { addDependency, allCycles, dependencyTree, findCycle, removeDependency } from '../../src/tracker/index.js';
+import { bead, draftOf, errorOf } from './builders.js';
+
+describe('dependencies', () => {
+  it('add records a blocks dependency; adding it again changes nothing', () => {
+    const draft = draftOf(bead({ id: 'a' }), bead({ id: 'b' }));
+    addDependency(draft, 'a', 'b');
+    expect(draft.get('a')!.dependencies).toEqual([expect.objectContaining({ issue_id: 'a', depends_on_id: 'b', type: 'blocks' })]);
+    addDependency(draft, 'a', 'b');
+    expect(draft.get('a')!.dependencies).toHaveLength(1);
+  });
+
+  it('refuses a self-dependency', () => {
+    const error = errorOf(() => addDependency(draftOf(bead({ id: 'a' })), 'a', 'a'));
+    expect(error.exitCode).toBe(EXIT.validation);
+    expect(error.message).toBe('bead: a cannot depend on itself');
+  });
+
+  it('refuses a dependency that closes a cycle, naming the cycle', () => {
+    const draft = draftOf(bead({ id: 'a', deps: ['b'] }), bead({ id: 'b', deps: ['c'] }), bead({ id: 'c' }));
+    const error = errorOf(() => addDependency(draft, 'c', 'a'));
+    expect(error.exitCode).toBe(EXIT.validation);
+    expect(error.message).toBe('bead: dependency cycle: c -> a -> b -> c');
+  });
+
+  it('refuses a dependency on an unknown bead', () => {
+    expect(errorOf(() => addDependency(draftOf(bead({ id: 'a' })), 'a', 'ghost')).exitCode).toBe(EXIT.notFound);
+  });
+
+  it('remove drops the edge; removing a missing edge is not found', () => {
+    const draft = draftOf(bead({ id: 'a', deps: ['b', 'c'] }), bead({ id: 'b' }), bead({ id: 'c' }));
+    removeDependency(draft, 'a', 'b');
+    expect(draft.get('a')!.dependencies!.map((d) => (typeof d === 'string' ? d : d.depends_on_id))).toEqual(['c']);
+    expect(errorOf(() => removeDependency(draft, 'a', 'b')).exitCode).toBe(EXIT.notFound);
+  });
+
+  it('findCycle and allCycles report each cycle once', () => {
+    const beads = [bead({ id: 'a', deps: ['b'] }), bead({ id: 'b', deps: ['a'] }), bead({ id: 'c', deps: ['a'] })];
+    expect(findCycle(beads, 'c')).toEqual(['a', 'b', 'a']);
+    expect(allCycles(beads)).toHaveLength(1);
+    expect(allCycles([bead({ id: 'x', deps: ['y'] }), bead({ id: 'y' })])).toEqual([]);
+  });
+
+  it('tree shows what a bead depends on, with statuses and unknown ids', () => {
+    const beads = [bead({ id: 'a', title: 'A', deps: ['b', 'ghost'] }), bead({ id: 'b', title: 'B', status: 'closed' })];
+    expect(dependencyTree(beads, 'a')).toBe('a [open] A\n  └─ b [closed] B\n  └─ ghost [unknown]');
+  });
+
+  it('tree terminates on a cycle', () => {
+    const beads = [bead({ id: 'a', title: 'A', deps: ['b'] }), bead({ id: 'b', title: 'B', deps: ['a'] })];
+    expect(dependencyTree(beads, 'a').split('\n')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/errors.js';
+import { lockTimeoutMs, withLock } from '../../src/tracker/index.js';
+import { staleLockReason } from '../../src/tracker/lock.js';
+import { helix, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { bead, deadPid, errorOf, jsonl } from './builders.js';
+
+function plantLock(dir: string, pid: number | undefined, acquiredAt: Date = new Date()): string {
+  const lockDir = join(dir, 'beads.lock');
+  mkdirSync(lockDir, { recursive: true });
+  if (pid !== undefined) writeFileSync(join(lockDir, 'pid'), `${pid}\n`);
+  writeFileSync(join(lockDir, 'acquired_at'), `${acquiredAt.toISOString()}\n`);
+  return lockDir;
+}
+
+describe('lockTimeoutMs', () => {
+  it('reads DDX_BEAD_LOCK_TIMEOUT as seconds or a Go duration, default 10 s', () => {
+    expect(lockTimeoutMs({})).toBe(10_000);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '3' })).toBe(3000);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '0.5' })).toBe(500);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '250ms' })).toBe(250);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '2s' })).toBe(2000);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '1m' })).toBe(60_000);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: 'soon' })).toBe(10_000);
+  });
+});
+
+describe('withLock', () => {
+  it('holds <dir>/beads.lock with pid and acquired_at while working, and removes it after', () => {
+    const dir = tempDir();
+    const seen = withLock(dir, () => ({
+      pid: readFileSync(join(dir, 'beads.lock', 'pid'), 'utf8'),
+      acquiredAt: readFileSync(join(dir, 'beads.lock', 'acquired_at'), 'utf8'),
+    }), {});
+    expect(seen.pid).toBe(`${process.pid}\n`);
+    expect(Math.abs(Date.parse(seen.acquiredAt.trim()) - Date.now())).toBeLessThan(60_000);
+    expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
+  });
+
+  it('releases the lock when the work throws', () => {
+    const dir = tempDir();
+    expect(() => withLock(dir, () => { throw new Error('boom'); }, {})).toThrow('boom');
+    expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
+  });
+
+  it('breaks a lock whose owner pid is dead', () => {
+    const dir = tempDir();
+    const pid = deadPid();
+    plantLock(dir, pid);
+    expect(staleLockReason(join(dir, 'beads.lock'), Date.now(), 10_000)).toBe(`owner pid ${pid} is dead`);
+    expect(withLock(dir, () => readFileSync(join(dir, 'beads.lock', 'pid'), 'utf8'), {})).toBe(`${process.pid}\n`);
+  });
+
+  it('breaks a lock older than 2 h even when its pid is alive', () => {
+    const dir = tempDir();
+    plantLock(dir, process.pid, new Date(Date.now() - 2 * 3600_000 - 1000));
+    expect(staleLockReason(join(dir, 'beads.lock'), Date.now(), 10_000)).toMatch(/^older than 2h/);
+    expect(withLock(dir, () => 'got it', {})).toBe('got it');
+  });
+
+  it('respects a live, fresh lock and times out naming the owner pid', () => {
+    const dir = tempDir();
+    plantLock(dir, process.pid);
+    const error = errorOf(() => withLock(dir, () => 'never', { DDX_BEAD_LOCK_TIMEOUT: '200ms' }));
+    expect(error.exitCode).toBe(EXIT.lockTimeout);
+    expect(error.message).toMatch(new RegExp(`^bead: lock timeout after 0.2s: .*beads\\.lock held by pid ${process.pid} since `));
+    expect(readFileSync(join(dir, 'beads.lock', 'pid'), 'utf8')).toBe(`${process.pid}\n`);
+  });
+
+  it('breaks a lock without a pid only once it is older than the timeout', () => {
+    const dir = tempDir();
+    const lockDir = plantLock(dir, undefined, new Date(Date.now() - 5000));
+    const old = (Date.now() - 5000) / 1000;
+    utimesSync(lockDir, old, old);
+    expect(staleLockReason(lockDir, Date.now(), 10_000)).toBeUndefined();
+    expect(staleLockReason(lockDir, Date.now(), 1000)).toBe('no owner pid recorded');
+  });
+
+  it('many waiters breaking abandoned locks never let two writers in at once', async () => {
+    // Each worker alternates: plant an abandoned lock (dead pid), then take the lock for a critical
+    // section guarded by an exclusively-created marker. Before the break guard, a waiter that judged
+    // one dead lock stale could remove the next, live lock, and two writers got in.
+    const dir = tempDir();
+    const pid = deadPid();
+    const worker = join(import.meta.dirname, 'workers', 'lock-breaker.mjs');
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+          const child = spawn(process.execPath, [worker, dir, '150', String(pid)]);
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (err += d));
+          child.on('close', (code) => resolve({ code, out, err }));
+        }),
+      ),
+    );
+    for (const run of runs) {
+      expect(run.err).toBe('');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.out).violations).toBe(0);
+    }
+    expect(runs.reduce((sum, r) => sum + JSON.parse(r.out).planted, 0)).toBeGreaterThan(100);
+    expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
+  });
+});
+
+describe('lock through the CLI', () => {
+  it('a write waits for a live lock and fails with exit 5 naming the owner pid, file unchanged', () => {
+    const repo = tempGitRepo();
+    mkdirSync(join(repo, '.ddx'));
+    const text = jsonl([bead({ id: 'a' })]);
+    writeFileSync(join(repo, '.ddx', 'beads.jsonl'), text);
+    plantLock(join(repo, '.ddx'), process.pid);
+    const r = helix(['tracker', 'update', 'a', '--claim'], { cwd: repo, env: { DDX_BEAD_LOCK_TIMEOUT: '0.3' } });
+    expect(r.status).toBe(EXIT.lockTimeout);
+    expect(r.stderr).toMatch(new RegExp(`^bead: lock timeout after 0.3s: .*held by pid ${process.pid} since .*Z\\n$`));
+    expect(readFileSync(join(repo, '.ddx', 'beads.jsonl'), 'utf8')).toBe(text);
+  });
+
+  it('a write breaks a dead pid lock and succeeds', () => {
+    const repo = tempGitRepo();
+    mkdirSync(join(repo, '.ddx'));
+    writeFileSync(join(repo, '.ddx', 'beads.jsonl'), jsonl([bead({ id: 'a' })]));
+    plantLock(join(repo, '.ddx'), deadPid());
+    const r = helix(['tracker', 'update', 'a', '--claim'], { cwd: repo, env: { DDX_BEAD_LOCK_TIMEOUT: '5' } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(existsSync(join(repo, '.ddx', 'beads.lock'))).toBe(false);
+  });
+});
