@@ -262,12 +262,15 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
       return { state: stopped.state, effects: [...effects, ...stopped.effects] };
     }
   }
+  // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s seed 004 promises.
+  const seconds = backoffSeconds(count, settings.backoffOverride);
   if (count < MAX_ATTEMPTS) {
-    const seconds = backoffSeconds(count, settings.backoffOverride);
     effects.push({ type: 'say', level: 'verbose', text: `helix: backing off ${seconds}s before retrying ${bead.id} (attempt ${count}/${MAX_ATTEMPTS})` });
     effects.push({ type: 'sleep', seconds }, { type: 'recoverOrphans', why: 'failure' });
     return { state: next, effects };
   }
+  effects.push({ type: 'say', level: 'verbose', text: `helix: backing off ${seconds}s before blocking ${bead.id} (attempt ${count}/${MAX_ATTEMPTS})` });
+  effects.push({ type: 'sleep', seconds });
   const reason = intractableReason(outcome.failure, count);
   const skipped: SkippedBead[] = [...next.skipped, { id: bead.id, title: bead.title, reason }];
   effects.push({ type: 'say', level: 'summary', stamped: true, text: `BLOCKED ${bead.id} after ${count} attempts` }, { type: 'markBlocked', id: bead.id, reason });

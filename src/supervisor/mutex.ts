@@ -1,7 +1,7 @@
 // The run mutex (contract §4): `.ddx/helix.pid` holds `<pid> <iso>`; a live pid means another run
 // is active (exit 2), a dead pid's file is stale and replaced. Created with O_EXCL so two runs
 // starting together cannot both win.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive } from '../tracker/index.js';
@@ -33,6 +33,8 @@ export function activeRun(trackerDir: string): PidFile | undefined {
 
 export function acquireRunMutex(trackerDir: string, now: Date = new Date()): () => void {
   const file = pidFilePath(trackerDir);
+  // A project without a tracker yet still gets a run (empty queue → check); the pid file needs a home.
+  mkdirSync(trackerDir, { recursive: true });
   for (let tries = 0; tries < 3; tries++) {
     try {
       const fd = openSync(file, 'wx');

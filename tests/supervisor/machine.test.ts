@@ -1,0 +1,289 @@
+// The run loop's state machine, played in memory against a scripted world: cycle accounting,
+// backoff and skipping, drift, epic focus, the NEXT_ACTION routing table (contract §6.6) and the
+// typed stops. No processes, no files.
+import { describe, expect, it } from 'vitest';
+import type { NextAction } from '../../src/agents/index.js';
+import { initialState, routeNextAction, step } from '../../src/supervisor/machine.js';
+import { DRIFT_REASON } from '../../src/supervisor/judge.js';
+import { bead, completed, failed, play, settings } from './builders.js';
+
+const stopMessage = (p: ReturnType<typeof play>) => p.of('stop')[0]?.message;
+
+describe('queue drain routing (contract §6.6)', () => {
+  const cases: Array<{
+    name: string;
+    checks: Array<NextAction | undefined>;
+    autoAlign?: boolean;
+    actions?: boolean[];
+    exit: number;
+    reason: string;
+    message: string;
+    checkCalls: number;
+    ran: string[];
+  }> = [
+    { name: 'STOP stops at once when nothing was built', checks: ['STOP'], exit: 0, reason: 'completed', message: 'helix: stopping after check returned STOP', checkCalls: 1, ran: [] },
+    { name: 'WAIT stops and never tries a build', checks: ['WAIT'], exit: 0, reason: 'blocked', message: 'helix: stopping after check returned WAIT', checkCalls: 1, ran: [] },
+    { name: 'GUIDANCE stops and never tries a build', checks: ['GUIDANCE'], exit: 0, reason: 'blocked', message: 'helix: stopping after check returned GUIDANCE', checkCalls: 1, ran: [] },
+    { name: 'no NEXT_ACTION is an error', checks: [undefined], exit: 1, reason: 'error', message: 'helix: unable to determine NEXT_ACTION from check output', checkCalls: 1, ran: [] },
+    {
+      name: 'BUILD twice with nothing selectable trips the breaker: check exactly twice, then orphan recovery, then stop',
+      checks: ['BUILD', 'BUILD', 'STOP'],
+      exit: 0,
+      reason: 'blocked',
+      message: 'helix: no selectable issues after orphan recovery — stopping',
+      checkCalls: 2,
+      ran: [],
+    },
+    { name: 'DESIGN runs design and re-checks; DESIGN again stops', checks: ['DESIGN', 'DESIGN'], exit: 0, reason: 'completed', message: 'helix: stopping after check returned DESIGN', checkCalls: 2, ran: ['design:drain'] },
+    { name: 'POLISH runs polish and re-checks; POLISH again stops', checks: ['POLISH', 'POLISH'], exit: 0, reason: 'completed', message: 'helix: stopping after check returned POLISH', checkCalls: 2, ran: ['polish:drain'] },
+    { name: 'BACKFILL runs backfill inline and re-checks; BACKFILL again stops', checks: ['BACKFILL', 'BACKFILL'], exit: 0, reason: 'completed', message: 'helix: stopping after check returned BACKFILL', checkCalls: 2, ran: ['backfill:drain'] },
+    { name: 'DESIGN then STOP: one design pass, then a clean stop', checks: ['DESIGN', 'STOP'], exit: 0, reason: 'completed', message: 'helix: stopping after check returned STOP', checkCalls: 2, ran: ['design:drain'] },
+    { name: 'a failed design after drain exits 1', checks: ['DESIGN'], actions: [false], exit: 1, reason: 'error', message: 'helix: design failed after queue drain', checkCalls: 1, ran: ['design:drain'] },
+    { name: 'a failed polish after drain exits 1', checks: ['POLISH'], actions: [false], exit: 1, reason: 'error', message: 'helix: polish failed after queue drain', checkCalls: 1, ran: ['polish:drain'] },
+    { name: 'ALIGN auto-aligns once and re-checks; ALIGN again stops', checks: ['ALIGN', 'ALIGN'], exit: 0, reason: 'completed', message: 'helix: stopping after check returned ALIGN', checkCalls: 2, ran: ['align:drain'] },
+    { name: 'ALIGN without auto-align stops at once', checks: ['ALIGN'], autoAlign: false, exit: 0, reason: 'completed', message: 'helix: stopping after check returned ALIGN', checkCalls: 1, ran: [] },
+    { name: 'a failed auto-align exits 1', checks: ['ALIGN'], actions: [false], exit: 1, reason: 'error', message: 'helix: align failed after queue drain', checkCalls: 1, ran: ['align:drain'] },
+  ];
+
+  for (const c of cases) {
+    it(c.name, () => {
+      const p = play({ beads: [], checks: c.checks, actions: c.actions }, settings({ autoAlign: c.autoAlign ?? true }));
+      expect(p.state.stop).toEqual({ exitCode: c.exit, reason: c.reason });
+      expect(stopMessage(p)).toBe(c.message);
+      expect(p.of('runCheck')).toHaveLength(c.checkCalls);
+      expect(p.of('runAction').map((a) => `${a.action}:${a.purpose}`)).toEqual(c.ran);
+      expect(p.of('attempt')).toHaveLength(0);
+    });
+  }
+
+  it('the BUILD breaker retries when orphan recovery freed beads', () => {
+    const p = play({ beads: [], checks: ['BUILD', 'BUILD', 'STOP'], breakerRecovery: { readyBefore: 0, readyAfter: 2 } });
+    expect(p.lines).toContain('helix: orphan recovery freed issues (0 → 2 ready), retrying');
+    expect(p.of('recoverOrphans').map((r) => r.why)).toEqual(['start', 'build-breaker']);
+    expect(p.of('runCheck')).toHaveLength(3);
+    expect(stopMessage(p)).toBe('helix: stopping after check returned STOP');
+  });
+
+  it('WAIT with ready work never reaches an attempt: the check only runs on an empty queue', () => {
+    const p = play({ beads: [bead({ id: 'hx-1' })], checks: ['WAIT'] });
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-1']);
+    expect(p.of('runCheck')).toHaveLength(1);
+    const afterCheck = p.effects.slice(p.effects.findIndex((e) => e.type === 'runCheck'));
+    expect(afterCheck.some((e) => e.type === 'attempt' || e.type === 'readQueue')).toBe(false);
+  });
+
+  it('STOP after a completed build aligns once before stopping (and not with auto-align off)', () => {
+    const withAlign = play({ beads: [bead({ id: 'hx-1' })], checks: ['STOP'] });
+    expect(withAlign.of('runAction').map((a) => `${a.action}:${a.purpose}`)).toEqual(['align:pre-stop']);
+    expect(withAlign.state.stop).toEqual({ exitCode: 0, reason: 'completed' });
+    expect(stopMessage(withAlign)).toBe('helix: stopping after check returned STOP');
+
+    const without = play({ beads: [bead({ id: 'hx-1' })], checks: ['STOP'] }, settings({ autoAlign: false }));
+    expect(without.of('runAction')).toEqual([]);
+
+    const alignFails = play({ beads: [bead({ id: 'hx-1' })], checks: ['STOP'], actions: [false] });
+    expect(alignFails.state.stop).toEqual({ exitCode: 1, reason: 'error' });
+  });
+
+  it('a build between two DESIGN answers means the second one is not a repeat', () => {
+    let state = initialState();
+    state = routeNextAction(state, 'DESIGN', settings()).state;
+    const b = bead({ id: 'hx-1' });
+    state = step(state, { type: 'attempted', bead: b, outcome: { kind: 'completed', salvaged: false }, durationSec: 1, tokens: 0 }, settings()).state;
+    const again = routeNextAction(state, 'DESIGN', settings());
+    expect(again.state.stop).toBeUndefined();
+    expect(again.effects).toEqual([{ type: 'runAction', action: 'design', purpose: 'drain' }]);
+    // and without the build in between it is a repeat
+    const repeated = routeNextAction(routeNextAction(initialState(), 'DESIGN', settings()).state, 'DESIGN', settings());
+    expect(repeated.state.stop).toEqual({ exitCode: 0, reason: 'completed' });
+  });
+});
+
+describe('cycle accounting', () => {
+  it('--max-cycles counts completed cycles only: failures do not use up the budget', () => {
+    const p = play(
+      {
+        beads: [bead({ id: 'hx-a' }), bead({ id: 'hx-b' }), bead({ id: 'hx-c' })],
+        attempts: { 'hx-a': [failed('agent-failed'), completed()] },
+      },
+      settings({ maxCycles: 2 }),
+    );
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-a', 'hx-a', 'hx-b']);
+    expect(p.state).toMatchObject({ attempted: 3, completed: 2 });
+    expect(p.state.stop).toEqual({ exitCode: 0, reason: 'completed' });
+    expect(stopMessage(p)).toBe('helix: reached max cycles (2)');
+    expect(p.of('runCheck')).toHaveLength(0);
+  });
+
+  it('cycle numbers follow attempts and the summary line shows done/attempted and tokens', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-a' }), bead({ id: 'hx-b' })],
+      attempts: { 'hx-a': [failed('agent-failed'), completed(1, 40)], 'hx-b': [completed(1, 2)] },
+    });
+    expect(p.of('cycleStart').map((c) => [c.cycle, c.beadId])).toEqual([[1, 'hx-a'], [2, 'hx-a'], [3, 'hx-b']]);
+    expect(p.lines).toContain('cycle 1: FAILED');
+    expect(p.lines).toContain('cycle 2: hx-a → COMPLETE (1/2 done, 40 tokens)');
+    expect(p.lines).toContain('cycle 3: hx-b → COMPLETE (2/3 done, 42 tokens)');
+    expect(p.state.tokens).toBe(42);
+  });
+
+  it('a passed-over bead is not an attempt and is not chosen again in the same pass', () => {
+    const p = play({ beads: [bead({ id: 'hx-a' }), bead({ id: 'hx-b' })], attempts: { 'hx-a': [{ kind: 'passed-over', reason: 'claimed elsewhere' }] } });
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-a', 'hx-b', 'hx-a']);
+    expect(p.state).toMatchObject({ attempted: 2, completed: 2 });
+  });
+
+  it('periodic alignment runs every --review-every completed cycles', () => {
+    const p = play({ beads: ['1', '2', '3', '4'].map((n) => bead({ id: `hx-${n}` })) }, settings({ reviewEvery: 2, autoAlign: false }));
+    expect(p.of('runAction').map((a) => a.purpose)).toEqual(['periodic', 'periodic']);
+    const failing = play({ beads: ['1', '2'].map((n) => bead({ id: `hx-${n}` })), actions: [false] }, settings({ reviewEvery: 2 }));
+    expect(failing.state.stop).toEqual({ exitCode: 1, reason: 'error' });
+    expect(stopMessage(failing)).toBe('helix: periodic alignment failed — stopping');
+  });
+});
+
+describe('backoff and skipping', () => {
+  const fourFailures = (kind: 'agent-failed' | 'no-completion') => ({
+    beads: [bead({ id: 'hx-bad', title: 'stubborn' }), bead({ id: 'hx-ok' })],
+    attempts: { 'hx-bad': [failed(kind), failed(kind), failed(kind), failed(kind), completed()] },
+  });
+
+  it('sleeps 5, 10, 20, 40 s after the four failures, then blocks the bead as intractable', () => {
+    const p = play(fourFailures('agent-failed'));
+    expect(p.of('sleep').map((s) => s.seconds)).toEqual([5, 10, 20, 40]);
+    expect(p.of('attempt').filter((a) => a.bead.id === 'hx-bad')).toHaveLength(4);
+    expect(p.state.skipped).toEqual([{ id: 'hx-bad', title: 'stubborn', reason: 'intractable after 4 attempts with exponential backoff' }]);
+    expect(p.of('markBlocked')).toEqual([{ type: 'markBlocked', id: 'hx-bad', reason: 'intractable after 4 attempts with exponential backoff' }]);
+    expect(p.lines).toContain('BLOCKED hx-bad after 4 attempts');
+    // the loop moves on to other work
+    expect(p.of('attempt').at(-1)?.bead.id).toBe('hx-ok');
+    expect(p.state).toMatchObject({ attempted: 5, completed: 1 });
+  });
+
+  it('names a bead that kept exiting 0 without completing differently', () => {
+    const p = play(fourFailures('no-completion'));
+    expect(p.state.skipped.map((s) => s.reason)).toEqual(['failed to complete after 4 attempts with exponential backoff']);
+  });
+
+  it('HELIX_BACKOFF_SLEEP overrides every backoff sleep (0 in tests)', () => {
+    const p = play(fourFailures('agent-failed'), settings({ backoffOverride: 0 }));
+    expect(p.of('sleep').map((s) => s.seconds)).toEqual([0, 0, 0, 0]);
+    expect(p.state.skipped).toHaveLength(1);
+  });
+
+  it('recovers orphans after every failed attempt', () => {
+    const p = play(fourFailures('agent-failed'));
+    expect(p.of('recoverOrphans').map((r) => r.why)).toEqual(['start', 'failure', 'failure', 'failure', 'failure']);
+  });
+
+  it('a bead that recovers after three failures is completed, not skipped', () => {
+    const p = play({ beads: [bead({ id: 'hx-a' })], attempts: { 'hx-a': [failed('agent-failed'), failed('agent-failed'), failed('agent-failed'), completed()] } });
+    expect(p.state.skipped).toEqual([]);
+    expect(p.state).toMatchObject({ attempted: 4, completed: 1 });
+    expect(p.of('sleep').map((s) => s.seconds)).toEqual([5, 10, 20]);
+  });
+
+  it('blocks the focused parent epic with its intractable child', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-epic', issue_type: 'epic', title: 'the epic' }), bead({ id: 'hx-c1', parent: 'hx-epic' }), bead({ id: 'hx-c2', parent: 'hx-epic' })],
+      attempts: { 'hx-c1': [failed('agent-failed'), failed('agent-failed'), failed('agent-failed'), failed('agent-failed')] },
+    });
+    expect(p.state.skipped.map((s) => [s.id, s.reason])).toEqual([
+      ['hx-c1', 'intractable after 4 attempts with exponential backoff'],
+      ['hx-epic', 'child hx-c1 intractable after 4 attempts'],
+    ]);
+    expect(p.of('markBlocked').map((m) => m.id)).toEqual(['hx-c1', 'hx-epic']);
+  });
+});
+
+describe('queue drift', () => {
+  it('skips the bead with the drift reason and goes on', () => {
+    const p = play({ beads: [bead({ id: 'hx-a', title: 'A' }), bead({ id: 'hx-b' })], attempts: { 'hx-a': [{ kind: 'drift', changes: ['spec-id'] }] } });
+    expect(p.lines).toContain('helix: queue drift detected for hx-a; refusing stale completion');
+    expect(p.state.skipped).toEqual([{ id: 'hx-a', title: 'A', reason: DRIFT_REASON }]);
+    expect(DRIFT_REASON).toBe('queue drift: upstream governance fields changed during execution');
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-a', 'hx-b']);
+    expect(p.state).toMatchObject({ attempted: 2, completed: 1 });
+  });
+});
+
+describe('epic focus', () => {
+  it('focuses an epic, works its children, closes it, and counts the close as a completed cycle', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-epic', issue_type: 'epic' }), bead({ id: 'hx-c1', parent: 'hx-epic' }), bead({ id: 'hx-c2', parent: 'hx-epic' }), bead({ id: 'hx-other' })],
+    });
+    expect(p.lines[0]).toBe('helix: epic focus hx-epic → child hx-c1');
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-c1', 'hx-c2', 'hx-other']);
+    expect(p.of('closeEpic').map((c) => c.epicId)).toEqual(['hx-epic']);
+    expect(p.state).toMatchObject({ attempted: 3, completed: 4, focusedEpic: undefined });
+    // the context is rewritten on the epic switch
+    expect(p.of('writeContext').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('an epic close can reach --max-cycles', () => {
+    const p = play({ beads: [bead({ id: 'hx-epic', issue_type: 'epic' }), bead({ id: 'hx-c1', parent: 'hx-epic' }), bead({ id: 'hx-x' })] }, settings({ maxCycles: 2 }));
+    expect(p.state).toMatchObject({ attempted: 1, completed: 2 });
+    expect(stopMessage(p)).toBe('helix: reached max cycles (2)');
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-c1']);
+  });
+
+  it('an epic with an in_progress child stays open', () => {
+    const p = play({ beads: [bead({ id: 'hx-epic', issue_type: 'epic' }), bead({ id: 'hx-c1', parent: 'hx-epic', status: 'in_progress' }), bead({ id: 'hx-c2', parent: 'hx-epic', status: 'closed' })] });
+    expect(p.of('closeEpic')).toEqual([]);
+    expect(p.state.completed).toBe(0);
+  });
+});
+
+describe('typed stops (contract §6.7)', () => {
+  it('SYSTEMIC_FAILURE: three distinct beads failing with one category stop the run with exit 1', () => {
+    const importError = failed('agent-failed', 'Error: Cannot find module "left-pad"');
+    const p = play({
+      beads: ['a', 'b', 'c', 'd'].map((n) => bead({ id: `hx-${n}` })),
+      attempts: { 'hx-a': [importError, completed()], 'hx-b': [importError, completed()], 'hx-c': [importError] },
+    });
+    expect(p.state.stop).toEqual({ exitCode: 1, reason: 'systemic_failure' });
+    expect(stopMessage(p)).toMatch(/^helix: stopping: SYSTEMIC_FAILURE: 3 beads failed with "import" \(hx-a, hx-b, hx-c\)/);
+  });
+
+  it('one bead failing three times for the same reason is not systemic', () => {
+    const same = failed('agent-failed', 'TypeError: x is not a function');
+    const p = play({ beads: [bead({ id: 'hx-a' })], attempts: { 'hx-a': [same, same, same, completed()] } });
+    expect(p.state.stop?.reason).toBe('completed');
+  });
+
+  it('HELIX_SYSTEMIC_THRESHOLD changes how many distinct beads it takes', () => {
+    const timeout = failed('agent-failed', 'agent timed out');
+    const p = play({ beads: ['a', 'b'].map((n) => bead({ id: `hx-${n}` })), attempts: { 'hx-a': [timeout, completed()], 'hx-b': [timeout] } }, settings({ systemicThreshold: 2 }));
+    expect(p.state.stop?.reason).toBe('systemic_failure');
+  });
+
+  it('VELOCITY_COLLAPSE: the latest of three completed cycles over 5× the first and over 60 s', () => {
+    const p = play({
+      beads: ['a', 'b', 'c', 'd'].map((n) => bead({ id: `hx-${n}` })),
+      attempts: { 'hx-a': [completed(10)], 'hx-b': [completed(12)], 'hx-c': [completed(61)] },
+    });
+    expect(p.state.stop).toEqual({ exitCode: 1, reason: 'velocity_collapse' });
+    expect(stopMessage(p)).toMatch(/^helix: stopping: VELOCITY_COLLAPSE: /);
+    expect(p.of('attempt')).toHaveLength(3);
+  });
+
+  it('a slowdown over 2× and 30 s is only a warning', () => {
+    const p = play({ beads: ['a', 'b', 'c'].map((n) => bead({ id: `hx-${n}` })), attempts: { 'hx-a': [completed(10)], 'hx-b': [completed(10)], 'hx-c': [completed(31)] } });
+    expect(p.state.stop?.reason).toBe('completed');
+    expect(p.lines.some((l) => l.startsWith('helix: warning: velocity dropping'))).toBe(true);
+  });
+
+  it('over 5× but not over 60 s is no collapse', () => {
+    const p = play({ beads: ['a', 'b', 'c'].map((n) => bead({ id: `hx-${n}` })), attempts: { 'hx-a': [completed(2)], 'hx-b': [completed(2)], 'hx-c': [completed(59)] } });
+    expect(p.state.stop?.reason).toBe('completed');
+  });
+});
+
+describe('start', () => {
+  it('recovers orphans, writes the context, then reads the queue', () => {
+    const first = step(initialState(), { type: 'started' }, settings());
+    expect(first.effects).toEqual([{ type: 'recoverOrphans', why: 'start' }]);
+    const second = step(first.state, { type: 'orphansRecovered', why: 'start', readyBefore: 0, readyAfter: 0 }, settings());
+    expect(second.effects).toEqual([{ type: 'writeContext' }, { type: 'readQueue' }]);
+  });
+});

@@ -1,0 +1,113 @@
+// Orphan recovery (contract §7) against a real bead file: a dead and old helix claim is released,
+// a fresh claim, a live claimer, another host's claim and a bead closed meanwhile are left alone.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Bead, BeadStore, closeBead, thisMachine, unclaimBead } from '../../src/tracker/index.js';
+import { recoverOrphanedClaims } from '../../src/supervisor/runner.js';
+import { tempDir } from '../helpers/cli.js';
+import { bead } from './builders.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const THRESHOLD = 7200;
+
+/** A pid that certainly belonged to a process which has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  return child.pid as number;
+}
+
+function claimed(id: string, fields: { pid: number; ageSec: number } & Partial<Bead>): Bead {
+  const { pid, ageSec, ...rest } = fields;
+  return bead({
+    id,
+    status: 'in_progress',
+    owner: 'helix',
+    'claimed-pid': String(pid),
+    'claimed-at': new Date(NOW.getTime() - ageSec * 1000).toISOString(),
+    'claimed-machine': thisMachine(),
+    'claim-token': `token-${id}`,
+    ...rest,
+  });
+}
+
+function storeWith(beads: Bead[]): BeadStore {
+  const dir = join(tempDir('helix-orphans-'), '.ddx');
+  const store = new BeadStore(dir, {});
+  store.mutate(() => undefined); // creates the folder
+  writeFileSync(store.file, beads.map((b) => JSON.stringify(b)).join('\n') + '\n');
+  return store;
+}
+
+describe('recoverOrphanedClaims', () => {
+  it('reclaims a dead and old claim with the contract lines; leaves fresh, live and foreign claims alone', () => {
+    const dead = deadPid();
+    const store = storeWith([
+      claimed('hx-orphan', { pid: dead, ageSec: THRESHOLD + 60 }),
+      claimed('hx-fresh', { pid: dead, ageSec: THRESHOLD - 60 }),
+      claimed('hx-live', { pid: process.pid, ageSec: THRESHOLD * 10 }),
+      claimed('hx-foreign', { pid: dead, ageSec: THRESHOLD * 10, 'claimed-machine': 'some-other-host' }),
+      claimed('hx-not-helix', { pid: dead, ageSec: THRESHOLD * 10, owner: 'alice' }),
+    ]);
+    const lines: string[] = [];
+    const recovered = recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l));
+    expect(recovered).toBe(1);
+    expect(lines).toEqual([`helix: reclaiming orphaned hx-orphan (age=${THRESHOLD + 60}s, pid=${dead} dead)`, 'helix: recovered 1 orphaned issue(s)']);
+    const after = store.read().byId;
+    expect(after.get('hx-orphan')).toMatchObject({ status: 'open' });
+    for (const key of ['claimed-pid', 'claimed-at', 'claim-token', 'owner']) expect(after.get('hx-orphan')).not.toHaveProperty(key);
+    for (const id of ['hx-fresh', 'hx-live', 'hx-foreign', 'hx-not-helix']) {
+      expect(after.get(id)).toMatchObject({ status: 'in_progress', 'claim-token': `token-${id}` });
+    }
+  });
+
+  it('uses updated_at when a claim has no claimed-at, and respects the threshold it is given', () => {
+    const dead = deadPid();
+    const old = claimed('hx-a', { pid: dead, ageSec: 0, updated_at: new Date(NOW.getTime() - 100_000).toISOString() });
+    delete old['claimed-at'];
+    const store = storeWith([old]);
+    expect(recoverOrphanedClaims(store, NOW, 200_000, () => undefined)).toBe(0);
+    expect(recoverOrphanedClaims(store, NOW, 50, () => undefined)).toBe(1);
+  });
+
+  it('skips a bead closed between the snapshot and the action, and never reopens it', () => {
+    const dead = deadPid();
+    const store = storeWith([claimed('hx-a', { pid: dead, ageSec: THRESHOLD + 1 }), claimed('hx-b', { pid: dead, ageSec: THRESHOLD + 1 })]);
+    // Another worker closes hx-a right after recovery took its snapshot.
+    const racing = new (class extends BeadStore {
+      private raced = false;
+      override read() {
+        const snapshot = super.read();
+        if (!this.raced) {
+          this.raced = true;
+          new BeadStore(store.dir, {}).mutate((d) => closeBead(d, 'hx-a', { now: NOW }));
+        }
+        return snapshot;
+      }
+    })(store.dir, {});
+    const lines: string[] = [];
+    expect(recoverOrphanedClaims(racing, NOW, THRESHOLD, (l) => lines.push(l))).toBe(1);
+    expect(lines[0]).toMatch(/^helix: reclaiming orphaned hx-b /);
+    expect(store.read().byId.get('hx-a')).toMatchObject({ status: 'closed' });
+    expect(store.read().byId.get('hx-b')).toMatchObject({ status: 'open' });
+  });
+
+  it('says nothing when there is nothing to recover', () => {
+    const store = storeWith([bead({ id: 'hx-a' }), bead({ id: 'hx-b', status: 'closed' })]);
+    const lines: string[] = [];
+    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l))).toBe(0);
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('unclaim', () => {
+  it('never reopens a closed bead', () => {
+    const store = storeWith([bead({ id: 'hx-a', status: 'closed', owner: 'helix', 'claimed-pid': '1' }), claimed('hx-b', { pid: 1, ageSec: 0 })]);
+    store.mutate((d) => unclaimBead(d, 'hx-a'));
+    store.mutate((d) => unclaimBead(d, 'hx-b'));
+    expect(store.read().byId.get('hx-a')).toMatchObject({ status: 'closed' });
+    expect(store.read().byId.get('hx-a')).not.toHaveProperty('claimed-pid');
+    expect(store.read().byId.get('hx-b')).toMatchObject({ status: 'open' });
+  });
+});

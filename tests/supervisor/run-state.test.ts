@@ -1,0 +1,28 @@
+// `.ddx/run-state.json` is merged into, never replaced: other tools' keys survive.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRunState, runStatePath, writeRunState } from '../../src/supervisor/run-state.js';
+import { tempDir } from '../helpers/cli.js';
+
+describe('run-state', () => {
+  it('merges updates into the existing object and keeps foreign keys', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'run-state.json'), JSON.stringify({ ddx_owned: 'keep me', completed_cycles: 7 }));
+    writeRunState(dir, { completed_cycles: 1, stop_reason: null });
+    writeRunState(dir, { attempted_cycles: 2 });
+    expect(readRunState(dir)).toEqual({ ddx_owned: 'keep me', completed_cycles: 1, stop_reason: null, attempted_cycles: 2 });
+    expect(readFileSync(runStatePath(dir), 'utf8').endsWith('\n')).toBe(true);
+  });
+
+  it('reads a missing or malformed file as nothing', () => {
+    const dir = tempDir();
+    expect(readRunState(dir)).toBeUndefined();
+    writeFileSync(join(dir, 'run-state.json'), '[1,2]');
+    expect(readRunState(dir)).toBeUndefined();
+    writeFileSync(join(dir, 'run-state.json'), '{oops');
+    expect(readRunState(dir)).toBeUndefined();
+    writeRunState(dir, { total_tokens: 3 });
+    expect(readRunState(dir)).toEqual({ total_tokens: 3 });
+  });
+});
