@@ -26,6 +26,8 @@ export interface BlockerReportInput {
   completed: number;
   log: string;
   now: Date;
+  /** Systemic memories (the same failure 3+ times): they need architectural attention. */
+  systemic?: string[];
 }
 
 export function writeBlockerReport(input: BlockerReportInput): string {
@@ -37,6 +39,7 @@ export function writeBlockerReport(input: BlockerReportInput): string {
     `Log: ${input.log}`,
   ];
   for (const s of input.skipped) lines.push('', `### ${s.id}`, '', `**Title:** ${s.title}`, `**Reason:** ${s.reason}`);
+  if (input.systemic?.length) lines.push('', '## Systemic failures', '', ...input.systemic.map((line) => `- ${line}`));
   const file = join(input.root, '.helix-logs', `blockers-${fileStamp(input.now)}.md`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;

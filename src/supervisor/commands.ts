@@ -5,6 +5,7 @@ import { HelixError, isHelixError, EXIT } from '../errors.js';
 import { excludeRuntimeFiles, readyBeads } from '../tracker/index.js';
 import { type MemoryPort, RunInterrupted, Supervisor, type SupervisorEnvironment } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
+import { writeRunState } from './run-state.js';
 import { type OutputMode, SessionOutput } from './output.js';
 import { type SupervisorSettings, defaultSettings } from './policy.js';
 import { actionPrompt, implementationPrompt } from './prompts.js';
@@ -60,8 +61,10 @@ export async function runLoop(options: RunOptions): Promise<number> {
   const output = new SessionOutput(session.root, options.mode);
   output.verbose(`helix: run started (pid=${process.pid}, agent=${session.plan.primary.agent}, build path=${session.buildPath}, log=${output.logName})`);
   let supervisor: Supervisor | undefined;
+  let memory: MemoryPort | undefined;
   const outcome = await withSignals(async (signal) => {
-    const memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined);
+    memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined);
+    writeRunState(session.store.dir, { memory_status: memory ? 'on' : options.openMemory ? 'unavailable' : 'off' });
     const ctx: SupervisorEnvironment = { ...session, env: options.env, settings, output, memory, signal };
     supervisor = new Supervisor(ctx);
     return supervisor.run();
@@ -84,8 +87,10 @@ export async function runLoop(options: RunOptions): Promise<number> {
     reason = 'error';
   }
   try {
+    await supervisor?.gatherSystemic();
     supervisor?.finish(reason);
   } finally {
+    memory?.close?.();
     releaseMutex();
   }
   return exitCode;

@@ -1,11 +1,129 @@
-// The run loop's learning hooks (issue 8 wires the memory store in here). Until then the run
-// works without memory: no injection, no feedback, no memory line in status.
+// The learning loop (issue 8): the run feeds memory and memory feeds the run.
+// Before dispatch: a dual query (the bead's words + the files it names) picks memories for the
+// prompt. After the attempt: verification — never the agent's say-so — decides which of them
+// helped (`feedback-verify`, gated by the agent's UTILIZED claim); a failure becomes a `failure`
+// memory (the store promotes the third similar one in a week to `systemic`); a success with a
+// LEARNED/INSIGHT line becomes a `pattern`. Any memory error is reported once and the run goes on.
+import { existsSync } from 'node:fs';
+import { parseTrailers } from '../agents/index.js';
+import type { Bead } from '../tracker/index.js';
 import type { MemoryPort } from './runner.js';
 
-export async function openMemoryPort(_root: string, _env: NodeJS.ProcessEnv, _say: (line: string) => void): Promise<MemoryPort | undefined> {
-  return undefined;
+type MemoryModule = typeof import('../memory/index.js');
+type MemoryStore = import('../memory/index.js').MemoryStore;
+
+/** The memory block is capped so it never crowds out the bead itself. */
+export const INJECTION_CHAR_BUDGET = 2000;
+export const INJECTION_LIMIT = 5;
+export const UNRESOLVED = 'UNRESOLVED - requires investigation';
+
+const FILE_TOKEN = /(?:^|[\s`'"(\[])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;\]])/g;
+
+/** Files a bead names: its `relevant_files` plus path-like words in its text and design. */
+export function beadFiles(bead: Bead): string[] {
+  const files = new Set<string>();
+  const relevant = bead.relevant_files;
+  if (Array.isArray(relevant)) for (const f of relevant) if (typeof f === 'string' && f.trim()) files.add(f.trim());
+  if (typeof relevant === 'string') for (const f of relevant.split(/[,\s]+/)) if (f) files.add(f);
+  const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').join('\n');
+  for (const match of text.matchAll(FILE_TOKEN)) {
+    const token = match[1] ?? '';
+    if (token.includes('/') || /\.(ts|js|mjs|cjs|tsx|jsx|py|go|rs|rb|java|kt|c|h|cc|cpp|md|json|ya?ml|toml|sh|sql|css|html)$/i.test(token)) files.add(token);
+  }
+  return [...files];
 }
 
-export async function memoryHealth(_root: string, _env: NodeJS.ProcessEnv): Promise<Record<string, unknown> | null> {
-  return null;
+export function beadObjective(bead: Bead): string {
+  return [bead.title, bead.description, bead.acceptance].filter((v) => typeof v === 'string' && v.trim()).join('\n');
+}
+
+/** Keeps whole lines within the budget (systemic warnings come first, so they survive a cut). */
+export function withinBudget(block: string, budget = INJECTION_CHAR_BUDGET): string {
+  let out = '';
+  for (const line of block.split('\n')) {
+    if (out.length + line.length + 1 > budget) break;
+    out += `${line}\n`;
+  }
+  return out;
+}
+
+/** The names a rendered block still shows after the budget cut. */
+function namesShown(block: string, names: string[], store: MemoryStore): string[] {
+  return names.filter((name) => {
+    const memory = store.get(name);
+    return memory ? block.includes(memory.trigger.slice(0, 40)) : false;
+  });
+}
+
+export function failureTrigger(bead: Bead, detail: string): string {
+  const files = beadFiles(bead);
+  return `${bead.title}: ${detail}${files.length ? ` (files: ${files.join(', ')})` : ''}`.slice(0, 500);
+}
+
+class StoreMemoryPort implements MemoryPort {
+  constructor(private readonly store: MemoryStore) {}
+
+  async inject(bead: Bead): Promise<{ block: string; names: string[] }> {
+    const result = await this.store.inject({ objective: beadObjective(bead), files: beadFiles(bead), limit: INJECTION_LIMIT });
+    if (result.injected.length === 0) return { block: '', names: [] };
+    const block = withinBudget(result.prompt);
+    return { block, names: namesShown(block, result.injected, this.store) };
+  }
+
+  async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void> {
+    const trailers = parseTrailers(input.output);
+    if (input.injected.length > 0) {
+      this.store.feedbackVerify({ taskId: input.bead.id, verifyPassed: input.verified, injected: input.injected, utilized: trailers.utilized });
+    }
+    const learned = trailers.learned.join(' ').trim();
+    if (!input.verified && input.failureDetail) {
+      await this.store.store({ type: 'failure', trigger: failureTrigger(input.bead, input.failureDetail), resolution: learned || UNRESOLVED, source: `helix-run:${input.bead.id}` });
+    } else if (input.verified && learned) {
+      await this.store.chunk({ task: input.bead.title, outcome: 'success', approach: learned });
+    }
+  }
+
+  async systemic(): Promise<string[]> {
+    const found = await this.store.recall('Repeated failure', { type: 'systemic', limit: 10 });
+    return found.map((m) => `${m.name}: ${m.trigger}`);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+async function loadMemory(): Promise<MemoryModule> {
+  return import('../memory/index.js');
+}
+
+export async function openMemoryPort(root: string, env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<MemoryPort | undefined> {
+  try {
+    const memory = await loadMemory();
+    const store = memory.openMemoryStore({ dbPath: memory.resolveDbPath(root, env), env, warn: () => undefined });
+    await store.health(); // fails now, not mid-run, when the file is unreadable
+    return new StoreMemoryPort(store);
+  } catch (error) {
+    say(`helix: memory unavailable (${(error as Error).message}); continuing without memory`);
+    return undefined;
+  }
+}
+
+/** The memory line of `helix status`: counts and embedder, or null when there is no store yet. */
+export async function memoryHealth(root: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown> | null> {
+  let dbPath: string | undefined;
+  try {
+    const memory = await loadMemory();
+    dbPath = memory.resolveDbPath(root, env);
+    if (!existsSync(dbPath)) return null;
+    const store = memory.openMemoryStore({ dbPath, env, warn: () => undefined });
+    try {
+      const health = await store.health();
+      return { total_memories: health.total_memories, with_feedback: health.with_feedback, effectiveness: health.effectiveness, embedder: health.embedder, status: health.status };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    return { unavailable: (error as Error).message, db: dbPath ?? null };
+  }
 }

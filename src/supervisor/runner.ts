@@ -53,7 +53,13 @@ export type BuildPath = 'execute-bead' | 'execute-loop' | 'direct';
 export interface MemoryPort {
   inject(bead: Bead): Promise<{ block: string; names: string[] }>;
   feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void>;
+  /** Systemic memories, for the blocker report. */
+  systemic?(): Promise<string[]>;
+  close?(): void;
 }
+
+/** The bead key that keeps an attempt's injected memory names, so a crash does not lose them. */
+export const INJECTED_KEY = 'helix-injected';
 
 export interface SupervisorEnvironment {
   root: string;
@@ -87,6 +93,8 @@ export class Supervisor {
   private state: MachineState = initialState();
   private held: HeldClaim | undefined;
   private warnedProblems = false;
+  /** Systemic memories known at the end of the run, for the blocker report. */
+  private systemicLines: string[] = [];
 
   constructor(ctx: SupervisorEnvironment) {
     this.ctx = ctx;
@@ -128,6 +136,16 @@ export class Supervisor {
     }
   }
 
+  /** Collects what the end-of-run report needs from memory (async, before finish). */
+  async gatherSystemic(): Promise<void> {
+    if (!this.ctx.memory?.systemic || this.state.skipped.length === 0) return;
+    try {
+      this.systemicLines = await this.ctx.memory.systemic();
+    } catch {
+      this.systemicLines = [];
+    }
+  }
+
   /** The run-complete line, blocker report and final run-state: printed on every exit path. */
   finish(reason: string): void {
     const s = this.state;
@@ -135,8 +153,9 @@ export class Supervisor {
     output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens ═══`);
     if (s.skipped.length > 0) {
       for (const line of blockerLines(s.skipped)) output.summary(line);
+      for (const line of this.systemicLines) output.summary(`helix:   systemic: ${line}`);
       try {
-        const file = writeBlockerReport({ root: this.ctx.root, skipped: s.skipped, attempted: s.attempted, completed: s.completed, log: output.logName, now: this.now() });
+        const file = writeBlockerReport({ root: this.ctx.root, skipped: s.skipped, attempted: s.attempted, completed: s.completed, log: output.logName, now: this.now(), systemic: this.systemicLines });
         output.verbose(`helix: blocker report ${file}`);
       } catch (error) {
         output.verbose(`helix: could not write the blocker report: ${(error as Error).message}`);
@@ -277,10 +296,21 @@ export class Supervisor {
 
   // ── orphan recovery (contract §7) ───────────────────────────────────────────────────────────
 
-  private recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Event {
+  private async recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Promise<Event> {
     const readyBefore = this.readyCount();
     const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line));
-    const readyAfter = recovered > 0 ? this.readyCount() : readyBefore;
+    // A crashed attempt's injected memories did not help a verified task: feed that back once.
+    if (this.ctx.memory) {
+      for (const orphan of recovered.filter((o) => o.injected.length > 0)) {
+        try {
+          await this.ctx.memory.feedback({ bead: orphan.bead, injected: orphan.injected, verified: false, output: '' });
+          this.say(`helix: fed back ${orphan.injected.length} memories of the interrupted attempt on ${orphan.bead.id}`);
+        } catch (error) {
+          this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
+        }
+      }
+    }
+    const readyAfter = recovered.length > 0 ? this.readyCount() : readyBefore;
     return { type: 'orphansRecovered', why, readyBefore, readyAfter };
   }
 
@@ -317,10 +347,9 @@ export class Supervisor {
       try {
         memoryBlock = await this.ctx.memory.inject(bead);
         injected = memoryBlock.names;
-        if (this.ctx.output.mode === 'summary') this.say(`cycle ${cycle}: injected ${injected.length} memories`, 'summary', true);
+        this.say(`cycle ${cycle}: injected ${injected.length} memories`, this.ctx.output.mode === 'summary' ? 'summary' : 'verbose', true);
         if (injected.length > 0 && this.held) {
-          const held = this.held;
-          this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b['helix-injected'] = injected; void held; }));
+          this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
         }
       } catch (error) {
         this.say(`helix: memory injection skipped: ${(error as Error).message}`);
@@ -391,19 +420,31 @@ export class Supervisor {
       }
     }
 
-    if (this.ctx.memory && injected.length + 1 > 0) {
+    if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
       try {
         await this.ctx.memory.feedback({ bead, injected, verified, output: run.output, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
       } catch (error) {
         this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
+      if (injected.length > 0) this.forgetInjected(bead.id);
     }
 
     const ended = this.now();
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
     return { type: 'attempted', bead, outcome, durationSec, tokens };
+  }
+
+  /** Feedback was given: drop the crash-recovery record so it is never applied twice. */
+  private forgetInjected(id: string): void {
+    try {
+      this.ctx.store.mutate((d) => {
+        if (d.get(id)?.[INJECTED_KEY] !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
+      });
+    } catch (error) {
+      this.say(`helix: could not clear ${INJECTED_KEY} on ${id}: ${(error as Error).message}`);
+    }
   }
 
   /** After drift: release the claim; a closed bead stays closed unless it was superseded. */
@@ -584,23 +625,32 @@ export class RunInterrupted extends Error {
  * Orphan recovery (contract §7): unclaims every stale helix claim, re-reading each bead under the
  * lock just before acting (it may have closed meanwhile). Returns how many were recovered.
  */
-export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: string) => void): number {
+export interface RecoveredOrphan {
+  bead: Bead;
+  /** Memory names the interrupted attempt injected (taken off the bead in the same write). */
+  injected: string[];
+}
+
+export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: string) => void): RecoveredOrphan[] {
   const facts = { now, thresholdSec };
   const candidates = staleClaims(store.read().beads, facts);
-  let recovered = 0;
+  const recovered: RecoveredOrphan[] = [];
   for (const candidate of candidates) {
     const released = store.mutate((d) => {
       const bead = d.get(candidate.id);
       const stale = bead ? staleClaimOf(bead, facts) : undefined;
-      if (!stale) return undefined;
+      if (!bead || !stale) return undefined;
+      const raw = bead[INJECTED_KEY];
+      const injected = Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string') : [];
       unclaimBead(d, candidate.id, { now });
-      return stale;
+      if (raw !== undefined) d.change(candidate.id, (b) => { delete b[INJECTED_KEY]; });
+      return { stale, bead: { ...bead }, injected };
     });
     if (!released) continue;
-    recovered++;
-    const age = Number.isFinite(released.ageSec) ? released.ageSec : 'unknown';
-    say(`helix: reclaiming orphaned ${released.id} (age=${age}s, pid=${released.pid ?? 'none'} dead)`);
+    recovered.push({ bead: released.bead, injected: released.injected });
+    const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 'unknown';
+    say(`helix: reclaiming orphaned ${released.stale.id} (age=${age}s, pid=${released.stale.pid ?? 'none'} dead)`);
   }
-  if (recovered > 0) say(`helix: recovered ${recovered} orphaned issue(s)`);
+  if (recovered.length > 0) say(`helix: recovered ${recovered.length} orphaned issue(s)`);
   return recovered;
 }

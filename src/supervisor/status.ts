@@ -126,6 +126,7 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], now: Date
     lines.push('', 'No run state found. Run `helix run` to generate.');
   }
   const memory = report.memory;
+  if (run?.memory_status === 'unavailable') lines.push('', 'Memory: unavailable during the last run (the run went on without it)');
   if (memory) {
     const eff = typeof memory.effectiveness === 'number' ? memory.effectiveness.toFixed(3) : String(memory.effectiveness ?? '-');
     lines.push('', `Memory: ${String(memory.total_memories ?? 0)} memories, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
