@@ -25,7 +25,7 @@ export async function chunk(ctx: MemoryContext, input: ChunkInput) {
     const name = ctx.write(() => {
       const row = ctx.rowsByIds([best.id]).get(best.id);
       if (!row) return undefined;
-      ctx.db.prepare('UPDATE memories SET helped = helped + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), row.id);
+      ctx.sql('UPDATE memories SET helped = helped + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), row.id);
       return row.name;
     });
     if (name) return { status: 'strengthened' as const, name, reason: `similarity ${round3(best.cosine)} ≥ ${duplicate}` };
