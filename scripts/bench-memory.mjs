@@ -45,8 +45,8 @@ const synthetic = (i) => ({
   resolution: sentence(10),
 });
 
-function buildStore(size) {
-  const dbPath = join(work, `bench-${size}.db`);
+function buildStore(size, label = "lexical") {
+  const dbPath = join(work, `bench-${label}-${size}.db`);
   memory.openMemoryStore({ dbPath, env: {}, embedder: memory.lexicalEmbedder }).close();
   const db = new Database(dbPath);
   const insert = db.prepare(`INSERT INTO memories (name, type, trigger, resolution, norm_text, file_patterns, created_at) VALUES (?, ?, ?, ?, ?, '[]', ?)`);
@@ -144,7 +144,7 @@ if (!skipUse) {
     row('USE-lite first embedding (graph warm-up)', '-', ms(use.first));
     row('USE-lite embedding, batch of 64', '-', `${ms(use.per)} per text`);
     // Whole-process recall with USE on a 1K store whose USE vectors are already filled in.
-    const { dbPath } = buildStore(1000);
+    const { dbPath } = buildStore(1000, "use");
     const fill = memory.openMemoryStore({ dbPath, env: { HELIX_EMBEDDER: 'use' }, warn: () => {} });
     await fill.recall('fill the USE vectors');
     fill.close();
