@@ -103,10 +103,9 @@ function findDuplicate(
     .sql('SELECT * FROM memories WHERE type = ? AND norm_text = ? ORDER BY id LIMIT 1')
     .get(candidate.type, normaliseText(memoryText(candidate.trigger, candidate.resolution))) as MemoryRow | undefined;
   if (identical) return { row: identical, reason: 'identical text' };
-  const close = near.filter((n) => n.cosine >= thresholds.duplicate);
-  const rows = ctx.rowsByIds(close.map((n) => n.id));
-  const best = close.find((n) => rows.get(n.id)?.type === candidate.type);
-  return best ? { row: rows.get(best.id)!, reason: `similarity ${round3(best.cosine)} ≥ ${thresholds.duplicate}` } : undefined;
+  const best = near.find((n) => n.type === candidate.type && n.cosine >= thresholds.duplicate);
+  const row = best && ctx.rowsByIds([best.id]).get(best.id);
+  return best && row ? { row, reason: `similarity ${round3(best.cosine)} ≥ ${thresholds.duplicate}` } : undefined;
 }
 
 /** A merge keeps the existing memory and its counts; new tags join the old ones. */
@@ -120,8 +119,8 @@ function merge(ctx: MemoryContext, row: MemoryRow, tags: string[], reason: strin
 
 function recentSimilarFailures(ctx: MemoryContext, near: Neighbour[], threshold: number): number {
   const since = isoDaysBefore(ctx.now(), SYSTEMIC_WINDOW_DAYS);
-  const rows = ctx.rowsByIds(near.filter((n) => n.cosine >= threshold).map((n) => n.id));
-  return [...rows.values()].filter((r) => r.type === 'failure' && r.created_at >= since).length;
+  const rows = ctx.rowsByIds(near.filter((n) => n.type === 'failure' && n.cosine >= threshold).map((n) => n.id));
+  return [...rows.values()].filter((r) => r.created_at >= since).length;
 }
 
 function insertMemory(ctx: MemoryContext, index: VectorIndex, embedderId: string, c: Candidate, input: StoreInput): string {

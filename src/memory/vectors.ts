@@ -4,7 +4,7 @@
 // process's own writes; another process's commit makes it reload (context.ts compares the store
 // generation). Brute force beats reading BLOBs per query by ~10× and needs no extension
 // (shared/notes: 100K × 384 in ~45 ms, 10K in ~4 ms).
-import { MEMORY_TYPES } from './constants.js';
+import { MEMORY_TYPES, type MemoryType } from './constants.js';
 
 const typeCode = (type: string): number => MEMORY_TYPES.indexOf(type as (typeof MEMORY_TYPES)[number]);
 
@@ -18,6 +18,7 @@ export interface PackedIndex {
 export interface Neighbour {
   id: number;
   cosine: number;
+  type: MemoryType;
 }
 
 export class VectorIndex {
@@ -123,7 +124,7 @@ export class VectorIndex {
       }
       for (; i < dim; i++) dot += matrix[base + i]! * query[i]!;
       if (best.length < limit || dot > floor) {
-        insertSorted(best, { id: this.ids[row]!, cosine: Math.min(1, dot) }, limit);
+        insertSorted(best, { id: this.ids[row]!, cosine: Math.min(1, dot), type: MEMORY_TYPES[this.types[row]!]! }, limit);
         floor = best.length === limit ? best[best.length - 1]!.cosine : -Infinity;
       }
     }
