@@ -22,15 +22,16 @@ export async function chunk(ctx: MemoryContext, input: ChunkInput) {
   const { duplicate } = await ctx.thresholds();
   const [best] = index.nearest(vector!, 1, 'pattern');
   if (best && best.cosine >= duplicate) {
-    const name = ctx.write(() => {
-      const row = ctx.rowsByIds([best.id]).get(best.id);
-      if (!row) return undefined;
-      ctx.db.prepare('UPDATE memories SET helped = helped + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), row.id);
-      return row.name;
-    });
-    if (name) return { status: 'strengthened' as const, name, reason: `similarity ${round3(best.cosine)} ≥ ${duplicate}` };
+    const row = ctx.rowsByIds([best.id]).get(best.id);
+    if (row) return strengthen(ctx, row.id, row.name, `similarity ${round3(best.cosine)} ≥ ${duplicate}`);
   }
   const stored = await storeMemory(ctx, { trigger, resolution, type: 'pattern', source: 'chunk' });
   if (stored.status === 'rejected') return { status: 'skipped' as const, name: '', reason: stored.reason };
-  return { status: stored.status === 'merged' ? ('strengthened' as const) : ('added' as const), name: stored.name, reason: stored.reason };
+  if (stored.status === 'merged') return strengthen(ctx, ctx.rowByName(stored.name)!.id, stored.name, stored.reason);
+  return { status: 'added' as const, name: stored.name, reason: stored.reason };
+}
+
+function strengthen(ctx: MemoryContext, id: number, name: string, reason: string) {
+  ctx.write(() => ctx.sql('UPDATE memories SET helped = helped + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), id));
+  return { status: 'strengthened' as const, name, reason };
 }

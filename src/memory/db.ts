@@ -16,7 +16,7 @@ export function openDatabase(dbPath: string, now: Date): Database.Database {
     mkdirSync(dirname(dbPath), { recursive: true });
     db = new Database(dbPath, { timeout: BUSY_TIMEOUT_MS });
     db.pragma('journal_mode = WAL');
-    // WAL + NORMAL: durable across application crashes, one fsync per checkpoint, not per store.
+    // WAL + NORMAL: durable across application crashes, fsyncs only at checkpoints, not per store.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, now);

@@ -9,10 +9,10 @@ import type { MemoryRow } from './rows.js';
 const unique = (names: string[]): string[] => [...new Set(names)];
 
 function bump(ctx: MemoryContext, name: string, column: 'helped' | 'failed', amount: number): boolean {
-  const row = ctx.db.prepare('SELECT id FROM memories WHERE name = ?').get(name) as Pick<MemoryRow, 'id'> | undefined;
+  const row = ctx.sql('SELECT id FROM memories WHERE name = ?').get(name) as Pick<MemoryRow, 'id'> | undefined;
   if (!row) return false;
-  ctx.db
-    .prepare(`UPDATE memories SET ${column} = ${column} + ?, last_used = ? WHERE id = ?`)
+  ctx
+    .sql(`UPDATE memories SET ${column} = ${column} + ?, last_used = ? WHERE id = ?`)
     .run(amount, ctx.now().toISOString(), row.id);
   return true;
 }

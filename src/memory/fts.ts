@@ -13,7 +13,7 @@ export function ftsQuery(text: string): string | undefined {
 }
 
 /** Memory ids best first by BM25, optionally of one type. */
-export function keywordSearch(db: Database.Database, text: string, limit: number, type?: string): number[] {
+export function keywordSearch(db: { sql(text: string): Database.Statement }, text: string, limit: number, type?: string): number[] {
   const query = ftsQuery(text);
   if (!query) return [];
   const sql = type
@@ -21,5 +21,5 @@ export function keywordSearch(db: Database.Database, text: string, limit: number
        WHERE memories_fts MATCH ? AND m.type = ? ORDER BY bm25(memories_fts) LIMIT ?`
     : `SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts) LIMIT ?`;
   const params = type ? [query, type, limit] : [query, limit];
-  return (db.prepare(sql).all(...params) as { id: number }[]).map((r) => r.id);
+  return (db.sql(sql).all(...params) as { id: number }[]).map((r) => r.id);
 }

@@ -41,14 +41,14 @@ export function checkRelation(rel: string): EdgeRelation {
 
 /** Inserts or strengthens an edge; returns its weight afterwards. Call inside a transaction. */
 export function addEdge(ctx: MemoryContext, from: string, to: string, rel: EdgeRelation, weight: number): number {
-  ctx.db
-    .prepare(
+  ctx
+    .sql(
       `INSERT INTO edges (from_name, to_name, rel_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (from_name, to_name, rel_type) DO UPDATE SET weight = weight + excluded.weight`,
     )
     .run(from, to, rel, weight, ctx.now().toISOString());
-  const row = ctx.db
-    .prepare('SELECT weight FROM edges WHERE from_name = ? AND to_name = ? AND rel_type = ?')
+  const row = ctx
+    .sql('SELECT weight FROM edges WHERE from_name = ? AND to_name = ? AND rel_type = ?')
     .get(from, to, rel) as { weight: number };
   return row.weight;
 }
@@ -76,12 +76,12 @@ export function edges(ctx: MemoryContext, filter: { name?: string; rel?: string 
     params.push(checkRelation(filter.rel));
   }
   const sql = `SELECT * FROM edges ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY weight DESC, from_name, to_name, rel_type`;
-  return (ctx.db.prepare(sql).all(...params) as EdgeRow[]).map(toEdge);
+  return (ctx.sql(sql).all(...params) as EdgeRow[]).map(toEdge);
 }
 
 /** Neighbours of `name` over edges in either direction, with the connecting edge's weight. */
 export function neighbours(ctx: MemoryContext, name: string): { name: string; weight: number; rel_type: EdgeRelation }[] {
-  const rows = ctx.db.prepare('SELECT * FROM edges WHERE from_name = ? OR to_name = ?').all(name, name) as EdgeRow[];
+  const rows = ctx.sql('SELECT * FROM edges WHERE from_name = ? OR to_name = ?').all(name, name) as EdgeRow[];
   return rows.map((r) => ({ name: r.from_name === name ? r.to_name : r.from_name, weight: r.weight, rel_type: r.rel_type }));
 }
 
@@ -151,8 +151,8 @@ export function decayEdges(ctx: MemoryContext, days = EDGE_DECAY_DAYS) {
   const cutoff = isoDaysBefore(ctx.now(), days);
   const changed = ctx.write(() => {
     const dormant = `(SELECT COALESCE(last_used, created_at) FROM memories WHERE name = %s) < ?`;
-    return ctx.db
-      .prepare(`UPDATE edges SET weight = weight / 2 WHERE ${dormant.replace('%s', 'from_name')} AND ${dormant.replace('%s', 'to_name')}`)
+    return ctx
+      .sql(`UPDATE edges SET weight = weight / 2 WHERE ${dormant.replace('%s', 'from_name')} AND ${dormant.replace('%s', 'to_name')}`)
       .run(cutoff, cutoff).changes;
   });
   return { edges_decayed: changed, threshold_days: days };

@@ -7,12 +7,12 @@ export const NO_MEMORIES = 'No memories yet';
 export const NO_FEEDBACK = 'No feedback recorded - learning loop not closed';
 
 export async function health(ctx: MemoryContext) {
-  const count = (sql: string, ...params: unknown[]) => (ctx.db.prepare(sql).get(...params) as { n: number }).n;
+  const count = (sql: string, ...params: unknown[]) => (ctx.sql(sql).get(...params) as { n: number }).n;
   const total = count('SELECT COUNT(*) AS n FROM memories');
   const byType = Object.fromEntries(MEMORY_TYPES.map((t) => [t, count('SELECT COUNT(*) AS n FROM memories WHERE type = ?', t)]));
   const edgeTypes = Object.fromEntries(EDGE_RELATIONS.map((r) => [r, count('SELECT COUNT(*) AS n FROM edges WHERE rel_type = ?', r)]));
-  const rated = ctx.db
-    .prepare('SELECT COUNT(*) AS n, AVG(helped / (helped + failed)) AS avg FROM memories WHERE helped + failed > 0')
+  const rated = ctx
+    .sql('SELECT COUNT(*) AS n, AVG(helped / (helped + failed)) AS avg FROM memories WHERE helped + failed > 0')
     .get() as { n: number; avg: number | null };
   const issues: string[] = [];
   if (total === 0) issues.push(NO_MEMORIES);

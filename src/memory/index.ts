@@ -97,6 +97,9 @@ export function openMemoryStore(options: OpenOptions) {
     chunk: (input: ChunkInput) => chunk(ctx, input),
     health: () => health(ctx),
     embedderId: async () => (await ctx.embedder()).id,
-    close: () => db.close(),
+    close: () => {
+      ctx.saveVectorCache();
+      db.close();
+    },
   };
 }

@@ -40,8 +40,8 @@ export function fileMatches(ctx: MemoryContext, files: string[]): MemoryRow[] {
   if (files.length === 0) return [];
   const clean = files.map((f) => f.replace(/^\.\//, ''));
   const bases = [...new Set(clean.map(baseName))];
-  const rows = ctx.db
-    .prepare(
+  const rows = ctx
+    .sql(
       `SELECT DISTINCT m.*, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id
        WHERE f.basename IN (${bases.map(() => '?').join(',')})`,
     )
@@ -87,7 +87,7 @@ export async function batchInject(ctx: MemoryContext, tasks: InjectTask[], limit
 }
 
 export async function strategicRecall(ctx: MemoryContext, objective: string, limit = 15) {
-  const totalInSystem = (ctx.db.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
+  const totalInSystem = (ctx.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
   const { related } = await ctx.thresholds();
   const top = totalInSystem === 0 ? [] : (await rankMemories(ctx, objective, { limit })).filter((s) => s.relevance >= related).slice(0, limit);
   const insights: RecalledMemory[] = top.map(present);

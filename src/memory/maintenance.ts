@@ -18,8 +18,8 @@ export function decay(ctx: MemoryContext, days = DECAY_DAYS, minUses = DECAY_MIN
   const cutoff = isoDaysBefore(ctx.now(), days);
   const decayed = ctx.write(
     () =>
-      ctx.db
-        .prepare(
+      ctx
+        .sql(
           `UPDATE memories SET helped = helped / 2, failed = failed / 2
            WHERE COALESCE(last_used, created_at) < ? AND helped + failed < ? AND helped + failed > 0`,
         )
@@ -33,13 +33,13 @@ export function prune(ctx: MemoryContext, threshold = PRUNE_THRESHOLD, minUses =
   checkNumber('--threshold', threshold);
   checkNumber('--min-uses', minUses);
   const removed = ctx.write(() => {
-    const rows = (ctx.db.prepare('SELECT * FROM memories ORDER BY name').all() as MemoryRow[]).filter(
+    const rows = (ctx.sql('SELECT * FROM memories ORDER BY name').all() as MemoryRow[]).filter(
       (r) => uses(r) >= minUses && effectiveness(r) < threshold,
     );
     ctx.deleteMemories(rows);
     return rows.map((r) => r.name);
   });
-  const remaining = (ctx.db.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
+  const remaining = (ctx.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
   return { pruned: removed.length, remaining, removed };
 }
 
@@ -54,7 +54,7 @@ export async function consolidate(ctx: MemoryContext, threshold?: number) {
   await ctx.vectors();
   const merged = ctx.write(() => {
     const index = ctx.syncVectors(embedder);
-    const rows = ctx.db.prepare('SELECT * FROM memories ORDER BY id').all() as MemoryRow[];
+    const rows = ctx.sql('SELECT * FROM memories ORDER BY id').all() as MemoryRow[];
     const gone = new Set<number>();
     let count = 0;
     for (const row of rows) {
@@ -76,24 +76,24 @@ export async function consolidate(ctx: MemoryContext, threshold?: number) {
     }
     return count;
   });
-  const remaining = (ctx.db.prepare('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
+  const remaining = (ctx.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
   return { merged, remaining };
 }
 
 function absorb(ctx: MemoryContext, survivor: MemoryRow, loser: MemoryRow): void {
   const lastUsed = [survivor.last_used, loser.last_used].filter((x): x is string => !!x).sort().pop() ?? null;
-  ctx.db
-    .prepare('UPDATE memories SET helped = helped + ?, failed = failed + ?, last_used = ? WHERE id = ?')
+  ctx
+    .sql('UPDATE memories SET helped = helped + ?, failed = failed + ?, last_used = ? WHERE id = ?')
     .run(loser.helped, loser.failed, lastUsed, survivor.id);
   // Re-point the loser's edges; a triple the survivor already has adds its weight instead.
-  const edgeRows = ctx.db.prepare('SELECT * FROM edges WHERE from_name = ? OR to_name = ?').all(loser.name, loser.name) as {
+  const edgeRows = ctx.sql('SELECT * FROM edges WHERE from_name = ? OR to_name = ?').all(loser.name, loser.name) as {
     from_name: string;
     to_name: string;
     rel_type: string;
     weight: number;
     created_at: string;
   }[];
-  const upsert = ctx.db.prepare(
+  const upsert = ctx.sql(
     `INSERT INTO edges (from_name, to_name, rel_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (from_name, to_name, rel_type) DO UPDATE SET weight = weight + excluded.weight`,
   );

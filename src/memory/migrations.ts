@@ -78,6 +78,30 @@ const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    // A generation counter bumped by every change that alters a vector index (a memory or vector
+    // added or removed, a type changed), and a packed copy of each embedder's index stamped with
+    // the generation it reflects: a fresh process reads one row instead of one BLOB per memory.
+    version: 2,
+    sql: `
+      CREATE TABLE store_generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+      INSERT INTO store_generation (id, value) VALUES (1, 0);
+      CREATE TRIGGER generation_memory_insert AFTER INSERT ON memories BEGIN UPDATE store_generation SET value = value + 1; END;
+      CREATE TRIGGER generation_memory_delete AFTER DELETE ON memories BEGIN UPDATE store_generation SET value = value + 1; END;
+      CREATE TRIGGER generation_memory_type AFTER UPDATE OF type ON memories BEGIN UPDATE store_generation SET value = value + 1; END;
+      CREATE TRIGGER generation_vector_insert AFTER INSERT ON embeddings BEGIN UPDATE store_generation SET value = value + 1; END;
+      CREATE TRIGGER generation_vector_delete AFTER DELETE ON embeddings BEGIN UPDATE store_generation SET value = value + 1; END;
+      CREATE TRIGGER generation_vector_update AFTER UPDATE ON embeddings BEGIN UPDATE store_generation SET value = value + 1; END;
+      CREATE TABLE vector_cache (
+        embedder   TEXT PRIMARY KEY,
+        generation INTEGER NOT NULL,
+        dim        INTEGER NOT NULL,
+        ids        BLOB NOT NULL,
+        types      BLOB NOT NULL,
+        vectors    BLOB NOT NULL
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

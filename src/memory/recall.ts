@@ -53,7 +53,7 @@ export async function relevances(ctx: MemoryContext, query: string, pool: number
   const nearest = index.nearest(queryVector!, pool, type);
   const vectorRank = new Map(nearest.map((n, i) => [n.id, i + 1]));
   const cosines = new Map(nearest.map((n) => [n.id, n.cosine]));
-  const bm25 = keywordSearch(ctx.db, query, pool, type);
+  const bm25 = keywordSearch(ctx, query, pool, type);
   const result = new Map<number, number>();
   for (const n of nearest) result.set(n.id, n.cosine);
   bm25.forEach((id, i) => {

@@ -15,7 +15,7 @@ import { securityIssue } from './security.js';
 import { slugify, uniqueName } from './slug.js';
 import { memoryText, normaliseText } from './text.js';
 import type { Thresholds } from './thresholds.js';
-import { toBlob, type VectorIndex } from './vectors.js';
+import { toBlob, type Neighbour, type VectorIndex } from './vectors.js';
 
 export interface StoreInput {
   trigger: string;
@@ -68,63 +68,67 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput): Promis
   return ctx.write(() => {
     const index = ctx.syncVectors(embedder);
     let candidate: Candidate = { type, trigger, resolution, vector: vector! };
-    const duplicate = findDuplicate(ctx, index, candidate, thresholds);
+    // One scan serves the duplicate check, the systemic count and auto-linking.
+    let near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
+    const duplicate = findDuplicate(ctx, near, candidate, thresholds);
     if (duplicate) return merge(ctx, duplicate.row, input.tags ?? [], duplicate.reason);
 
     let note = '';
     if (type === 'failure') {
-      const similar = recentSimilarFailures(ctx, index, vector!, thresholds.systemic);
+      const similar = recentSimilarFailures(ctx, near, thresholds.systemic);
       if (similar >= SYSTEMIC_PRIOR_FAILURES) {
         candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
-        const known = findDuplicate(ctx, index, candidate, thresholds);
+        near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
+        const known = findDuplicate(ctx, near, candidate, thresholds);
         if (known) return merge(ctx, known.row, input.tags ?? [], known.reason);
         note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
       }
     }
     const name = insertMemory(ctx, index, embedder.id, candidate, input);
-    linkNeighbours(ctx, index, name, candidate, thresholds);
+    linkNeighbours(ctx, near, name, candidate, thresholds);
     return { status: 'added', name, reason: note };
   });
 }
 
+/** Nearest neighbours looked at per store: enough for the duplicate, the count and the links. */
+const NEIGHBOUR_SCAN = 64;
+
 function findDuplicate(
   ctx: MemoryContext,
-  index: VectorIndex,
+  near: Neighbour[],
   candidate: Candidate,
   thresholds: Thresholds,
 ): { row: MemoryRow; reason: string } | undefined {
-  const identical = ctx.db
-    .prepare('SELECT * FROM memories WHERE type = ? AND norm_text = ? ORDER BY id LIMIT 1')
+  const identical = ctx
+    .sql('SELECT * FROM memories WHERE type = ? AND norm_text = ? ORDER BY id LIMIT 1')
     .get(candidate.type, normaliseText(memoryText(candidate.trigger, candidate.resolution))) as MemoryRow | undefined;
   if (identical) return { row: identical, reason: 'identical text' };
-  const [best] = index.nearest(candidate.vector, 1, candidate.type);
-  if (!best || best.cosine < thresholds.duplicate) return undefined;
-  const row = ctx.rowsByIds([best.id]).get(best.id);
-  return row ? { row, reason: `similarity ${round3(best.cosine)} ≥ ${thresholds.duplicate}` } : undefined;
+  const best = near.find((n) => n.type === candidate.type && n.cosine >= thresholds.duplicate);
+  const row = best && ctx.rowsByIds([best.id]).get(best.id);
+  return best && row ? { row, reason: `similarity ${round3(best.cosine)} ≥ ${thresholds.duplicate}` } : undefined;
 }
 
 /** A merge keeps the existing memory and its counts; new tags join the old ones. */
 function merge(ctx: MemoryContext, row: MemoryRow, tags: string[], reason: string): StoreResult {
   const union = [...new Set([...parseJsonList(row.tags), ...tags])];
   if (union.length !== parseJsonList(row.tags).length) {
-    ctx.db.prepare('UPDATE memories SET tags = ? WHERE id = ?').run(JSON.stringify(union), row.id);
+    ctx.sql('UPDATE memories SET tags = ? WHERE id = ?').run(JSON.stringify(union), row.id);
   }
   return { status: 'merged', name: row.name, reason };
 }
 
-function recentSimilarFailures(ctx: MemoryContext, index: VectorIndex, vector: Float32Array, threshold: number): number {
+function recentSimilarFailures(ctx: MemoryContext, near: Neighbour[], threshold: number): number {
   const since = isoDaysBefore(ctx.now(), SYSTEMIC_WINDOW_DAYS);
-  const near = index.nearest(vector, 50, 'failure').filter((n) => n.cosine >= threshold);
-  const rows = ctx.rowsByIds(near.map((n) => n.id));
+  const rows = ctx.rowsByIds(near.filter((n) => n.type === 'failure' && n.cosine >= threshold).map((n) => n.id));
   return [...rows.values()].filter((r) => r.created_at >= since).length;
 }
 
 function insertMemory(ctx: MemoryContext, index: VectorIndex, embedderId: string, c: Candidate, input: StoreInput): string {
-  const taken = ctx.db.prepare('SELECT 1 FROM memories WHERE name = ?');
+  const taken = ctx.sql('SELECT 1 FROM memories WHERE name = ?');
   const name = uniqueName(slugify(c.trigger), (n) => taken.get(n) !== undefined);
   const files = filePatterns(`${c.trigger}\n${c.resolution}`);
-  const info = ctx.db
-    .prepare(
+  const info = ctx
+    .sql(
       `INSERT INTO memories (name, type, trigger, resolution, norm_text, source, tags, file_patterns, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
@@ -140,20 +144,20 @@ function insertMemory(ctx: MemoryContext, index: VectorIndex, embedderId: string
       ctx.now().toISOString(),
     );
   const id = Number(info.lastInsertRowid);
-  ctx.db
-    .prepare('INSERT INTO embeddings (memory_id, embedder, dim, vector) VALUES (?, ?, ?, ?)')
+  ctx
+    .sql('INSERT INTO embeddings (memory_id, embedder, dim, vector) VALUES (?, ?, ?, ?)')
     .run(id, embedderId, c.vector.length, toBlob(c.vector));
-  const addFile = ctx.db.prepare('INSERT OR IGNORE INTO memory_files (memory_id, pattern, basename) VALUES (?, ?, ?)');
+  const addFile = ctx.sql('INSERT OR IGNORE INTO memory_files (memory_id, pattern, basename) VALUES (?, ?, ?)');
   for (const file of files) addFile.run(id, file, baseName(file));
   index.add(id, c.type, c.vector);
   return name;
 }
 
 /** Auto-link: neighbours at or above the auto-link cosine get an edge by the relation rule. */
-function linkNeighbours(ctx: MemoryContext, index: VectorIndex, name: string, c: Candidate, thresholds: Thresholds): void {
-  const near = index.nearest(c.vector, AUTO_LINK_LIMIT + 1).filter((n) => n.cosine >= thresholds.autoLink);
-  const rows = ctx.rowsByIds(near.map((n) => n.id));
-  for (const n of near) {
+function linkNeighbours(ctx: MemoryContext, near: Neighbour[], name: string, c: Candidate, thresholds: Thresholds): void {
+  const linked = near.filter((n) => n.cosine >= thresholds.autoLink).slice(0, AUTO_LINK_LIMIT);
+  const rows = ctx.rowsByIds(linked.map((n) => n.id));
+  for (const n of linked) {
     const other = rows.get(n.id);
     if (!other || other.name === name) continue;
     const link = linkBetween({ name, type: c.type }, other);

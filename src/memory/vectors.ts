@@ -1,19 +1,31 @@
 // The in-memory vector index for one embedder: every vector in one Float32Array, scanned by a
-// brute-force dot product (vectors are normalised). Loaded once per process from the
-// `embeddings` table and kept in step with this process's own writes; another process's commit
-// makes it reload (the store checks PRAGMA data_version). Brute force beats reading BLOBs per
-// query by ~10× and needs no extension (shared/notes: 100K × 384 in ~45 ms, 10K in ~4 ms).
+// brute-force dot product (vectors are normalised). Loaded once per process (from the packed
+// snapshot in `vector_cache`, else from the `embeddings` rows) and kept in step with this
+// process's own writes; another process's commit makes it reload (context.ts compares the store
+// generation). Brute force beats reading BLOBs per query by ~10× and needs no extension
+// (shared/notes: 100K × 384 in ~45 ms, 10K in ~4 ms).
+import { MEMORY_TYPES, type MemoryType } from './constants.js';
+
+const typeCode = (type: string): number => MEMORY_TYPES.indexOf(type as (typeof MEMORY_TYPES)[number]);
+
+/** The index flattened for the `vector_cache` table: one BLOB each. */
+export interface PackedIndex {
+  ids: Buffer;
+  types: Buffer;
+  vectors: Buffer;
+}
 
 export interface Neighbour {
   id: number;
   cosine: number;
+  type: MemoryType;
 }
 
 export class VectorIndex {
   readonly dim: number;
   private matrix: Float32Array;
   private ids: number[] = [];
-  private types: string[] = [];
+  private types: number[] = [];
   private positions = new Map<number, number>();
 
   constructor(dim: number, capacity = 1024) {
@@ -34,7 +46,7 @@ export class VectorIndex {
     const existing = this.positions.get(id);
     if (existing !== undefined) {
       this.matrix.set(vector, existing * this.dim);
-      this.types[existing] = type;
+      this.types[existing] = typeCode(type);
       return;
     }
     const at = this.ids.length;
@@ -45,7 +57,7 @@ export class VectorIndex {
     }
     this.matrix.set(vector, at * this.dim);
     this.ids.push(id);
-    this.types.push(type);
+    this.types.push(typeCode(type));
     this.positions.set(id, at);
   }
 
@@ -71,13 +83,34 @@ export class VectorIndex {
     return at === undefined ? undefined : this.matrix.subarray(at * this.dim, (at + 1) * this.dim);
   }
 
+  pack(): PackedIndex {
+    const n = this.ids.length;
+    return {
+      ids: Buffer.from(Float64Array.from(this.ids).buffer),
+      types: Buffer.from(Uint8Array.from(this.types).buffer),
+      vectors: Buffer.from(this.matrix.buffer, this.matrix.byteOffset, n * this.dim * 4),
+    };
+  }
+
+  static fromPacked(dim: number, packed: PackedIndex): VectorIndex {
+    const index = new VectorIndex(dim, 1);
+    const v = packed.vectors;
+    // View the BLOB's memory directly when it is aligned (large Buffers are); copy otherwise.
+    index.matrix = v.byteOffset % 4 === 0 ? new Float32Array(v.buffer, v.byteOffset, v.byteLength / 4) : fromBlob(v);
+    index.ids = Array.from(fromBlob64(packed.ids));
+    index.types = Array.from(packed.types);
+    index.ids.forEach((id, at) => index.positions.set(id, at));
+    return index;
+  }
+
   /** Cosines of every indexed vector (of `type`, when given) to `query`, best `limit` first. */
   nearest(query: Float32Array, limit: number, type?: string): Neighbour[] {
     const { dim, matrix } = this;
     const best: Neighbour[] = [];
     let floor = -Infinity;
+    const wanted = type === undefined ? -1 : typeCode(type);
     for (let row = 0; row < this.ids.length; row++) {
-      if (type !== undefined && this.types[row] !== type) continue;
+      if (wanted >= 0 && this.types[row] !== wanted) continue;
       const base = row * dim;
       let dot = 0;
       let i = 0;
@@ -91,7 +124,7 @@ export class VectorIndex {
       }
       for (; i < dim; i++) dot += matrix[base + i]! * query[i]!;
       if (best.length < limit || dot > floor) {
-        insertSorted(best, { id: this.ids[row]!, cosine: Math.min(1, dot) }, limit);
+        insertSorted(best, { id: this.ids[row]!, cosine: Math.min(1, dot), type: MEMORY_TYPES[this.types[row]!]! }, limit);
         floor = best.length === limit ? best[best.length - 1]!.cosine : -Infinity;
       }
     }
@@ -113,6 +146,12 @@ export function toBlob(vector: Float32Array): Buffer {
 export function fromBlob(blob: Buffer): Float32Array {
   // Copy: the Buffer may share a pool and be misaligned for a Float32Array view.
   const out = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(out.buffer).set(blob);
+  return out;
+}
+
+function fromBlob64(blob: Buffer): Float64Array {
+  const out = new Float64Array(blob.byteLength / 8);
   new Uint8Array(out.buffer).set(blob);
   return out;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { memoryText } from '../../src/memory/index.js';
 import { added, testStore } from './helpers.js';
 
@@ -84,4 +85,30 @@ describe('recall', () => {
     other.close();
     expect((await store.recall('terraform replace database'))[0]!.name).toBe('terraform-plan-wants-to-replace-the-database');
   });
+
+  it('a fresh store reads the packed vector snapshot the last one left, and ignores it once stale', async () => {
+    const { store, dbPath } = testStore();
+    await added(store, ...LOCKED);
+    store.close();
+    const db = new Database(dbPath, { readonly: true });
+    const stamp = () => [
+      (db.prepare('SELECT value FROM store_generation').get() as { value: number }).value,
+      (db.prepare('SELECT generation FROM vector_cache').get() as { generation: number }).generation,
+    ];
+    const [generation, cached] = stamp();
+    expect(cached).toBe(generation);
+    const { openMemoryStore, lexicalEmbedder } = await import('../../src/memory/index.js');
+    const open = () => openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, now: () => new Date('2026-03-01T12:00:00Z') });
+    const writer = open();
+    await writer.store({ trigger: 'Terraform plan wants to replace the database', resolution: 'Add prevent_destroy' });
+    // The writer has not closed, so the snapshot is now one generation behind.
+    expect(stamp()[0]).toBeGreaterThan(stamp()[1]!);
+    const reader = open();
+    expect((await reader.recall('terraform replace database'))[0]!.name).toBe('terraform-plan-wants-to-replace-the-database');
+    expect((await reader.recall(memoryText(...LOCKED)))[0]!._relevance).toBe(1);
+    reader.close();
+    writer.close();
+    db.close();
+  });
 });
+
