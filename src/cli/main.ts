@@ -63,8 +63,9 @@ export function reportError(error: unknown): number {
     return error.exitCode;
   }
   if (error instanceof CommanderError) {
-    // help and version displays end in a CommanderError with exit code 0
+    // help and version displays end in a CommanderError; the help is already printed
     if (error.exitCode === 0) return 0;
+    if (error.code === 'commander.help') return EXIT.error;
     process.stderr.write(`${error.message.replace(/^error: /, '')}\n`);
     return EXIT.error;
   }
