@@ -3,6 +3,7 @@
 import { Option } from 'commander';
 import { HelixError } from '../errors.js';
 import { type CommonOptions, type HelixCommand, chosenAgent, printJson, withCommonFlags } from './program.js';
+import { createFromFlags, withCreateFlags } from './tracker.js';
 
 type OutputMode = import('../supervisor/output.js').OutputMode;
 
@@ -82,38 +83,10 @@ export function registerRunCommands(program: HelixCommand): void {
     process.stdout.write(`${first ? first.id : 'no ready issues'}\n`);
   });
 
-  withCommonFlags(program.command('triage').description('create a bead and print its id'))
-    .argument('<title>')
-    .option('-t, --type <type>', 'task, epic, bug or chore', 'task')
-    .option('-p, --priority <n>', 'priority 0 (highest) to 4', '2')
-    .option('-l, --labels <labels>', 'comma-separated labels')
-    .option('--parent <id>', 'parent bead id')
-    .option('-d, --description <text>', 'description')
-    .option('--acceptance <text>', 'acceptance criteria')
-    .option('--deps <ids>', 'comma-separated ids this bead depends on')
-    .option('--spec-id <id>', 'governing spec id')
-    .option('--set <k=v>', 'set any other field (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .action(async (title: string, o) => {
-      const { openStore } = await import('../supervisor/session.js');
-      const t = await import('../tracker/index.js');
-      const { store } = openStore(process.cwd(), process.env);
-      const prefix = t.idPrefix(store.dir);
-      const bead = store.mutate((draft) =>
-        t.createBead(draft, {
-          title,
-          type: o.type,
-          priority: o.priority,
-          labels: t.splitList(o.labels),
-          parent: o.parent,
-          description: o.description,
-          acceptance: o.acceptance,
-          deps: t.splitList(o.deps),
-          specId: o.specId,
-          set: o.set,
-        }, prefix),
-      );
-      process.stdout.write(`${bead.id}\n`);
-    });
+  withCreateFlags(withCommonFlags(program.command('triage').description('create a bead and print its id'))).action(async (title: string, o) => {
+    const bead = await createFromFlags(title, o);
+    process.stdout.write(`${bead.id}\n`);
+  });
 
   withCommonFlags(program.command('status').description('tracker counts, the active run, claimed beads and the last run'))
     .option('--json', 'JSON document (contract §10 keys)')

@@ -52,6 +52,41 @@ function showText(bead: Bead): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The flags of `tracker create`, shared with `helix triage`. */
+export function withCreateFlags(command: Command): Command {
+  return command
+    .argument('<title>', 'bead title')
+    .option('-t, --type <type>', 'task, epic, bug or chore', 'task')
+    .option('-p, --priority <n>', 'priority 0 (highest) to 4', '2')
+    .option('-l, --labels <labels>', 'comma-separated labels')
+    .option('--parent <id>', 'parent bead id')
+    .option('-d, --description <text>', 'description')
+    .option('--acceptance <text>', 'acceptance criteria')
+    .option('--deps <ids>', 'comma-separated ids this bead depends on')
+    .option('--spec-id <id>', 'governing spec id')
+    .option('--set <k=v>', 'set any other field (repeatable)', collect);
+}
+
+/** Creates a bead from `withCreateFlags` options in the current project's tracker. */
+export async function createFromFlags(title: string, opts: Record<string, string | string[] | undefined>): Promise<Bead> {
+  const { store, dir, tracker: t } = await open();
+  const text = (key: string) => (typeof opts[key] === 'string' ? (opts[key] as string) : undefined);
+  return store.mutate((draft) =>
+    t.createBead(draft, {
+      title,
+      type: text('type'),
+      priority: text('priority'),
+      labels: t.splitList(text('labels')),
+      parent: text('parent'),
+      description: text('description'),
+      acceptance: text('acceptance'),
+      deps: t.splitList(text('deps')),
+      specId: text('specId'),
+      set: Array.isArray(opts.set) ? opts.set : undefined,
+    }, t.idPrefix(dir)),
+  );
+}
+
 function sub(parent: Command, name: string, description: string): Command {
   return withCommonFlags(parent.command(name).description(description));
 }
@@ -68,35 +103,10 @@ export function registerTrackerCommands(program: HelixCommand): void {
     process.stdout.write(`Initialized bead tracker in ${dir}\n`);
   });
 
-  sub(tracker, 'create', 'Create a new bead')
-    .argument('<title>', 'bead title')
-    .option('-t, --type <type>', 'task, epic, bug or chore', 'task')
-    .option('-p, --priority <n>', 'priority 0 (highest) to 4', '2')
-    .option('-l, --labels <labels>', 'comma-separated labels')
-    .option('--parent <id>', 'parent bead id')
-    .option('-d, --description <text>', 'description')
-    .option('--acceptance <text>', 'acceptance criteria')
-    .option('--deps <ids>', 'comma-separated ids this bead depends on')
-    .option('--spec-id <id>', 'governing spec id')
-    .option('--set <k=v>', 'set any other field (repeatable)', collect)
+  withCreateFlags(sub(tracker, 'create', 'Create a new bead'))
     .option('--json', 'print the created bead as JSON')
     .action(async (title: string, opts) => {
-      const { store, dir, tracker: t } = await open();
-      const prefix = t.idPrefix(dir);
-      const bead = store.mutate((draft) =>
-        t.createBead(draft, {
-          title,
-          type: opts.type,
-          priority: opts.priority,
-          labels: t.splitList(opts.labels),
-          parent: opts.parent,
-          description: opts.description,
-          acceptance: opts.acceptance,
-          deps: t.splitList(opts.deps),
-          specId: opts.specId,
-          set: opts.set,
-        }, prefix),
-      );
+      const bead = await createFromFlags(title, opts);
       if (opts.json) printJson(bead);
       else process.stdout.write(`${bead.id}\n`);
     });
