@@ -65,7 +65,9 @@ export function registerRunCommands(program: HelixCommand): void {
     .argument('[selector]', 'bead id, id suffix or title words (default: the first ready bead)')
     .action(async (selector: string | undefined, o: CommonOptions) => {
       const { buildOnce } = await import('../supervisor/commands.js');
-      process.exitCode = await buildOnce({ ...baseOptions(o), selector });
+      const { openMemoryPort } = await import('../supervisor/memory-port.js');
+      const memoryOn = process.env.HELIX_MEMORY !== '0';
+      process.exitCode = await buildOnce({ ...baseOptions(o), selector, openMemory: memoryOn ? (root, say) => openMemoryPort(root, process.env, say) : undefined });
     });
 
   withCommonFlags(program.command('check').description('run the check action and print its answer (exit 0 when it names a NEXT_ACTION)'))

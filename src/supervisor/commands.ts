@@ -127,7 +127,7 @@ class NullOutput {
 }
 
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
-export async function buildOnce(options: CommandOptions & { selector?: string; memory?: MemoryPort }): Promise<number> {
+export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true });
@@ -143,10 +143,11 @@ export async function buildOnce(options: CommandOptions & { selector?: string; m
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
   let supervisor: Supervisor | undefined;
+  const memory = options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined;
   const outcome = await withSignals(async (signal) => {
-    supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory: options.memory, signal });
+    supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal });
     return supervisor.buildOnce(bead, ready);
-  });
+  }).finally(() => memory?.close?.());
   if (!outcome.value) {
     supervisor?.releaseHeldClaim();
     if (outcome.error && !(outcome.error instanceof RunInterrupted) && !outcome.signal) throw outcome.error;
