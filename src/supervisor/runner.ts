@@ -482,8 +482,8 @@ export class Supervisor {
   }
 
   private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
-    const label = this.ctx.buildPath === 'direct' ? agentForAction(this.ctx.plan, 'build').agent : 'ddx';
-    return this.runAgent(this.buildCommand(bead, prompt), label);
+    // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
+    return this.runAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
   }
 
   /** Runs one agent call with its output streamed into the log; prints the `… complete` line. */
