@@ -9,8 +9,14 @@ export interface ReadyOptions {
   now?: Date;
 }
 
-function dependenciesClosed(bead: Bead, byId: Map<string, Bead>): boolean {
-  return blockingDependencyIds(bead).every((id) => byId.get(id)?.status === 'closed');
+function closedIds(beads: Bead[]): Set<string> {
+  const closed = new Set<string>();
+  for (const bead of beads) if (bead.status === 'closed') closed.add(bead.id);
+  return closed;
+}
+
+function dependenciesClosed(bead: Bead, closed: Set<string>): boolean {
+  return blockingDependencyIds(bead).every((id) => closed.has(id));
 }
 
 export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
@@ -31,17 +37,31 @@ export function compareReadyOrder(a: Bead, b: Bead): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/**
+ * Sorts in ready order. The sort keys are computed once per bead: parsing created_at inside the
+ * comparator cost tens of milliseconds on a 10K-bead file.
+ */
+export function sortReadyOrder(beads: Bead[]): Bead[] {
+  const keyed = beads.map((bead) => ({ bead, priority: priorityOf(bead), created: timeOf(bead.created_at) ?? Number.POSITIVE_INFINITY }));
+  keyed.sort((a, b) => {
+    if (a.priority !== b.priority) return a.priority - b.priority;
+    if (a.created !== b.created) return a.created < b.created ? -1 : 1;
+    return a.bead.id < b.bead.id ? -1 : a.bead.id > b.bead.id ? 1 : 0;
+  });
+  return keyed.map((k) => k.bead);
+}
+
 export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
-  const byId = new Map(beads.map((b) => [b.id, b]));
+  const closed = closedIds(beads);
   const now = options.now ?? new Date();
-  return beads
-    .filter((b) => b.status === 'open' && dependenciesClosed(b, byId) && (!options.execution || isExecutionEligible(b, now)))
-    .sort(compareReadyOrder);
+  return sortReadyOrder(
+    beads.filter((b) => b.status === 'open' && dependenciesClosed(b, closed) && (!options.execution || isExecutionEligible(b, now))),
+  );
 }
 
 export function blockedBeads(beads: Bead[]): Bead[] {
-  const byId = new Map(beads.map((b) => [b.id, b]));
-  return beads.filter((b) => b.status === 'open' && !dependenciesClosed(b, byId)).sort(compareReadyOrder);
+  const closed = closedIds(beads);
+  return sortReadyOrder(beads.filter((b) => b.status === 'open' && !dependenciesClosed(b, closed)));
 }
 
 export interface StatusCounts {
