@@ -405,6 +405,16 @@ describe('damaged files', () => {
     expect(beadsText(repo)).toBe(text);
   });
 
+  it('a dependencies value that is not a list: reads and doctor work (no stack trace)', () => {
+    const { repo } = seeded([bead({ id: 'a', dependencies: { odd: true } as never }), bead({ id: 'b' })]);
+    for (const args of [['ready'], ['blocked'], ['status'], ['doctor'], ['dep', 'tree'], ['show', 'a', '--fingerprint']]) {
+      const r = tracker(repo, args);
+      expect(r.stderr, args.join(' ')).toBe('');
+      expect(r.status, args.join(' ')).toBe(0);
+    }
+    expect(ok(repo, ['blocked'])).toBe('a  [P2] [open] [task] bead a\n');
+  });
+
   it('duplicate ids: a read uses the last copy', () => {
     const { repo } = seeded([{ ...good[0]!, title: 'first' }, good[1]!, { ...good[0]!, title: 'last' }]);
     const r = tracker(repo, ['show', 'a', '--json']);
