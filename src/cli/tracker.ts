@@ -63,7 +63,12 @@ export function registerTrackerCommands(program: HelixCommand): void {
     const { dir, store, tracker: t } = await open();
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(dir, { recursive: true });
-    if (!store.exists()) writeFileSync(store.file, '');
+    try {
+      // 'wx': create only; checking first and then writing could empty a file another tool just created
+      writeFileSync(store.file, '', { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     t.excludeRuntimeFiles(dir);
     process.stdout.write(`Initialized bead tracker in ${dir}\n`);
   });

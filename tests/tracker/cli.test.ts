@@ -66,6 +66,12 @@ describe('tracker init, create, show', () => {
     expect(readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8')).toContain('.ddx/beads.lock\n');
   });
 
+  it('init on an existing tracker keeps the file as it is', () => {
+    const { repo, text } = seeded([bead({ id: 'a' })]);
+    expect(ok(repo, ['init'])).toBe(`Initialized bead tracker in ${join(repo, '.ddx')}\n`);
+    expect(beadsText(repo)).toBe(text);
+  });
+
   it('create prints the new id and stores the flags', () => {
     const repo = tempGitRepo();
     const dep = create(repo, 'dep');
