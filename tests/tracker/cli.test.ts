@@ -163,6 +163,31 @@ describe('tracker dir override', () => {
   });
 });
 
+describe('round-trip of a file written by another tool', () => {
+  it('an unrelated update keeps every other record equal as an object, key order included', () => {
+    const foreign = [
+      '{"id":"zz-3","title":"Ünïcødé ✓ — 日本語 \\u00e9","status":"open","priority":1,"created_at":"2025-01-01T00:00:00.123456789Z","updated_at":"2025-01-02T00:00:00.5+02:00","x-ddx":{"nested":[1,2,{"k":null}]},"labels":["a"]}',
+      '{"status":"in_progress","id":"zz-1","title":"pid as number","priority":2,"claimed-pid":4242,"claimed-at":"2025-01-01T00:00:00.1Z","owner":"helix","issue_type":"bug","created_at":"2025-01-01T00:00:00Z","updated_at":"2025-01-01T00:00:00Z"}',
+      '{"id":"zz-2","priority":0,"title":"pid as string","status":"in_progress","claimed-pid":"77","unknown_num":1.5e3,"created_at":"2025-01-01T00:00:00Z","updated_at":"2025-01-01T00:00:00Z","events":[]}',
+      '{"id":"zz-0","title":"target","status":"open","priority":2,"issue_type":"task","created_at":"2025-01-01T00:00:00Z","updated_at":"2025-01-01T00:00:00Z","zzz":"last"}',
+    ];
+    const { repo } = seeded([]);
+    writeFileSync(join(repo, '.ddx', 'beads.jsonl'), `${foreign.join('\n')}\n`);
+    ok(repo, ['update', 'zz-0', '--claim', '--pid', '9']);
+    const after = parsedLines(beadsText(repo));
+    expect(after.map((b) => b.id)).toEqual(['zz-0', 'zz-1', 'zz-2', 'zz-3']);
+    for (const line of foreign.slice(0, 3)) {
+      const original = JSON.parse(line) as Record<string, unknown>;
+      const now = after.find((b) => b.id === original.id)!;
+      expect(now).toStrictEqual(original);
+      expect(Object.keys(now)).toEqual(Object.keys(original));
+    }
+    const target = after[0]!;
+    expect(Object.keys(target).slice(0, 8)).toEqual(['id', 'title', 'status', 'priority', 'issue_type', 'created_at', 'updated_at', 'zzz']);
+    expect(target).toMatchObject({ status: 'in_progress', 'claimed-pid': '9', zzz: 'last' });
+  });
+});
+
 describe('update, claim, unclaim, close, reopen', () => {
   it('update sets fields, --set and --unset', () => {
     const { repo } = seeded([bead({ id: 'a', 'superseded-by': 'z', design: 'old' })]);
