@@ -2,13 +2,13 @@
 // it (strictly, under the lock, atomically). Reads go on past malformed lines, duplicate ids and
 // conflict markers; writes refuse until `helix tracker doctor --fix` has resolved them, so no line
 // is ever dropped or folded silently. Records a write did not change are written back verbatim.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HelixError } from '../errors.js';
 import type { Bead } from './bead.js';
 import { withLock } from './lock.js';
 import { beadsFile, excludeRuntimeFiles } from './paths.js';
-import { sleepSync } from './process.js';
+import { isPidAlive, sleepSync } from './process.js';
 
 export type ProblemKind = 'malformed' | 'duplicate' | 'conflict-marker';
 
@@ -204,7 +204,10 @@ export class BeadStore {
         }
         const draft = new Draft(snapshot);
         const result = apply(draft);
-        if (draft.changed) this.writeAtomically(draft.serialise());
+        if (draft.changed) {
+          this.removeAbandonedTempFiles();
+          this.writeAtomically(draft.serialise());
+        }
         return result;
       },
       this.env,
@@ -219,6 +222,28 @@ export class BeadStore {
   withLock<T>(work: () => T): T {
     mkdirSync(this.dir, { recursive: true });
     return withLock(this.dir, work, this.env);
+  }
+
+  /**
+   * A writer killed between writing its temp file and the rename leaves `beads.jsonl.tmp-<pid>-<ms>`
+   * behind. Under the lock no live writer has one in flight, so those of dead pids are removed.
+   */
+  private removeAbandonedTempFiles(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const pid = /^beads\.jsonl\.tmp-(\d+)-\d+$/.exec(name)?.[1];
+      if (pid === undefined || isPidAlive(Number(pid))) continue;
+      try {
+        unlinkSync(join(this.dir, name));
+      } catch {
+        // removed by someone else
+      }
+    }
   }
 
   /** temp file → fsync → rename → fsync the directory: readers see the old file or the new one. */
