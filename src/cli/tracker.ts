@@ -150,7 +150,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
     .option('--set <k=v>', 'set a field (repeatable)', collect)
     .option('--unset <k>', 'remove a field (repeatable)', collect)
     .option('--claim', 'claim the bead (only from open): in_progress, owner, claimed-at, claimed-pid, claim-token')
-    .option('--pid <pid>', 'pid recorded by --claim (default: this process)')
+    .option('--pid <pid>', 'pid recorded by --claim (default: the process that runs helix)')
     .option('--unclaim', 'release the claim; never reopens a closed bead')
     .option('--token <token>', 'refuse unless the bead carries this claim token')
     .option('--json', 'print the updated bead as JSON')
@@ -183,7 +183,9 @@ export function registerTrackerCommands(program: HelixCommand): void {
         }
         if (opts.claim) {
           t.assertToken(draft.require(id), opts.token);
-          t.claimBead(draft, id, { pid: opts.pid === undefined ? undefined : Number(opts.pid), assignee: opts.assignee });
+          // Without --pid the claimant is the process that called helix: this CLI process exits at
+          // once, so recording its own pid would make every such claim look abandoned.
+          t.claimBead(draft, id, { pid: opts.pid === undefined ? process.ppid : Number(opts.pid), assignee: opts.assignee });
         }
         return draft.require(id);
       });
