@@ -45,21 +45,42 @@ export function nowIso(now: Date = new Date()): string {
   return now.toISOString();
 }
 
+/**
+ * The dependency list as written, or [] when the key holds something other than a list (another
+ * tool's damage must not crash every read; `hasUnreadableDependencies` lets readiness be careful).
+ */
+export function dependencyList(bead: Bead): Array<Dependency | string> {
+  return Array.isArray(bead.dependencies) ? bead.dependencies : [];
+}
+
+/** True when `dependencies` is present but not a list: its blockers cannot be known. */
+export function hasUnreadableDependencies(bead: Bead): boolean {
+  return bead.dependencies != null && !Array.isArray(bead.dependencies);
+}
+
+/** The id this dependency blocks on, or undefined for a non-blocking link (`related`, …). */
+export function blockingDependencyId(dep: unknown): string | undefined {
+  if (typeof dep === 'string') return dep;
+  if (dep && typeof dep === 'object') {
+    const { depends_on_id: id, type } = dep as Dependency;
+    if (typeof id === 'string' && BLOCKING_DEPENDENCY_TYPES.has(typeof type === 'string' ? type : '')) return id;
+  }
+  return undefined;
+}
+
 /** Ids of the dependencies that must be closed before this bead is ready. */
 export function blockingDependencyIds(bead: Bead): string[] {
   const ids: string[] = [];
-  for (const dep of bead.dependencies ?? []) {
-    if (typeof dep === 'string') ids.push(dep);
-    else if (dep && typeof dep.depends_on_id === 'string' && BLOCKING_DEPENDENCY_TYPES.has(dep.type ?? '')) {
-      ids.push(dep.depends_on_id);
-    }
+  for (const dep of dependencyList(bead)) {
+    const id = blockingDependencyId(dep);
+    if (id !== undefined) ids.push(id);
   }
   return ids;
 }
 
 /** Every dependency id, whatever its type. */
 export function allDependencyIds(bead: Bead): string[] {
-  return (bead.dependencies ?? []).flatMap((dep) =>
+  return dependencyList(bead).flatMap((dep) =>
     typeof dep === 'string' ? [dep] : dep && typeof dep.depends_on_id === 'string' ? [dep.depends_on_id] : [],
   );
 }

@@ -1,6 +1,6 @@
 // Dependency edges between beads: add/remove with self- and cycle-rejection, and the tree view.
 import { HelixError } from '../errors.js';
-import { type Bead, allDependencyIds, nowIso } from './bead.js';
+import { type Bead, allDependencyIds, dependencyList, hasUnreadableDependencies, nowIso } from './bead.js';
 import type { Draft } from './store.js';
 
 /** The cycle through `start` as a list of ids (start … start), or undefined. */
@@ -49,13 +49,21 @@ export function assertNoCycle(beads: Bead[], id: string): void {
   if (cycle) throw new HelixError('validation', `bead: dependency cycle: ${cycle.join(' -> ')}`);
 }
 
+/** Edits must not silently replace a `dependencies` value another tool wrote in some other shape. */
+function assertReadableDependencies(bead: Bead): void {
+  if (hasUnreadableDependencies(bead)) {
+    throw new HelixError('validation', `bead: ${bead.id} has a dependencies value that is not a list; fix it with --set dependencies=[...]`);
+  }
+}
+
 export function addDependency(draft: Draft, id: string, dependsOn: string, now: Date = new Date()): Bead {
   if (id === dependsOn) throw new HelixError('validation', `bead: ${id} cannot depend on itself`);
   draft.require(dependsOn);
   const bead = draft.require(id);
+  assertReadableDependencies(bead);
   if (allDependencyIds(bead).includes(dependsOn)) return bead;
   draft.change(id, (b) => {
-    b.dependencies = [...(b.dependencies ?? []), { issue_id: id, depends_on_id: dependsOn, type: 'blocks', created_at: nowIso(now) }];
+    b.dependencies = [...dependencyList(b), { issue_id: id, depends_on_id: dependsOn, type: 'blocks', created_at: nowIso(now) }];
     b.updated_at = nowIso(now);
   });
   assertNoCycle(draft.beads, id);
@@ -64,11 +72,12 @@ export function addDependency(draft: Draft, id: string, dependsOn: string, now: 
 
 export function removeDependency(draft: Draft, id: string, dependsOn: string, now: Date = new Date()): Bead {
   const bead = draft.require(id);
+  assertReadableDependencies(bead);
   if (!allDependencyIds(bead).includes(dependsOn)) {
     throw new HelixError('notFound', `bead: ${id} has no dependency on ${dependsOn}`);
   }
   return draft.change(id, (b) => {
-    b.dependencies = (b.dependencies ?? []).filter((d) => (typeof d === 'string' ? d : d.depends_on_id) !== dependsOn);
+    b.dependencies = dependencyList(b).filter((d) => (typeof d === 'string' ? d : d?.depends_on_id) !== dependsOn);
     b.updated_at = nowIso(now);
   });
 }

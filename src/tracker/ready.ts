@@ -1,7 +1,7 @@
 // Readiness (contract §5): ready = open and every blocking dependency closed (an unknown
 // dependency never counts as closed); blocked = open with an unclosed dependency.
 // `execution` readiness also drops beads the supervisor must not build.
-import { type Bead, blockingDependencyIds, priorityOf, timeOf } from './bead.js';
+import { type Bead, blockingDependencyId, dependencyList, hasUnreadableDependencies, priorityOf, timeOf } from './bead.js';
 
 export interface ReadyOptions {
   /** Also exclude `execution-eligible: false`, superseded beads and future retry-after times. */
@@ -9,8 +9,22 @@ export interface ReadyOptions {
   now?: Date;
 }
 
-function dependenciesClosed(bead: Bead, byId: Map<string, Bead>): boolean {
-  return blockingDependencyIds(bead).every((id) => byId.get(id)?.status === 'closed');
+function closedIds(beads: Bead[]): Set<string> {
+  const closed = new Set<string>();
+  for (const bead of beads) if (bead.status === 'closed') closed.add(bead.id);
+  return closed;
+}
+
+/** Every blocking dependency closed; a `dependencies` value that is not a list never counts as closed. */
+function dependenciesClosed(bead: Bead, closed: Set<string>): boolean {
+  if (hasUnreadableDependencies(bead)) return false;
+  // A plain loop: this runs for every open bead on every read, and allocating id lists showed up
+  // in the profile of `ready` on large files.
+  for (const dep of dependencyList(bead)) {
+    const id = blockingDependencyId(dep);
+    if (id !== undefined && !closed.has(id)) return false;
+  }
+  return true;
 }
 
 export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
@@ -31,17 +45,31 @@ export function compareReadyOrder(a: Bead, b: Bead): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/**
+ * Sorts in ready order. The sort keys are computed once per bead: parsing created_at inside the
+ * comparator cost tens of milliseconds on a 10K-bead file.
+ */
+export function sortReadyOrder(beads: Bead[]): Bead[] {
+  const keyed = beads.map((bead) => ({ bead, priority: priorityOf(bead), created: timeOf(bead.created_at) ?? Number.POSITIVE_INFINITY }));
+  keyed.sort((a, b) => {
+    if (a.priority !== b.priority) return a.priority - b.priority;
+    if (a.created !== b.created) return a.created < b.created ? -1 : 1;
+    return a.bead.id < b.bead.id ? -1 : a.bead.id > b.bead.id ? 1 : 0;
+  });
+  return keyed.map((k) => k.bead);
+}
+
 export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
-  const byId = new Map(beads.map((b) => [b.id, b]));
+  const closed = closedIds(beads);
   const now = options.now ?? new Date();
-  return beads
-    .filter((b) => b.status === 'open' && dependenciesClosed(b, byId) && (!options.execution || isExecutionEligible(b, now)))
-    .sort(compareReadyOrder);
+  return sortReadyOrder(
+    beads.filter((b) => b.status === 'open' && dependenciesClosed(b, closed) && (!options.execution || isExecutionEligible(b, now))),
+  );
 }
 
 export function blockedBeads(beads: Bead[]): Bead[] {
-  const byId = new Map(beads.map((b) => [b.id, b]));
-  return beads.filter((b) => b.status === 'open' && !dependenciesClosed(b, byId)).sort(compareReadyOrder);
+  const closed = closedIds(beads);
+  return sortReadyOrder(beads.filter((b) => b.status === 'open' && !dependenciesClosed(b, closed)));
 }
 
 export interface StatusCounts {

@@ -61,5 +61,7 @@ describe('crash safety', () => {
     expect(after.byId.get('a')).toEqual(bead({ id: 'a' }));
     expect(after.byId.get('b')).toMatchObject({ notes: 'after the crash', 'x-foreign': 'kept' });
     expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
+    // the dead writer's temp file is cleaned up by the next write
+    expect(readdirSync(dir).filter((f) => f.startsWith('beads.jsonl.tmp-'))).toEqual([]);
   });
 });

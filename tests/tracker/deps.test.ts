@@ -25,6 +25,17 @@ describe('dependencies', () => {
     expect(error.message).toBe('bead: dependency cycle: c -> a -> b -> c');
   });
 
+  it('refuses to edit a dependencies value that is not a list rather than replace it', () => {
+    const draft = draftOf(bead({ id: 'a', dependencies: { x: 1 } as never }), bead({ id: 'b' }));
+    for (const edit of [() => addDependency(draft, 'a', 'b'), () => removeDependency(draft, 'a', 'b')]) {
+      const error = errorOf(edit);
+      expect(error.exitCode).toBe(EXIT.validation);
+      expect(error.message).toBe('bead: a has a dependencies value that is not a list; fix it with --set dependencies=[...]');
+    }
+    expect(draft.changed).toBe(false);
+    expect(allCycles(draft.beads)).toEqual([]);
+  });
+
   it('refuses a dependency on an unknown bead', () => {
     expect(errorOf(() => addDependency(draftOf(bead({ id: 'a' })), 'a', 'ghost')).exitCode).toBe(EXIT.notFound);
   });

@@ -41,6 +41,17 @@ describe('readyBeads', () => {
     expect(ids(blockedBeads(beads))).toEqual(['b']);
   });
 
+  it('a dependencies value that is not a list (another tool\'s damage) blocks the bead instead of crashing', () => {
+    const beads = [
+      bead({ id: 'a', dependencies: { b: 1 } as never }),
+      bead({ id: 'b', dependencies: 'a' as never }),
+      bead({ id: 'c', dependencies: null as never }),
+      bead({ id: 'd', dependencies: [null, 7, { depends_on_id: 3 }] as never }),
+    ];
+    expect(ids(readyBeads(beads))).toEqual(['c', 'd']);
+    expect(ids(blockedBeads(beads))).toEqual(['a', 'b']);
+  });
+
   it('non-blocking dependency types (related, discovered-from) only link', () => {
     const b = bead({ id: 'b', dependencies: [{ issue_id: 'b', depends_on_id: 'a', type: 'related' }] });
     expect(ids(readyBeads([bead({ id: 'a' }), b]))).toEqual(['a', 'b']);

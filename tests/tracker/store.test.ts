@@ -49,6 +49,27 @@ describe('parseBeads', () => {
     ]);
   });
 
+  it('with three copies of an id, the last wins and both earlier lines are reported with their text', () => {
+    const copies = ['one', 'two', 'three'].map((title) => JSON.stringify(bead({ id: 'a', title })));
+    const text = `${copies[0]}\n${JSON.stringify(bead({ id: 'b' }))}\n${copies[1]}\n${copies[2]}\n`;
+    const snapshot = parseBeads(text);
+    expect(snapshot.beads.map((b) => [b.id, b.title])).toEqual([['b', 'bead b'], ['a', 'three']]);
+    expect(snapshot.problems.map((p) => [p.line, p.kind, p.raw])).toEqual([
+      [1, 'duplicate', copies[0]],
+      [3, 'duplicate', copies[1]],
+    ]);
+  });
+
+  it('reads UTF-8 files (non-ASCII) and ASCII files alike', () => {
+    const dir = tempDir();
+    const store = storeIn(dir);
+    mkdirSync(store.dir);
+    writeFileSync(store.file, jsonl([bead({ id: 'u', title: 'ünïcødé ✓ 日本 😀' }), bead({ id: 'a', title: 'plain' })]));
+    expect(store.read().byId.get('u')!.title).toBe('ünïcødé ✓ 日本 😀');
+    writeFileSync(store.file, jsonl([bead({ id: 'a', title: 'plain \u00e9 escaped' })]));
+    expect(store.read().byId.get('a')!.title).toBe('plain é escaped');
+  });
+
   it('reports git conflict markers', () => {
     const text = `<<<<<<< HEAD\n${jsonl([bead({ id: 'a' })])}=======\n${jsonl([bead({ id: 'b' })])}>>>>>>> branch\n`;
     const snapshot = parseBeads(text);
