@@ -30,6 +30,8 @@ export interface MachineState {
   /** Beads passed over in this pass (not ready at re-read); cleared after the next attempt. */
   passedOver: string[];
   focusedEpic: string | undefined;
+  /** The focused epic's title, for the blocker report when a child blocks it. */
+  focusedEpicTitle?: string;
   /** BUILD answers from check since the last build attempt (the BUILD breaker counts them). */
   emptyBuilds: number;
   /** check answers since the last build, to stop on a repeated DESIGN / POLISH / BACKFILL. */
@@ -148,7 +150,8 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
       const readyCount = event.ready.filter((b) => !excluded.has(b.id)).length;
       effects.push({ type: 'cycleStart', cycle, beadId: selection.bead.id, readyCount });
       effects.push({ type: 'attempt', bead: selection.bead, cycle, focusedEpic: selection.focusedEpic, ready: event.ready });
-      return { state: { ...state, focusedEpic: selection.focusedEpic }, effects };
+      const focusedEpicTitle = selection.focusedEpic ? event.beads.find((b) => b.id === selection.focusedEpic)?.title : undefined;
+      return { state: { ...state, focusedEpic: selection.focusedEpic, focusedEpicTitle }, effects };
     }
 
     case 'epicClosed': {
@@ -262,7 +265,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   let focusedEpic = next.focusedEpic;
   if (focusedEpic && bead.parent === focusedEpic) {
     const epicReason = `child ${bead.id} intractable after ${count} attempts`;
-    skipped.push({ id: focusedEpic, title: `epic of ${bead.id}`, reason: epicReason });
+    skipped.push({ id: focusedEpic, title: next.focusedEpicTitle ?? focusedEpic, reason: epicReason });
     effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason });
     focusedEpic = undefined;
   }

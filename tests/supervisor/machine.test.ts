@@ -188,9 +188,9 @@ describe('backoff and skipping', () => {
       beads: [bead({ id: 'hx-epic', issue_type: 'epic', title: 'the epic' }), bead({ id: 'hx-c1', parent: 'hx-epic' }), bead({ id: 'hx-c2', parent: 'hx-epic' })],
       attempts: { 'hx-c1': [failed('agent-failed'), failed('agent-failed'), failed('agent-failed'), failed('agent-failed')] },
     });
-    expect(p.state.skipped.map((s) => [s.id, s.reason])).toEqual([
-      ['hx-c1', 'intractable after 4 attempts with exponential backoff'],
-      ['hx-epic', 'child hx-c1 intractable after 4 attempts'],
+    expect(p.state.skipped.map((s) => [s.id, s.title, s.reason])).toEqual([
+      ['hx-c1', 'bead hx-c1', 'intractable after 4 attempts with exponential backoff'],
+      ['hx-epic', 'the epic', 'child hx-c1 intractable after 4 attempts'],
     ]);
     expect(p.of('markBlocked').map((m) => m.id)).toEqual(['hx-c1', 'hx-epic']);
   });
