@@ -156,7 +156,7 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
 
     case 'epicClosed': {
       const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
-      return continueOrStopAtMax(next, settings, [{ type: 'say', level: 'summary', text: `helix: closed epic ${event.epicId} (all children closed)` }]);
+      return continueOrStopAtMax(next, settings, [{ type: 'say', level: 'verbose', text: `helix: closed epic ${event.epicId} (all children closed)` }]);
     }
 
     case 'attempted':

@@ -81,6 +81,19 @@ describe('--summary', () => {
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1)).toEqual(['6', '2', '1', '14']);
   });
 
+  it('with epic focus, too: the focus line is the contract’s, the epic close is detail for the log', () => {
+    const p = new Project({
+      beads: [bead({ id: 'hx-000000e1', issue_type: 'epic' }), bead({ id: 'hx-000000c1', parent: 'hx-000000e1' })],
+    });
+    const r = p.helix(['run', '--summary']);
+    expect(r.status).toBe(0);
+    const allowed = [...SUMMARY_LINES, /^helix: epic focus hx-\w+ → child hx-\w+$/];
+    expect(r.stderr.split('\n').filter(Boolean).filter((l) => !allowed.some((re) => re.test(l)))).toEqual([]);
+    expect(r.stderr).toContain('helix: epic focus hx-000000e1 → child hx-000000c1');
+    const log = readFileSync(join(p.root, String(p.runState().log)), 'utf8');
+    expect(log).toContain('helix: closed epic hx-000000e1 (all children closed)');
+  });
+
   it('normal mode prints the ready/cycle/issue line, the detail and the agent’s output', () => {
     const p = new Project({ beads: [bead({ id: 'hx-0000000a' }), bead({ id: 'hx-0000000b' })], script: { defaults: { 'execute-bead': { stdout: 'AGENT-OUT {{id}}\n', run: [['helix', 'tracker', 'close', '{{id}}']], result: {} } } } });
     const r = p.helix(['run']);
