@@ -43,6 +43,8 @@ export interface Background {
   child: ChildProcess;
   /** Resolves when the process exits. */
   done: Promise<CliResult>;
+  /** stderr received so far (to wait for a progress line). */
+  stderrSoFar: () => string;
 }
 
 export class Project {
@@ -101,7 +103,7 @@ export class Project {
     const done = new Promise<CliResult>((resolveDone) => {
       child.on('close', (code, signal) => resolveDone({ status: code ?? (signal ? 128 : -1), stdout, stderr }));
     });
-    return { child, done };
+    return { child, done, stderrSoFar: () => stderr };
   }
 
   beads(): Bead[] {

@@ -57,6 +57,36 @@ describe('a run in progress', () => {
   });
 });
 
+describe('interrupts', () => {
+  it('SIGINT while check runs: exit 130, run complete printed, pid file removed', async () => {
+    const p = new Project();
+    const marker = p.path('check.json');
+    p.script({ responses: [{ when: 'check', marker, hang: true }] });
+    const run = p.helixInBackground(['run', '--summary']);
+    await waitUntil(() => existsSync(marker), 'check to start');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.status).toBe(130);
+    expect(result.stderr).toMatch(RUN_COMPLETE);
+    expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
+    await waitUntil(() => !pidAlive(markerOf(marker).pid), 'the check agent to die', 5000);
+  });
+
+  it('SIGTERM during a backoff sleep ends the run without waiting the sleep out', async () => {
+    const p = new Project({ beads: [bead({ id: 'hx-000000aa' })] });
+    p.script({ responses: [{ when: 'execute-bead', result: { status: 'execution_failed', outcome: 'error', exit_code: 1 }, exit: 1 }] });
+    // a 10-minute backoff: the test's own timeout fails it if the sleep is not interruptible
+    const run = p.helixInBackground(['run'], { HELIX_BACKOFF_SLEEP: '600' });
+    await waitUntil(() => run.stderrSoFar().includes('helix: backing off 600s'), 'the backoff to start');
+    run.child.kill('SIGTERM');
+    const result = await run.done;
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(RUN_COMPLETE);
+    expect(p.bead('hx-000000aa').status).toBe('open');
+    expect(p.bead('hx-000000aa')).not.toHaveProperty('claimed-pid');
+  });
+});
+
 describe('start / stop', () => {
   it('stop without a pid file, and with a stale one', () => {
     const p = new Project();
