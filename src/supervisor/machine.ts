@@ -200,9 +200,11 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
         type: 'say',
         level: 'summary',
         stamped: true,
-        text: `cycle ${cycle}: ${bead.id} → COMPLETE${outcome.salvaged ? ' (SALVAGED)' : ''} (${next.completed}/${next.attempted} done, ${next.tokens} tokens)`,
+        text: `cycle ${cycle}: ${bead.id} → COMPLETE (${next.completed}/${next.attempted} done, ${next.tokens} tokens)`,
       },
     ];
+    // The COMPLETE line is parsed by harnesses in its exact contract shape; SALVAGED goes beside it.
+    if (outcome.salvaged) effects.push({ type: 'say', level: 'verbose', text: `helix: ${bead.id} SALVAGED: the agent failed but the bead is closed and verified` });
     const velocity = velocityVerdict(next.completedDurations, settings.velocityFactor, settings.velocitySeconds);
     if (velocity.kind === 'collapse') {
       const stopped = stop(next, 1, 'velocity_collapse', `helix: stopping: VELOCITY_COLLAPSE: ${velocity.detail}`);

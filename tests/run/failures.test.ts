@@ -223,3 +223,18 @@ describe('hostile bead text', () => {
     });
   }
 });
+
+describe('SALVAGED', () => {
+  it('an agent that exits non-zero after closing the bead counts as completed', () => {
+    const p = new Project({
+      beads: [bead({ id: 'hx-000000aa' })],
+      script: { responses: [{ when: 'execute-bead', run: [['helix', 'tracker', 'close', '{{id}}']], stderr: 'crashed on the way out\n', exit: 1 }] },
+    });
+    const r = p.helix(['run', '--summary']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] cycle 1: hx-000000aa → COMPLETE \(1\/1 done, 0 tokens\)$/m);
+    expect(p.buildCalls()).toHaveLength(1);
+    const log = readFileSync(join(p.root, String(p.runState().log)), 'utf8');
+    expect(log).toContain('helix: hx-000000aa SALVAGED');
+  });
+});

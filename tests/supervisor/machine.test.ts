@@ -287,3 +287,13 @@ describe('start', () => {
     expect(second.effects).toEqual([{ type: 'writeContext' }, { type: 'readQueue' }]);
   });
 });
+
+describe('SALVAGED', () => {
+  it('counts as completed; the COMPLETE line keeps its exact contract shape and SALVAGED is said beside it', () => {
+    const p = play({ beads: [bead({ id: 'hx-a' })], attempts: { 'hx-a': [{ kind: 'completed', salvaged: true }] } });
+    expect(p.state).toMatchObject({ attempted: 1, completed: 1 });
+    const complete = p.of('say').find((s) => s.text.includes('→ COMPLETE'));
+    expect(complete).toMatchObject({ level: 'summary', stamped: true, text: 'cycle 1: hx-a → COMPLETE (1/1 done, 0 tokens)' });
+    expect(p.of('say')).toContainEqual({ type: 'say', level: 'verbose', text: 'helix: hx-a SALVAGED: the agent failed but the bead is closed and verified' });
+  });
+});
