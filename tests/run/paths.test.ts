@@ -133,3 +133,34 @@ describe('agent rotation', () => {
     expect(p.checkCalls()[0]?.argv).toEqual(expect.arrayContaining(['--harness', 'codex', '--model', 'gpt-x']));
   });
 });
+
+describe('direct prompting', () => {
+  it('HELIX_DIRECT_AGENT=1 sends actions straight to the agent while builds stay on execute-bead', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
+    const r = p.helix(['run', '--summary'], { HELIX_DIRECT_AGENT: '1' });
+    expect(r.status).toBe(0);
+    expect(p.buildCalls().map((c) => c.kind)).toEqual(['execute-bead']);
+    expect(p.checkCalls().map((c) => c.kind)).toEqual(['claude']);
+    expect(p.checkCalls()[0]?.argv).toEqual(['-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--no-session-persistence']);
+    expect(p.checkCalls()[0]?.cwd).toBe(p.root);
+  });
+
+  it('a direct build prompt batches related ready beads by area label, never epics or other areas', () => {
+    const p = new Project({
+      beads: [
+        bead({ id: 'hx-00000001', labels: ['area:ui'] }),
+        bead({ id: 'hx-00000002', labels: ['area:ui'], title: 'Same area' }),
+        bead({ id: 'hx-00000003', labels: ['area:db'] }),
+        bead({ id: 'hx-00000004', labels: ['area:ui'], issue_type: 'epic' }),
+      ],
+      script: { executeBeadHelp: false },
+    });
+    const r = p.helix(['run', '--summary', '--agent', 'claude', '--max-cycles', '1']);
+    expect(r.status).toBe(0);
+    const prompt = p.buildCalls()[0]?.stdin ?? '';
+    expect(prompt).toContain('Implementation target: hx-00000001');
+    expect(prompt).toContain('- hx-00000002: Same area');
+    expect(prompt).not.toContain('hx-00000003');
+    expect(prompt).not.toContain('hx-00000004');
+  });
+});

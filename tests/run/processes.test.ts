@@ -57,6 +57,33 @@ describe('a run in progress', () => {
   });
 });
 
+describe('the run mutex', () => {
+  it('two runs started together: exactly one runs, the other exits 2', async () => {
+    const p = new Project();
+    const marker = p.path('check.json');
+    p.script({ responses: [{ when: 'check', marker, hang: true }] });
+    const runs = [p.helixInBackground(['run', '--summary']), p.helixInBackground(['run', '--summary'])];
+    const loser = await Promise.race(runs.map((run) => run.done.then(() => run)));
+    const loserResult = await loser.done;
+    const winner = runs.find((run) => run !== loser) as (typeof runs)[number];
+    expect(loserResult.status).toBe(2);
+    expect(loserResult.stderr).toContain(`helix run: already running (pid=${winner.child.pid}, started=`);
+    await waitUntil(() => existsSync(marker), 'the winner to reach check');
+    winner.child.kill('SIGTERM');
+    expect((await winner.done).stderr).toMatch(RUN_COMPLETE);
+    expect(p.checkCalls()).toHaveLength(1);
+  });
+
+  it('a pid file left by a dead run is replaced, and the run goes ahead', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-000000aa' })] });
+    writeFileSync(join(p.root, '.ddx', 'helix.pid'), `${deadPid()} 2026-01-01T00:00:00Z\n`);
+    const r = p.helix(['run', '--summary']);
+    expect(r.status).toBe(0);
+    expect(p.bead('hx-000000aa').status).toBe('closed');
+    expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
+  });
+});
+
 describe('interrupts', () => {
   it('SIGINT while check runs: exit 130, run complete printed, pid file removed', async () => {
     const p = new Project();
