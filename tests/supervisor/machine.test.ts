@@ -279,6 +279,14 @@ describe('typed stops (contract §6.7)', () => {
   });
 });
 
+describe('context refresh', () => {
+  it('rewrites .helix/context.md at start and after every 5 completed cycles', () => {
+    const p = play({ beads: Array.from({ length: 11 }, (_, i) => bead({ id: `hx-${i + 10}` })) });
+    expect(p.state.completed).toBe(11);
+    expect(p.of('writeContext')).toHaveLength(3);
+  });
+});
+
 describe('start', () => {
   it('recovers orphans, writes the context, then reads the queue', () => {
     const first = step(initialState(), { type: 'started' }, settings());
