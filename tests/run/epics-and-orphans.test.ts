@@ -17,7 +17,7 @@ describe('epic focus', () => {
         bead({ id: 'hx-000000c2', parent: 'hx-000000e1' }),
       ],
     });
-    const r = p.helix(['run', '--summary']);
+    const r = p.helix(['run']);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: epic focus hx-000000e1 → child hx-000000c1');
     expect(p.buildCalls().map((c) => c.id)).toEqual(['hx-000000c1', 'hx-000000c2']);
@@ -69,7 +69,7 @@ describe('orphan recovery at run start', () => {
     const p = new Project({
       beads: [claim('hx-00000001', dead, 3 * 3600), claim('hx-00000002', dead, 60), claim('hx-00000003', process.pid, 3 * 3600)],
     });
-    const r = p.helix(['run', '--summary']);
+    const r = p.helix(['run']);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^helix: reclaiming orphaned hx-00000001 \\(age=(\\d+)s, pid=${dead} dead\\)$`, 'm'));
     const age = Number(/reclaiming orphaned hx-00000001 \(age=(\d+)s/.exec(r.stderr)?.[1]);
@@ -87,7 +87,7 @@ describe('orphan recovery at run start', () => {
   it('HELIX_ORPHAN_THRESHOLD sets the minimum claim age', () => {
     const dead = deadPid();
     const p = new Project({ beads: [claim('hx-00000001', dead, 120)] });
-    const r = p.helix(['run', '--summary'], { HELIX_ORPHAN_THRESHOLD: '60' });
+    const r = p.helix(['run'], { HELIX_ORPHAN_THRESHOLD: '60' });
     expect(r.stderr).toContain('helix: reclaiming orphaned hx-00000001');
     expect(p.bead('hx-00000001').status).toBe('closed');
   });

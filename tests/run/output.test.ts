@@ -2,6 +2,7 @@
 // call's `log L<a>–L<b>` points at exactly its output in the session log, normal mode prints the
 // `ready=…, cycle=…, issue=…` line, and run-state carries every §9 key.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Project, RUN_COMPLETE, bead } from './harness.js';
@@ -81,17 +82,27 @@ describe('--summary', () => {
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1)).toEqual(['6', '2', '1', '14']);
   });
 
-  it('with epic focus, too: the focus line is the contract’s, the epic close is detail for the log', () => {
+  it('with epic focus and orphan recovery too: stderr keeps to the contract lines, the log has the detail', () => {
+    const dead = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
     const p = new Project({
-      beads: [bead({ id: 'hx-000000e1', issue_type: 'epic' }), bead({ id: 'hx-000000c1', parent: 'hx-000000e1' })],
+      beads: [
+        bead({ id: 'hx-000000e1', issue_type: 'epic' }),
+        bead({ id: 'hx-000000c1', parent: 'hx-000000e1' }),
+        bead({ id: 'hx-000000c2', parent: 'hx-000000e1', status: 'in_progress', owner: 'helix', 'claimed-pid': String(dead), 'claimed-at': '2026-01-01T00:00:00Z' }),
+      ],
     });
     const r = p.helix(['run', '--summary']);
     expect(r.status).toBe(0);
-    const allowed = [...SUMMARY_LINES, /^helix: epic focus hx-\w+ → child hx-\w+$/];
+    // the epic-focus and reclaim lines are quoted by the contract (§6.2, §7); they may show or stay in the log
+    const quoted = [/^helix: epic focus hx-\w+ → child hx-\w+$/, /^helix: reclaiming orphaned hx-\w+ \(age=\d+s, pid=\d+ dead\)$/, /^helix: recovered \d+ orphaned issue\(s\)$/];
+    const allowed = [...SUMMARY_LINES, ...quoted];
     expect(r.stderr.split('\n').filter(Boolean).filter((l) => !allowed.some((re) => re.test(l)))).toEqual([]);
-    expect(r.stderr).toContain('helix: epic focus hx-000000e1 → child hx-000000c1');
     const log = readFileSync(join(p.root, String(p.runState().log)), 'utf8');
+    expect(log).toContain('helix: epic focus hx-000000e1 → child hx-000000c1');
+    expect(log).toContain(`helix: reclaiming orphaned hx-000000c2 (age=`);
     expect(log).toContain('helix: closed epic hx-000000e1 (all children closed)');
+    expect(r.stderr).not.toContain('closed epic');
+    expect(p.bead('hx-000000e1').status).toBe('closed');
   });
 
   it('normal mode prints the ready/cycle/issue line, the detail and the agent’s output', () => {

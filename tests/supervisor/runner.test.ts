@@ -71,7 +71,7 @@ describe('Supervisor attempt', () => {
     const during = join(s0, 'during.jsonl');
     const s = setup([target], { responses: [{ when: 'execute-bead', run: [['cp', '.ddx/beads.jsonl', during]], result: { result_rev: 'abc123', session_id: 'sess-9' } }] });
     const outcome = await s.supervisor.buildOnce(target, [target]);
-    expect(outcome).toEqual({ kind: 'completed', salvaged: false });
+    expect(outcome).toMatchObject({ kind: 'completed', salvaged: false });
     const claimed = JSON.parse(readFileSync(during, 'utf8').trim()) as Bead;
     expect(claimed).toMatchObject({ status: 'in_progress', owner: 'helix', 'claimed-pid': String(process.pid), 'claim-token': expect.stringMatching(/\w{8,}/) });
     const closed = s.store.read().byId.get('hx-00000001');
