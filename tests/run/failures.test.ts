@@ -238,3 +238,18 @@ describe('SALVAGED', () => {
     expect(log).toContain('helix: hx-000000aa SALVAGED');
   });
 });
+
+describe('typed stop through the CLI', () => {
+  it('SYSTEMIC_FAILURE: distinct beads failing with one category (HELIX_SYSTEMIC_THRESHOLD of them) stop the run with exit 1', () => {
+    const p = new Project({
+      beads: ['1', '2', '3', '4'].map((n) => bead({ id: `hx-0000000${n}` })),
+      script: { defaults: { 'execute-bead': { result: { status: 'execution_failed', outcome: 'error', exit_code: 1, detail: "Error: Cannot find module 'left-pad'" }, exit: 1 } } },
+    });
+    // hx-1 fails four times (one bead, however often, is not systemic), then hx-2 fails: two beads
+    const r = p.helix(['run', '--summary'], { HELIX_SYSTEMIC_THRESHOLD: '2' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^helix: stopping: SYSTEMIC_FAILURE: 2 beads failed with "import" \(hx-00000001, hx-00000002\)/m);
+    expect(r.stderr).toMatch(RUN_COMPLETE);
+    expect(p.runState().stop_reason).toBe('systemic_failure');
+  });
+});

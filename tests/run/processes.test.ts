@@ -3,7 +3,7 @@
 // marker files the stub agents write, never on fixed sleeps.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Project, RUN_COMPLETE, bead, pidAlive, waitUntil } from './harness.js';
 
@@ -39,7 +39,7 @@ describe('a run in progress', () => {
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
     expect(p.runState()).toMatchObject({ stop_reason: 'error', current_issue: null });
     const agent = markerOf(marker);
-    await waitUntil(() => !pidAlive(agent.pid) && !pidAlive(agent.childPid as number), 'the agent and its child to die', 5000);
+    await waitUntil(() => !pidAlive(agent.pid) && !pidAlive(agent.childPid as number), 'the agent and its child to die', 10_000);
   });
 
   it('HELIX_AGENT_TIMEOUT kills the agent and its children; the attempt counts as failed and the run goes on', async () => {
@@ -52,7 +52,7 @@ describe('a run in progress', () => {
     expect(r.stderr).toMatch(/cycle 2: hx-000000aa → COMPLETE \(1\/2 done/);
     const agent = markerOf(marker);
     expect(agent.childPid).toEqual(expect.any(Number));
-    await waitUntil(() => !pidAlive(agent.pid) && !pidAlive(agent.childPid as number), 'the timed-out agent and its child to die', 5000);
+    await waitUntil(() => !pidAlive(agent.pid) && !pidAlive(agent.childPid as number), 'the timed-out agent and its child to die', 10_000);
     expect(p.bead('hx-000000aa').status).toBe('closed');
   });
 });
@@ -126,6 +126,15 @@ describe('start / stop', () => {
     const stale = p.helix(['stop']);
     expect(stale.status).toBe(1);
     expect(stale.stderr).toBe(`helix: stale PID file removed (pid=${dead} was not running)\n`);
+    expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
+  });
+
+  it('start reports a background run that could not start', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-000000aa' })] });
+    const r = p.helix(['start'], { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('helix: background run exited at once; see .helix-logs/helix-start.out\n');
+    expect(readFileSync(join(p.root, '.helix-logs', 'helix-start.out'), 'utf8')).toContain('`ddx`');
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
   });
 
