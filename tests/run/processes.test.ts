@@ -47,7 +47,7 @@ describe('a run in progress', () => {
     const marker = p.path('agent.json');
     // the retry only prints a success result (helix closes the bead), so it stays well inside the limit
     p.script({ responses: [{ when: 'execute-bead', marker, spawnChild: true, hang: true }, { when: 'execute-bead', result: {} }] });
-    const r = p.helix(['run', '--summary'], { HELIX_AGENT_TIMEOUT: '2' });
+    const r = p.helix(['run', '--summary'], { HELIX_AGENT_TIMEOUT: '3' });
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/cycle 1: FAILED/);
     expect(r.stderr).toMatch(/cycle 2: hx-000000aa → COMPLETE \(1\/2 done/);
