@@ -188,9 +188,9 @@ describe('backoff and skipping', () => {
       beads: [bead({ id: 'hx-epic', issue_type: 'epic', title: 'the epic' }), bead({ id: 'hx-c1', parent: 'hx-epic' }), bead({ id: 'hx-c2', parent: 'hx-epic' })],
       attempts: { 'hx-c1': [failed('agent-failed'), failed('agent-failed'), failed('agent-failed'), failed('agent-failed')] },
     });
-    expect(p.state.skipped.map((s) => [s.id, s.reason])).toEqual([
-      ['hx-c1', 'intractable after 4 attempts with exponential backoff'],
-      ['hx-epic', 'child hx-c1 intractable after 4 attempts'],
+    expect(p.state.skipped.map((s) => [s.id, s.title, s.reason])).toEqual([
+      ['hx-c1', 'bead hx-c1', 'intractable after 4 attempts with exponential backoff'],
+      ['hx-epic', 'the epic', 'child hx-c1 intractable after 4 attempts'],
     ]);
     expect(p.of('markBlocked').map((m) => m.id)).toEqual(['hx-c1', 'hx-epic']);
   });
@@ -279,11 +279,29 @@ describe('typed stops (contract §6.7)', () => {
   });
 });
 
+describe('context refresh', () => {
+  it('rewrites .helix/context.md at start and after every 5 completed cycles', () => {
+    const p = play({ beads: Array.from({ length: 11 }, (_, i) => bead({ id: `hx-${i + 10}` })) });
+    expect(p.state.completed).toBe(11);
+    expect(p.of('writeContext')).toHaveLength(3);
+  });
+});
+
 describe('start', () => {
   it('recovers orphans, writes the context, then reads the queue', () => {
     const first = step(initialState(), { type: 'started' }, settings());
     expect(first.effects).toEqual([{ type: 'recoverOrphans', why: 'start' }]);
     const second = step(first.state, { type: 'orphansRecovered', why: 'start', readyBefore: 0, readyAfter: 0 }, settings());
     expect(second.effects).toEqual([{ type: 'writeContext' }, { type: 'readQueue' }]);
+  });
+});
+
+describe('SALVAGED', () => {
+  it('counts as completed; the COMPLETE line keeps its exact contract shape and SALVAGED is said beside it', () => {
+    const p = play({ beads: [bead({ id: 'hx-a' })], attempts: { 'hx-a': [{ kind: 'completed', salvaged: true }] } });
+    expect(p.state).toMatchObject({ attempted: 1, completed: 1 });
+    const complete = p.of('say').find((s) => s.text.includes('→ COMPLETE'));
+    expect(complete).toMatchObject({ level: 'summary', stamped: true, text: 'cycle 1: hx-a → COMPLETE (1/1 done, 0 tokens)' });
+    expect(p.of('say')).toContainEqual({ type: 'say', level: 'verbose', text: 'helix: hx-a SALVAGED: the agent failed but the bead is closed and verified' });
   });
 });

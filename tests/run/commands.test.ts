@@ -1,0 +1,175 @@
+// The small commands around the loop: status (text and §10 JSON), next, build/implement, triage,
+// and what `helix run` does when neither ddx nor an agent is installed.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Project, bead } from './harness.js';
+
+const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
+const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
+
+describe('helix status', () => {
+  it('before any run: tracker counts and "No run state found"', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' }), bead({ id: 'hx-00000002', status: 'closed' }), bead({ id: 'hx-00000003', dependencies: ['hx-00000001'] })] });
+    const r = p.helix(['status']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'HELIX Status',
+        '',
+        'Tracker:',
+        '  Total:   3',
+        '  Open:    2',
+        '  Closed:  1',
+        '  Ready:   1',
+        '  Blocked: 1',
+        '',
+        'No run state found. Run `helix run` to generate.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('after a run: the Last Run block; claimed beads listed; a stale pid file removed', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
+    expect(p.helix(['run', '--summary', '--agent', 'codex']).status).toBe(0);
+    writeFileSync(p.beadsFile, readFileSync(p.beadsFile, 'utf8') + JSON.stringify(bead({ id: 'hx-00000009', title: 'Being worked', status: 'in_progress', owner: 'helix', 'claimed-pid': String(process.pid), 'claimed-at': new Date().toISOString() })) + '\n');
+    const dead = deadPid();
+    writeFileSync(join(p.root, '.ddx', 'helix.pid'), `${dead} 2026-01-01T00:00:00Z\n`);
+    const r = p.helix(['status']);
+    expect(r.status).toBe(0);
+    const state = p.runState();
+    expect(r.stdout).toContain('Claimed:\n  hx-00000009 (pid ' + process.pid);
+    expect(r.stdout).toContain('Being worked');
+    expect(r.stdout).toContain(
+      ['Last Run:', '  Agent:       codex', '  Completed 1 cycles', '  Attempted 1 cycles', '  Tokens:      0', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, '  Epic focus:  none'].join('\n'),
+    );
+    expect(r.stdout).not.toContain('Active Run:');
+    expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
+  });
+
+  it('--json has every §10 key with the right shapes', () => {
+    const dead = deadPid();
+    const p = new Project({
+      beads: [
+        bead({ id: 'hx-00000001' }),
+        bead({ id: 'hx-00000002', dependencies: ['hx-00000001'] }),
+        bead({ id: 'hx-00000003', 'execute-loop-retry-after': '2999-01-01T00:00:00Z' }),
+        bead({ id: 'hx-00000004', status: 'in_progress', owner: 'helix', 'claimed-pid': String(dead), 'claimed-at': hoursAgo(3) }),
+        bead({ id: 'hx-00000005', labels: ['blocked'] }),
+        bead({ id: 'hx-00000006', labels: ['source:review'], 'helix-triggering-cycle': 3, 'helix-triggering-bead': 'hx-00000001' }),
+      ],
+    });
+    const before = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
+    expect(Object.keys(before).sort()).toEqual(
+      ['active_run', 'current_cycle', 'injected_supervisory', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
+    );
+    expect(before).toMatchObject({ current_cycle: 0, running_bead: null, last_stop_reason: null, run: null, active_run: null });
+    expect(before.tracker).toEqual({ total: 6, open: 5, in_progress: 1, closed: 0, ready: 4, blocked: 1 });
+    const parked = before.parked_beads as Array<Record<string, unknown>>;
+    expect(parked.map((b) => [b.id, b.reason]).sort()).toEqual([
+      ['hx-00000002', 'dep-blocked'],
+      ['hx-00000003', 'retry-parked'],
+      ['hx-00000004', 'orphaned-claim'],
+      ['hx-00000005', 'skipped'],
+    ]);
+    expect(parked.find((b) => b.id === 'hx-00000003')).toMatchObject({ next_eligible: '2999-01-01T00:00:00Z', age_seconds: expect.any(Number) });
+    expect(before.injected_supervisory).toEqual([
+      { id: 'hx-00000006', type: 'review', triggering_cycle: 3, triggering_bead: 'hx-00000001', created_at: expect.any(String) },
+    ]);
+
+    // a live claim is the running bead
+    writeFileSync(p.beadsFile, readFileSync(p.beadsFile, 'utf8').replace(`"claimed-pid":"${dead}"`, `"claimed-pid":"${process.pid}"`));
+    const running = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
+    expect(running.running_bead).toEqual({ id: 'hx-00000004', worker: 'helix', harness: 'unknown', claim_age_seconds: expect.any(Number), started_at: expect.any(String) });
+    expect((running.running_bead as { claim_age_seconds: number }).claim_age_seconds).toBeGreaterThanOrEqual(3 * 3600 - 5);
+  });
+
+  it('--json after a run carries the run state and stop reason', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
+    p.helix(['run', '--summary']);
+    const json = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, any>;
+    expect(json.last_stop_reason).toBe('completed');
+    expect(json.current_cycle).toBe(1);
+    expect(json.run).toMatchObject({ completed_cycles: 1, attempted_cycles: 1 });
+  });
+});
+
+describe('helix next', () => {
+  it('prints the first ready execution bead, passing over ineligible ones', () => {
+    const p = new Project({
+      beads: [bead({ id: 'hx-00000001', priority: 0, 'execution-eligible': false }), bead({ id: 'hx-00000002', priority: 3 }), bead({ id: 'hx-00000003', priority: 1 })],
+    });
+    const r = p.helix(['next']);
+    expect(r).toMatchObject({ status: 0, stdout: 'hx-00000003\n' });
+  });
+
+  it('prints "no ready issues" when nothing is ready', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' })] });
+    expect(p.helix(['next'])).toMatchObject({ status: 0, stdout: 'no ready issues\n' });
+  });
+});
+
+describe('helix build', () => {
+  it('refuses a closed bead with the contract message, exit 1, and runs nothing', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' }), bead({ id: 'hx-00000002' })] });
+    const r = p.helix(['build', 'hx-00000001']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('helix: no execution-ready bead matched the build selector');
+    expect(p.buildCalls()).toEqual([]);
+  });
+
+  it('refuses an execution-ineligible bead the same way', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001', 'execution-eligible': false })] });
+    const r = p.helix(['implement', 'hx-00000001']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('helix: no execution-ready bead matched the build selector');
+  });
+
+  it('builds the selected bead once and closes it', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' }), bead({ id: 'hx-00000002', title: 'The second one' })] });
+    const r = p.helix(['build', 'second one']);
+    expect(r.status).toBe(0);
+    expect(p.buildCalls().map((c) => c.id)).toEqual(['hx-00000002']);
+    expect(p.bead('hx-00000002').status).toBe('closed');
+    expect(p.bead('hx-00000001').status).toBe('open');
+  });
+
+  it('a failed build exits 1 and leaves the bead open and unclaimed', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' })], script: { responses: [{ when: 'execute-bead', result: { status: 'execution_failed', outcome: 'error', exit_code: 1 }, exit: 1 }] } });
+    const r = p.helix(['build']);
+    expect(r.status).toBe(1);
+    expect(p.buildCalls()).toHaveLength(1);
+    expect(p.bead('hx-00000001')).toMatchObject({ status: 'open' });
+    expect(p.bead('hx-00000001')).not.toHaveProperty('claimed-pid');
+  });
+});
+
+describe('helix triage', () => {
+  it('creates a bead and prints its id', () => {
+    const p = new Project();
+    const r = p.helix(['triage', 'Fix the flaky test', '--type', 'bug', '--priority', '1', '--labels', 'area:ci']);
+    expect(r.status).toBe(0);
+    const id = r.stdout.trim();
+    expect(id).toMatch(/^[\w.-]+-[0-9a-f]{8}$/);
+    expect(p.bead(id)).toMatchObject({ title: 'Fix the flaky test', issue_type: 'bug', priority: 1, labels: ['area:ci'], status: 'open' });
+  });
+});
+
+describe('no ddx and no agent installed', () => {
+  for (const command of [['run'], ['build']]) {
+    it(`helix ${command[0]} exits 11 naming what is missing and leaves the tracker untouched`, () => {
+      const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
+      const before = readFileSync(p.beadsFile);
+      const r = p.helix(command, { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
+      expect(r.status).toBe(11);
+      expect(r.stderr).toContain('`ddx`');
+      expect(r.stderr).toContain('`codex`');
+      expect(r.stderr).toMatch(/install/i);
+      expect(readFileSync(p.beadsFile).equals(before)).toBe(true);
+      for (const file of ['run-state.json', 'helix.pid', 'beads.lock']) expect(existsSync(join(p.root, '.ddx', file))).toBe(false);
+      expect(p.calls()).toEqual([]);
+    });
+  }
+});

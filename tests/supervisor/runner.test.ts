@@ -1,0 +1,102 @@
+// The runner in-process, against a real bead file and the stub ddx: the bead is re-read just
+// before the claim (a stale selection is passed over, nothing is claimed or run), and the claim
+// carries this supervisor's own pid and a fencing token for the whole agent call.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveAgentPlan } from '../../src/agents/index.js';
+import { type Bead, BeadStore } from '../../src/tracker/index.js';
+import { SessionOutput } from '../../src/supervisor/output.js';
+import { Supervisor } from '../../src/supervisor/runner.js';
+import { HELIX_BIN, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { bead, settings } from './builders.js';
+
+const STUBS = resolve(import.meta.dirname, '../stubs');
+
+function setup(beads: Bead[], script: object) {
+  const root = tempGitRepo();
+  const scratch = tempDir();
+  const store = new BeadStore(join(root, '.ddx'), {});
+  store.mutate(() => undefined);
+  writeFileSync(store.file, beads.map((b) => `${JSON.stringify(b)}\n`).join(''));
+  writeFileSync(join(scratch, 'script.json'), JSON.stringify(script));
+  const env = {
+    ...process.env,
+    PATH: `${STUBS}:${process.env.PATH ?? ''}`,
+    HELIX_STUB_LOG: join(scratch, 'calls.jsonl'),
+    HELIX_STUB_SCRIPT: join(scratch, 'script.json'),
+    HELIX_STUB_HELIX: HELIX_BIN,
+  };
+  const stderr: string[] = [];
+  const supervisor = new Supervisor({
+    root,
+    store,
+    env,
+    settings: settings({ backoffOverride: 0 }),
+    plan: resolveAgentPlan({ env: {}, isOnPath: () => false }),
+    buildPath: 'execute-bead',
+    actionsViaDdx: true,
+    output: new SessionOutput(root, 'summary', new Date(), (t) => stderr.push(t)),
+  });
+  const calls = () => {
+    try {
+      return readFileSync(join(scratch, 'calls.jsonl'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return [];
+    }
+  };
+  return { root, scratch, store, supervisor, calls, stderr };
+}
+
+describe('Supervisor attempt', () => {
+  it('passes over a bead that is no longer open and ready at the re-read, without claiming or running anything', async () => {
+    const selected = bead({ id: 'hx-00000001' });
+    const s = setup([{ ...selected, status: 'in_progress', owner: 'someone', 'claimed-pid': '1' }], { responses: [] });
+    const outcome = await s.supervisor.buildOnce(selected, [selected]);
+    expect(outcome).toEqual({ kind: 'passed-over', reason: 'no longer open and ready' });
+    expect(s.calls()).toEqual([]);
+    expect(s.store.read().byId.get('hx-00000001')).toMatchObject({ owner: 'someone', 'claimed-pid': '1' });
+  });
+
+  it('also passes over a bead that gained an open dependency since selection', async () => {
+    const selected = bead({ id: 'hx-00000001' });
+    const s = setup([{ ...selected, dependencies: ['hx-00000002'] }, bead({ id: 'hx-00000002' })], { responses: [] });
+    expect(await s.supervisor.buildOnce(selected, [selected])).toMatchObject({ kind: 'passed-over' });
+    expect(s.calls()).toEqual([]);
+  });
+
+  it('holds the claim with its own pid and a token while the agent runs, then closes with the result’s commit', async () => {
+    const target = bead({ id: 'hx-00000001' });
+    const s0 = tempDir();
+    const during = join(s0, 'during.jsonl');
+    const s = setup([target], { responses: [{ when: 'execute-bead', run: [['cp', '.ddx/beads.jsonl', during]], result: { result_rev: 'abc123', session_id: 'sess-9' } }] });
+    const outcome = await s.supervisor.buildOnce(target, [target]);
+    expect(outcome).toMatchObject({ kind: 'completed', salvaged: false });
+    const claimed = JSON.parse(readFileSync(during, 'utf8').trim()) as Bead;
+    expect(claimed).toMatchObject({ status: 'in_progress', owner: 'helix', 'claimed-pid': String(process.pid), 'claim-token': expect.stringMatching(/\w{8,}/) });
+    const closed = s.store.read().byId.get('hx-00000001');
+    expect(closed).toMatchObject({ status: 'closed', closing_commit_sha: 'abc123', session_id: 'sess-9' });
+    expect(closed).not.toHaveProperty('claim-token');
+  });
+
+  it('does not close a bead whose claim was recovered and re-issued to another worker meanwhile', async () => {
+    const target = bead({ id: 'hx-00000001' });
+    // the stub plays another worker: it releases our claim and claims the bead itself
+    const s = setup([target], {
+      responses: [
+        {
+          when: 'execute-bead',
+          run: [
+            ['helix', 'tracker', 'update', '{{id}}', '--unclaim'],
+            ['helix', 'tracker', 'update', '{{id}}', '--claim', '--pid', '1'],
+          ],
+          result: {},
+        },
+      ],
+    });
+    const outcome = await s.supervisor.buildOnce(target, [target]);
+    expect(outcome.kind).toBe('failed');
+    const after = s.store.read().byId.get('hx-00000001');
+    expect(after).toMatchObject({ status: 'in_progress', 'claimed-pid': '1' });
+  });
+});
