@@ -72,7 +72,8 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
     process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
     const verdict = judgeAction(action, run.exitCode, parseTrailers(run.output), session.root);
     for (const line of verdict.lines) process.stderr.write(`${line}\n`);
-    if (run.exitCode !== 0 && verdict.ok) {
+    // A failing agent fails the action whatever its trailers say, and always says so.
+    if (run.exitCode !== 0) {
       process.stderr.write(`helix: ${action} failed (rc=${run.exitCode})\n`);
       return EXIT.error;
     }
