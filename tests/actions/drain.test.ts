@@ -1,6 +1,7 @@
 // `helix run` after the ready queue drains (contract §6.6), black-box: the real CLI with stub
 // agents on PATH answering check and the actions it routes to. Each test reads the stubs' call log
 // to see which agent calls the run made, in which order.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { World } from './harness.js';
 
@@ -118,6 +119,26 @@ describe('queue drain routing, black-box', () => {
     expect(World.promptOf(w.calls()[1]!)).toContain(`Governing bead: ${governing!.id}`);
     expect(governing).toMatchObject({ labels: ['kind:planning', 'action:align'], status: 'open', 'execution-eligible': false });
     expect(w.helix(['next']).stdout).toBe('no ready issues\n');
+  });
+
+  it('ALIGN while another live process holds the governing bead: the run does not align and exits 1 saying why', () => {
+    const w = new World({ responses: [check('ALIGN')] });
+    const holder = spawn('sleep', ['30']);
+    try {
+      const governing = w.bead({ title: 'Alignment: repo', labels: ['kind:planning', 'action:align'], set: ['helix-scope=repo', 'execution-eligible=false'] });
+      w.store.mutate((d) => d.change(governing.id, (b) => {
+        b.status = 'in_progress';
+        b.owner = 'helix';
+        b['claimed-pid'] = String(holder.pid);
+        b['claimed-at'] = new Date().toISOString();
+      }));
+      const r = w.helix(['run']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`helix: align failed after queue drain: alignment for repo is already in progress (${governing.id}, pid ${holder.pid})`);
+      expect(w.actions()).toEqual(['check']);
+    } finally {
+      holder.kill();
+    }
   });
 
   it('ALIGN with --no-auto-align or HELIX_AUTO_ALIGN=0 stops at once', () => {
