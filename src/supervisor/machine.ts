@@ -90,7 +90,7 @@ export type Effect =
   | { type: 'markBlocked'; id: string; reason: string }
   | { type: 'sleep'; seconds: number }
   | { type: 'runCheck' }
-  | { type: 'runReview'; scope: string; cycle: number }
+  | { type: 'runReview'; scope: string; cycle: number; /** the bead or epic whose change is reviewed */ beadId: string }
   | { type: 'runAction'; action: DrainAction; purpose: ActionPurpose }
   | { type: 'stop'; exitCode: number; reason: StopReason; message?: string };
 
@@ -160,7 +160,7 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
       const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
       const effects: Effect[] = [{ type: 'say', level: 'verbose', text: `helix: closed epic ${event.epicId} (all children closed)` }];
       // Post-epic review, scoped to the epic's governing spec, before focus moves on.
-      if (settings.autoReview) return { state: next, effects: [...effects, { type: 'runReview', scope: event.reviewScope, cycle: next.attempted }] };
+      if (settings.autoReview) return { state: next, effects: [...effects, { type: 'runReview', scope: event.reviewScope, cycle: next.attempted, beadId: event.epicId }] };
       return continueOrStopAtMax(next, settings, effects);
     }
 
@@ -229,7 +229,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     if (next.completed % CONTEXT_REFRESH_EVERY === 0) effects.push({ type: 'writeContext' });
     const change = outcome.change;
     if (settings.autoReview && change && (change.lines >= settings.reviewThreshold || change.files >= REVIEW_MIN_FILES)) {
-      return { state: next, effects: [...effects, { type: 'runReview', scope: 'last-commit', cycle }] };
+      return { state: next, effects: [...effects, { type: 'runReview', scope: 'last-commit', cycle, beadId: bead.id }] };
     }
     return continueAfterCompletion(next, settings, effects);
   }

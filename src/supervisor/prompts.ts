@@ -77,6 +77,8 @@ export interface ActionPromptInput {
   scope?: string;
   rounds?: number;
   governingBead?: string;
+  /** review inside `helix run`: the bead (or epic) whose change is reviewed, and the run's cycle. */
+  reviewed?: { id: string; parent?: string; cycle: number };
   context?: string;
   extra?: string[];
   env?: NodeJS.ProcessEnv;
@@ -90,6 +92,14 @@ export function actionPrompt(action: Exclude<ActionName, 'implementation'>, inpu
   if (input.scope) parts.push(`Scope: ${input.scope}`);
   if (input.rounds !== undefined) parts.push(`Rounds: ${input.rounds}`);
   if (input.governingBead) parts.push(`Governing bead: ${input.governingBead}`);
+  if (input.reviewed) {
+    const { id, parent, cycle } = input.reviewed;
+    parts.push(`Reviewed bead: ${id}${parent ? ` (parent ${parent})` : ''}`);
+    // The keys `helix status` reports under injected_supervisory (contract §10).
+    parts.push(
+      `File each finding with: ${parent ? `--parent ${parent} ` : ''}--deps ${id} --labels source:review --set helix-triggering-bead=${id} --set helix-triggering-cycle=${cycle}`,
+    );
+  }
   if (action === 'check') parts.push('Answer with `NEXT_ACTION: <CODE>` as the first line of your answer.');
   for (const line of input.extra ?? []) parts.push(line);
   return `${parts.join('\n')}\n`;

@@ -36,13 +36,16 @@ import {
   orphanThresholdSec,
   describeProblems,
 } from '../tracker/index.js';
+import { judgeAction, reviewParseable } from './action-verdict.js';
 import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
+import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
 import { assessDispatch } from './judge.js';
 import { type ActionPurpose, type AttemptOutcome, type DrainAction, type Effect, type Event, type MachineState, initialState, step } from './machine.js';
 import { type SessionOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
 import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
+import { fileUnfiledFindings } from './review-findings.js';
 import { writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
@@ -233,7 +236,7 @@ export class Supervisor {
       case 'runCheck':
         return this.runCheck();
       case 'runReview':
-        return this.runReview(effect.scope, effect.cycle);
+        return this.runReview(effect.scope, effect.cycle, effect.beadId);
       case 'runAction':
         return this.runAction(effect.action, effect.purpose);
       case 'stop':
@@ -550,14 +553,33 @@ export class Supervisor {
   }
 
   /** Post-implementation / post-epic review (cross-model through the review agent). */
-  private async runReview(scope: string, cycle: number): Promise<Event> {
-    const prompt = actionPrompt('review', { scope, context: this.contextText(), env: this.ctx.env });
+  private async runReview(scope: string, cycle: number, beadId: string): Promise<Event> {
+    const before = this.snapshot();
+    const reviewed = before.byId.get(beadId);
+    const parent = typeof reviewed?.parent === 'string' && reviewed.parent ? reviewed.parent : undefined;
+    const prompt = actionPrompt('review', { scope, reviewed: { id: beadId, parent, cycle }, context: this.contextText(before.beads), env: this.ctx.env });
     const { command, label } = this.actionCommand('review', prompt);
     this.say(`helix: reviewing ${scope} after cycle ${cycle}`);
     const run = await this.runAgent(command, label);
     const trailers = parseTrailers(run.output);
-    const parseable = trailers.reviewStatus === 'CLEAN' || (trailers.reviewStatus === 'ISSUES_FOUND' && trailers.issuesCount !== undefined);
+    const parseable = reviewParseable(trailers);
     if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
+    if (parseable && trailers.reviewStatus === 'ISSUES_FOUND' && trailers.issuesCount) {
+      try {
+        const filed = fileUnfiledFindings(this.ctx.store, {
+          reviewed,
+          reviewedId: beadId,
+          cycle,
+          issuesCount: trailers.issuesCount,
+          findingsFiled: trailers.findingsFiled,
+          before: new Set(before.beads.map((b) => b.id)),
+          output: run.output,
+        }, this.now());
+        if (filed) this.say(`helix: filed review follow-up ${filed.id} for ${beadId}`, 'summary');
+      } catch (error) {
+        this.say(`helix: could not file review findings: ${(error as Error).message}`, 'summary');
+      }
+    }
     return { type: 'reviewed', cycle, parseable };
   }
 
@@ -573,23 +595,37 @@ export class Supervisor {
 
   private async runAction(action: DrainAction, purpose: ActionPurpose): Promise<Event> {
     const name: ActionName = action === 'design' ? 'design' : action;
-    const prompt = actionPrompt(name, { scope: 'repo', context: this.contextText(), env: this.ctx.env, rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined });
-    const { command, label } = this.actionCommand(name, prompt);
-    this.say(`helix: running ${action} (${purpose})`);
-    const run = await this.runAgent(command, label);
-    let ok = run.exitCode === 0;
-    let detail = ok ? undefined : `${label} exited ${run.exitCode}`;
-    if (action === 'backfill') {
-      const trailers = parseTrailers(run.output);
-      if (!trailers.backfillStatus) {
-        ok = false;
-        detail = 'backfill output missing BACKFILL_STATUS';
-      } else if (trailers.backfillStatus === 'BLOCKED') {
-        ok = false;
-        detail = 'backfill BLOCKED';
+    // Alignment runs under its governing bead, like `helix align` (refused while another holds it).
+    let governing: Bead | undefined;
+    if (action === 'align') {
+      try {
+        governing = acquireGoverningBead(this.ctx.store, 'repo', this.now());
+      } catch (error) {
+        if (!isHelixError(error) || error.kind !== 'conflict') throw error;
+        return { type: 'actionDone', action, purpose, ok: false, detail: error.message.replace(/^helix: /, '') };
       }
     }
-    return { type: 'actionDone', action, purpose, ok, detail };
+    try {
+      const prompt = actionPrompt(name, {
+        scope: 'repo',
+        context: this.contextText(),
+        env: this.ctx.env,
+        rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined,
+        governingBead: governing?.id,
+      });
+      const { command, label } = this.actionCommand(name, prompt);
+      this.say(`helix: running ${action} (${purpose})`);
+      const run = await this.runAgent(command, label);
+      if (action === 'backfill') {
+        const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.output), this.ctx.root);
+        for (const line of verdict.lines) this.say(line);
+        if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason };
+      }
+      const ok = run.exitCode === 0;
+      return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${label} exited ${run.exitCode}` };
+    } finally {
+      if (governing) releaseGoverningBead(this.ctx.store, governing);
+    }
   }
 }
 

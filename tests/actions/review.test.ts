@@ -1,0 +1,215 @@
+// Fresh-eyes review (contract §6.5, §8): after a big enough completed cycle inside `helix run`,
+// after an epic closes, and as `helix review` on its own. Black-box with stub agents; the
+// implementation stub commits real files so the change size is measured from git.
+import { describe, expect, it } from 'vitest';
+import { type StubResponse, World, commitFiles } from './harness.js';
+
+/** An implementation answer that commits `files` files of `lines` lines each and closes its bead. */
+const implement = (files: number, lines = 1): StubResponse => ({
+  when: 'implementation',
+  run: [commitFiles(files, lines), ['helix', 'tracker', 'close', '{{id}}']],
+  stdout: 'DELIVERED: done\n',
+});
+const review = (stdout: string): StubResponse => ({ when: 'review', stdout });
+const stop: StubResponse = { when: 'check', stdout: 'NEXT_ACTION: STOP\n' };
+
+describe('post-implementation review inside helix run', () => {
+  it('a change of 3 files is reviewed; CLEAN lets the loop go on to the next bead', () => {
+    const w = new World({ responses: [implement(3), review('REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n'), stop] });
+    const first = w.bead({ title: 'first', acceptance: 'done' });
+    w.bead({ title: 'second', acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'review', 'implementation', 'check']);
+    const prompt = World.promptOf(w.calls()[1]!);
+    expect(prompt).toContain('Scope: last-commit');
+    expect(prompt).toContain(`Reviewed bead: ${first.id}`);
+    expect(w.beads().every((b) => b.status === 'closed')).toBe(true);
+  });
+
+  it('a small change (under the threshold and under 3 files) is not reviewed', () => {
+    const w = new World({ responses: [implement(2, 10), stop] });
+    w.bead({ title: 'small', acceptance: 'done' });
+    expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'check']);
+  });
+
+  it('--review-threshold lowers the line count that triggers a review; --no-auto-review turns it off', () => {
+    const reviewed = new World({ responses: [implement(1, 12), stop] });
+    reviewed.bead({ title: 'twelve lines', acceptance: 'done' });
+    expect(reviewed.helix(['run', '--no-auto-align', '--review-threshold', '12']).status).toBe(0);
+    expect(reviewed.actions()).toEqual(['implementation', 'review', 'check']);
+
+    const off = new World({ responses: [implement(5), stop] });
+    off.bead({ title: 'five files', acceptance: 'done' });
+    expect(off.helix(['run', '--no-auto-align', '--no-auto-review']).status).toBe(0);
+    expect(off.actions()).toEqual(['implementation', 'check']);
+  });
+
+  it('ISSUES_FOUND: what the reviewer did not file becomes a follow-up bead linked to the reviewed bead and its epic, and the loop builds it', () => {
+    const w = new World({
+      responses: [
+        implement(3),
+        {
+          when: 'review',
+          run: [['helix', 'tracker', 'create', 'Null check missing', '--type', 'bug', '--labels', 'source:review']],
+          stdout: 'Two problems:\n1. null check missing (filed)\n2. error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1\n',
+        },
+        stop,
+      ],
+    });
+    const epic = w.bead({ title: 'the epic', type: 'epic' });
+    const task = w.bead({ title: 'task under the epic', parent: epic.id, acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    const followUp = w.beads().find((b) => b.title.startsWith(`Review findings for ${task.id}`));
+    expect(followUp).toMatchObject({
+      parent: epic.id,
+      labels: ['source:review'],
+      'helix-triggering-bead': task.id,
+      'helix-triggering-cycle': 1,
+      dependencies: [expect.objectContaining({ depends_on_id: task.id, type: 'blocks' })],
+    });
+    expect(followUp!.title).toContain('1 not filed by the reviewer');
+    expect(followUp!.description).toContain('error swallowed in parse()');
+    expect(r.stderr).toContain(`helix: filed review follow-up ${followUp!.id} for ${task.id}`);
+    // the loop went on: the follow-up under the epic first (epic focus), then the epic closed with
+    // its own review, then the reviewer's own finding
+    expect(w.actions()).toEqual(['implementation', 'review', 'implementation', 'review', 'implementation', 'check']);
+    expect(w.calls()[2]!.id).toBe(followUp!.id);
+    expect(World.promptOf(w.calls()[3]!)).toContain(`Reviewed bead: ${epic.id}`);
+    expect(w.beads().every((b) => b.status === 'closed')).toBe(true);
+    const statusJson = JSON.parse(w.helix(['status', '--json']).stdout) as { injected_supervisory: Array<{ id: string; triggering_bead: string | null }> };
+    expect(statusJson.injected_supervisory).toEqual(expect.arrayContaining([expect.objectContaining({ id: followUp!.id, triggering_bead: task.id })]));
+  });
+
+  it('ISSUES_FOUND with every finding filed by the reviewer files nothing more', () => {
+    const w = new World({
+      responses: [
+        implement(3),
+        { when: 'review', run: [['helix', 'tracker', 'create', 'Finding', '--labels', 'source:review']], stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\n' },
+        stop,
+      ],
+    });
+    w.bead({ title: 'task', acceptance: 'done' });
+    expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
+    // FINDINGS_FILED was left out, but the reviewer's own source:review bead counts
+    expect(w.beads().map((b) => b.title).sort()).toEqual(['Finding', 'task']);
+  });
+
+  it('unparseable review output warns with the contract lines and the loop continues', () => {
+    const w = new World({ responses: [implement(3), review('Looks fine to me.\n'), stop] });
+    w.bead({ title: 'first', acceptance: 'done' });
+    w.bead({ title: 'second', acceptance: 'done' });
+    const r = w.helix(['run', '--summary', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('helix: review output missing REVIEW_STATUS trailer\nreview output was not safely interpretable after cycle 1 — continuing\n');
+    expect(w.actions()).toEqual(['implementation', 'review', 'implementation', 'check']);
+  });
+
+  it('ISSUES_FOUND without ISSUES_COUNT is not safely interpretable either', () => {
+    const w = new World({ responses: [implement(3), review('REVIEW_STATUS: ISSUES_FOUND\n'), stop] });
+    w.bead({ title: 'first', acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('review output was not safely interpretable after cycle 1 — continuing');
+  });
+});
+
+describe('cross-model review', () => {
+  it('--review-agent claude with codex primary: the review runs on claude and never receives the primary --model', () => {
+    const w = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop], env: { HELIX_ALT_AGENT: 'none' } });
+    w.bead({ title: 'task', acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align', '--model', 'gpt-primary', '--review-agent', 'claude']);
+    expect(r.status).toBe(0);
+    const calls = w.calls();
+    expect(calls.map((c) => `${c.program}:${c.action}`)).toEqual(['codex:implementation', 'claude:review', 'codex:check']);
+    expect(calls[0]!.argv).toEqual(expect.arrayContaining(['-m', 'gpt-primary']));
+    expect(calls[1]!.argv).not.toContain('--model');
+    expect(JSON.stringify(calls[1]!.argv) + calls[1]!.stdin).not.toContain('gpt-primary');
+  });
+
+  it('HELIX_REVIEW_AGENT picks the review agent; without it the review goes to the alternate agent', () => {
+    const viaEnv = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop], env: { HELIX_ALT_AGENT: 'none', HELIX_REVIEW_AGENT: 'claude' } });
+    viaEnv.bead({ title: 'task', acceptance: 'done' });
+    expect(viaEnv.helix(['run', '--no-auto-align']).status).toBe(0);
+    expect(viaEnv.calls().map((c) => `${c.program}:${c.action}`)).toEqual(['codex:implementation', 'claude:review', 'codex:check']);
+
+    const alternate = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop] });
+    alternate.bead({ title: 'task', acceptance: 'done' });
+    expect(alternate.helix(['run', '--no-auto-align', '--model', 'gpt-primary']).status).toBe(0);
+    // build and check go to the alternate (claude) too; none of claude's calls gets the primary's model
+    const claudeCalls = alternate.calls().filter((c) => c.program === 'claude');
+    expect(claudeCalls.map((c) => c.action)).toEqual(['implementation', 'review', 'check']);
+    for (const call of claudeCalls) expect(call.argv).not.toContain('gpt-primary');
+  });
+
+  it('through ddx the review harness is the review agent, without the primary --model', () => {
+    const w = new World({ programs: ['ddx', 'codex', 'claude'], responses: [{ when: 'execute-bead', run: [commitFiles(3), ['helix', 'tracker', 'close', '{{id}}']] }, stop], env: { HELIX_ALT_AGENT: 'none' } });
+    w.bead({ title: 'task', acceptance: 'done' });
+    expect(w.helix(['run', '--no-auto-align', '--model', 'gpt-primary', '--review-agent', 'claude']).status).toBe(0);
+    const review = w.calls().find((c) => c.action === 'review')!;
+    expect(review.argv.slice(0, 8)).toEqual(['agent', 'run', '--harness', 'claude', '--permissions', 'unrestricted', '--timeout', '2700s']);
+    expect(review.argv).not.toContain('--model');
+    const build = w.calls().find((c) => c.kind === 'execute-bead')!;
+    expect(build.argv).toEqual(expect.arrayContaining(['--harness', 'codex', '--model', 'gpt-primary']));
+  });
+});
+
+describe('post-epic review', () => {
+  it('when an epic closes, a review scoped to its spec-id runs before the loop moves on', () => {
+    const w = new World({ responses: [stop] });
+    const epic = w.bead({ title: 'epic', type: 'epic', specId: 'SPEC-7' });
+    w.bead({ title: 'only child', parent: epic.id, acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'review', 'check']);
+    const prompt = World.promptOf(w.calls()[1]!);
+    expect(prompt).toContain('Scope: SPEC-7');
+    expect(prompt).toContain(`Reviewed bead: ${epic.id}`);
+    expect(w.beads().find((b) => b.id === epic.id)?.status).toBe('closed');
+  });
+
+  it('an epic without a spec-id is reviewed as last-commit; --no-auto-review skips it', () => {
+    const w = new World({ responses: [stop] });
+    const epic = w.bead({ title: 'epic', type: 'epic' });
+    w.bead({ title: 'only child', parent: epic.id, acceptance: 'done' });
+    expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
+    expect(World.promptOf(w.calls()[1]!)).toContain('Scope: last-commit');
+
+    const off = new World({ responses: [stop] });
+    const quiet = off.bead({ title: 'epic', type: 'epic', specId: 'SPEC-8' });
+    off.bead({ title: 'only child', parent: quiet.id, acceptance: 'done' });
+    expect(off.helix(['run', '--no-auto-align', '--no-auto-review']).status).toBe(0);
+    expect(off.actions()).toEqual(['implementation', 'check']);
+  });
+});
+
+describe('helix review on its own', () => {
+  const cases: Array<{ name: string; stdout: string; status: number; line: string }> = [
+    { name: 'CLEAN exits 0', stdout: 'REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n', status: 0, line: 'helix: review CLEAN' },
+    { name: 'ISSUES_FOUND with its count exits 0', stdout: '**REVIEW_STATUS:** `ISSUES_FOUND`\nISSUES_COUNT: 3\nFINDINGS_FILED: 3\n', status: 0, line: 'helix: review found 3 issue(s), 3 filed' },
+    { name: 'ISSUES_FOUND without ISSUES_COUNT exits 1', stdout: 'REVIEW_STATUS: ISSUES_FOUND\n', status: 1, line: 'helix: review output missing REVIEW_STATUS trailer' },
+    { name: 'no trailer exits 1', stdout: 'All good.\n', status: 1, line: 'helix: review output missing REVIEW_STATUS trailer' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const w = new World({ responses: [review(c.stdout)] });
+      const r = w.helix(['review']);
+      expect(r.status).toBe(c.status);
+      expect(r.stdout).toBe(c.stdout);
+      expect(r.stderr).toContain(c.line);
+      expect(World.promptOf(w.calls()[0]!)).toContain('Scope: last-commit');
+    });
+  }
+
+  it('takes a scope and --review-agent', () => {
+    const w = new World({ programs: ['codex', 'claude'] });
+    const r = w.helix(['review', 'HEAD~1..HEAD', '--review-agent', 'claude', '--model', 'gpt-primary']);
+    expect(r.status).toBe(0);
+    const [call] = w.calls();
+    expect(call).toMatchObject({ program: 'claude', action: 'review' });
+    expect(call!.stdin).toContain('Scope: HEAD~1..HEAD');
+    expect(call!.argv).not.toContain('gpt-primary');
+  });
+});
