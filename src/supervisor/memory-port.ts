@@ -15,6 +15,8 @@ type MemoryStore = import('../memory/index.js').MemoryStore;
 /** The memory block is capped so it never crowds out the bead itself. */
 export const INJECTION_CHAR_BUDGET = 2000;
 export const INJECTION_LIMIT = 5;
+/** Ranked candidates asked of the store per injection, so the exploration slot has a choice. */
+export const EXPLORATION_POOL = INJECTION_LIMIT * 4;
 export const UNRESOLVED = 'UNRESOLVED - requires investigation';
 
 const FILE_TOKEN = /(?:^|[\s`'"(\[])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;\]])/g;
@@ -47,12 +49,56 @@ export function withinBudget(block: string, budget = INJECTION_CHAR_BUDGET): str
   return out;
 }
 
-/** The names a rendered block still shows after the budget cut. */
-function namesShown(block: string, names: string[], store: MemoryStore): string[] {
-  return names.filter((name) => {
-    const memory = store.get(name);
-    return memory ? block.includes(memory.trigger.slice(0, 40)) : false;
-  });
+/** A rendered memory ends with `(memory: <name>)`, then a systemic note when it is one. */
+const ENTRY_END = /\(memory: ([^)\s]+)\)(?: \[[^\]]*\])?\s*$/;
+
+/**
+ * The store's rendered block split into its header and one entry per memory (a procedure memory
+ * spans several lines), keyed by name, in the order the store rendered them.
+ */
+export function blockEntries(block: string): { header: string; entries: Array<{ name: string; text: string }> } {
+  const lines = block.split('\n');
+  const header = lines[0] ?? '';
+  const entries: Array<{ name: string; text: string }> = [];
+  let pending: string[] = [];
+  for (const line of lines.slice(1)) {
+    pending.push(line);
+    const end = ENTRY_END.exec(line);
+    if (end) {
+      entries.push({ name: end[1] ?? '', text: pending.join('\n') });
+      pending = [];
+    }
+  }
+  return { header, entries };
+}
+
+/** The names whose whole entry is still in the block after the budget cut. */
+export function namesShown(block: string, names: string[]): string[] {
+  const shown = new Set(blockEntries(block).entries.map((e) => e.name));
+  return names.filter((name) => shown.has(name));
+}
+
+/**
+ * Which of the ranked candidates (best first, with their helped + failed uses) go into the
+ * prompt: the best `limit − 1` by the store's score, and for the last slot the candidate with the
+ * least evidence among the rest (ties: the better score). Without that slot ranking is purely
+ * greedy, and a memory whose first use happened to fail (effectiveness 0 after one try) sinks
+ * below distractors that are proven useless but look a bit more relevant, and is never tried
+ * again — the learning simulation (scripts/sim-learning.mjs) showed exactly that.
+ */
+export function chooseWithExploration(ranked: Array<{ name: string; uses: number }>, limit = INJECTION_LIMIT): string[] {
+  if (ranked.length <= limit) return ranked.map((r) => r.name);
+  const chosen = ranked.slice(0, limit - 1);
+  let explore = ranked[limit - 1]!;
+  for (const candidate of ranked.slice(limit)) if (candidate.uses < explore.uses) explore = candidate;
+  return [...chosen, explore].map((r) => r.name);
+}
+
+/** The header and the entries of `names`, in the store's order (systemic warnings first). */
+export function renderChosen(block: string, names: string[]): string {
+  const keep = new Set(names);
+  const { header, entries } = blockEntries(block);
+  return [header, ...entries.filter((e) => keep.has(e.name)).map((e) => e.text)].join('\n');
 }
 
 export function failureTrigger(bead: Bead, detail: string): string {
@@ -64,10 +110,15 @@ class StoreMemoryPort implements MemoryPort {
   constructor(private readonly store: MemoryStore) {}
 
   async inject(bead: Bead): Promise<{ block: string; names: string[] }> {
-    const result = await this.store.inject({ objective: beadObjective(bead), files: beadFiles(bead), limit: INJECTION_LIMIT });
-    if (result.injected.length === 0) return { block: '', names: [] };
-    const block = withinBudget(result.prompt);
-    return { block, names: namesShown(block, result.injected, this.store) };
+    const ranked = await this.store.inject({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
+    if (ranked.injected.length === 0) return { block: '', names: [] };
+    const uses = (name: string) => {
+      const memory = this.store.get(name);
+      return memory ? memory.helped + memory.failed : 0;
+    };
+    const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
+    const block = withinBudget(renderChosen(ranked.prompt, chosen));
+    return { block, names: namesShown(block, chosen) };
   }
 
   async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void> {
