@@ -13,7 +13,7 @@ describe('helix run: drain then check', () => {
     expect(r.status).toBe(0);
     expect(p.buildCalls().map((c) => c.id)).toEqual(['hx-0000000a', 'hx-0000000b']);
     expect(p.buildCalls()[0]?.env.HELIX_SELECTED_ISSUE).toBe('hx-0000000a');
-    expect(p.beads().map((x) => x.status)).toEqual(['closed', 'closed']);
+    expect(p.statuses('hx-0000000a', 'hx-0000000b')).toEqual(['closed', 'closed']);
     expect(p.checkCalls()).toHaveLength(1);
     // a build happened since the last alignment: align once before stopping
     expect(p.calls().filter((c) => c.action === 'align')).toHaveLength(1);
@@ -62,7 +62,7 @@ describe('helix run: drain then check', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: reached max cycles (2)');
     expect(p.buildCalls().map((c) => c.id)).toEqual(['hx-00000001', 'hx-00000001', 'hx-00000002']);
-    expect(p.beads().map((b) => b.status)).toEqual(['closed', 'closed', 'open']);
+    expect(p.statuses('hx-00000001', 'hx-00000002', 'hx-00000003')).toEqual(['closed', 'closed', 'open']);
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 3)).toEqual(['3', '2']);
     expect(p.checkCalls()).toEqual([]);
   });

@@ -21,11 +21,7 @@ describe('epic focus', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: epic focus hx-000000e1 → child hx-000000c1');
     expect(p.buildCalls().map((c) => c.id)).toEqual(['hx-000000c1', 'hx-000000c2']);
-    expect(p.beads().map((b) => [b.id, b.status])).toEqual([
-      ['hx-000000c1', 'closed'],
-      ['hx-000000c2', 'closed'],
-      ['hx-000000e1', 'closed'],
-    ]);
+    expect(p.statuses('hx-000000c1', 'hx-000000c2', 'hx-000000e1')).toEqual(['closed', 'closed', 'closed']);
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 3)).toEqual(['2', '3']);
     expect(p.runState()).toMatchObject({ completed_cycles: 3, attempted_cycles: 2, focused_epic: null });
   });

@@ -111,6 +111,11 @@ export class Project {
     return readFileSync(this.beadsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Bead);
   }
 
+  /** Status of each of these beads (the run may add beads of its own, e.g. a planning bead). */
+  statuses(...ids: string[]): string[] {
+    return ids.map((id) => this.bead(id).status);
+  }
+
   bead(id: string): Bead {
     const found = this.beads().find((b) => b.id === id);
     if (!found) throw new Error(`no bead ${id} in ${this.beadsFile}`);

@@ -49,14 +49,16 @@ describe('--summary', () => {
 
     const logName = String(p.runState().log);
     const log = readFileSync(join(p.root, logName), 'utf8').split('\n');
-    const refs = lines.flatMap((l) => {
+    // a build's `… complete` line is the one right after its cycle line; the others are check/align
+    const refs = lines.flatMap((l, i) => {
       const m = /(\w+) complete \(rc=(-?\d+).*— log L(\d+)–L(\d+) in (\S+)$/.exec(l);
-      return m ? [{ label: m[1], rc: Number(m[2]), first: Number(m[3]), last: Number(m[4]), file: m[5] }] : [];
+      const build = /cycle \d+: hx-\w+ \(\d+ ready\)$/.test(lines[i - 1] ?? '');
+      return m ? [{ build, rc: Number(m[2]), first: Number(m[3]), last: Number(m[4]), file: m[5] }] : [];
     });
     expect(refs.map((ref) => ref.file)).toEqual(refs.map(() => logName));
     const builds = p.buildCalls().map((c) => c.id);
     expect(builds).toEqual(['hx-0000000c', 'hx-0000000c', 'hx-0000000c', 'hx-0000000c', 'hx-0000000a', 'hx-0000000b']);
-    const buildRefs = refs.filter((ref) => ref.label === 'ddx');
+    const buildRefs = refs.filter((ref) => ref.build);
     expect(buildRefs).toHaveLength(6);
     buildRefs.forEach((ref, i) => {
       const block = log.slice(ref.first - 1, ref.last);
@@ -75,7 +77,7 @@ describe('--summary', () => {
       expect(log[ref.first - 2]?.startsWith('helix:')).toBe(true);
       expect(log[ref.last]?.startsWith('helix:')).toBe(true);
     });
-    const checkRef = refs.find((ref) => ref.label !== 'ddx');
+    const checkRef = refs.find((ref) => !ref.build);
     expect(log.slice((checkRef?.first ?? 0) - 1, checkRef?.last)).toEqual(['CHECK-OUT', 'NEXT_ACTION: STOP']);
     expect(r.stderr).toMatch(/cycle 5: hx-0000000a → COMPLETE \(1\/5 done, 7 tokens\)/);
     expect(r.stderr).toMatch(/cycle 6: hx-0000000b → COMPLETE \(2\/6 done, 14 tokens\)/);

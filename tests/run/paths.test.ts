@@ -16,7 +16,7 @@ describe('build paths', () => {
       ['execute-loop', 'hx-00000002'],
     ]);
     expect(calls[0]?.argv.slice(0, 3)).toEqual(['agent', 'execute-loop', '--once']);
-    expect(p.beads().map((b) => b.status)).toEqual(['closed', 'closed']);
+    expect(p.statuses('hx-00000001', 'hx-00000002')).toEqual(['closed', 'closed']);
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 3)).toEqual(['2', '2']);
   });
 
@@ -80,7 +80,7 @@ describe('drain routes that run an action', () => {
   });
 
   it('BACKFILL runs backfill inline and re-checks; a BLOCKED backfill exits 1', () => {
-    const ok = new Project({ script: { defaults: { check: { stdout: 'NEXT_ACTION: BACKFILL\n' }, backfill: { stdout: 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: docs/r.md\n' } } } });
+    const ok = new Project({ script: { defaults: { check: { stdout: 'NEXT_ACTION: BACKFILL\n' }, backfill: { run: [['mkdir', '-p', 'docs'], ['touch', 'docs/r.md']], stdout: 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: docs/r.md\n' } } } });
     const r = ok.helix(['run', '--summary']);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: stopping after check returned BACKFILL');
