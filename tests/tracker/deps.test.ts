@@ -54,6 +54,50 @@ describe('dependencies', () => {
     expect(allCycles([bead({ id: 'x', deps: ['y'] }), bead({ id: 'y' })])).toEqual([]);
   });
 
+  it('allCycles reports every cyclic group, including ones reached only from later beads', () => {
+    const beads = [
+      bead({ id: 'x', deps: ['a'] }),
+      bead({ id: 'a', deps: ['b'] }),
+      bead({ id: 'b', deps: ['a'] }),
+      bead({ id: 'p', deps: ['q'] }),
+      bead({ id: 'q', deps: ['r'] }),
+      bead({ id: 'r', deps: ['p'] }),
+    ];
+    expect(allCycles(beads)).toEqual([
+      ['a', 'b', 'a'],
+      ['p', 'q', 'r', 'p'],
+    ]);
+  });
+
+  it('a dependency chain 50,000 long neither overflows the stack nor hides the cycle at its end', () => {
+    const n = 50_000;
+    const beads = Array.from({ length: n }, (_, i) => bead({ id: `c${i}`, deps: [i + 1 < n ? `c${i + 1}` : 'c0'] }));
+    expect(findCycle(beads, 'c0')).toHaveLength(n + 1);
+    expect(allCycles(beads)).toHaveLength(1);
+  });
+
+  it('tree expands a shared dependency once and marks later mentions (see above)', () => {
+    const beads = [
+      bead({ id: 'top', title: 'T', deps: ['l', 'r'] }),
+      bead({ id: 'l', title: 'L', deps: ['base'] }),
+      bead({ id: 'r', title: 'R', deps: ['base'] }),
+      bead({ id: 'base', title: 'B', deps: ['leaf'] }),
+      bead({ id: 'leaf', title: 'F' }),
+    ];
+    expect(dependencyTree(beads, 'top')).toBe(
+      ['top [open] T', '  └─ l [open] L', '    └─ base [open] B', '      └─ leaf [open] F', '  └─ r [open] R', '    └─ base [open] B (see above)'].join('\n'),
+    );
+  });
+
+  it('tree output stays linear on stacked diamonds (it used to double per level)', () => {
+    const beads = [bead({ id: 'd0' })];
+    for (let level = 1; level <= 40; level++) {
+      beads.push(bead({ id: `l${level}`, deps: [`d${level - 1}`] }), bead({ id: `r${level}`, deps: [`d${level - 1}`] }));
+      beads.push(bead({ id: `d${level}`, deps: [`l${level}`, `r${level}`] }));
+    }
+    expect(dependencyTree(beads, 'd40').split('\n').length).toBeLessThan(200);
+  });
+
   it('tree shows what a bead depends on, with statuses and unknown ids', () => {
     const beads = [bead({ id: 'a', title: 'A', deps: ['b', 'ghost'] }), bead({ id: 'b', title: 'B', status: 'closed' })];
     expect(dependencyTree(beads, 'a')).toBe('a [open] A\n  └─ b [closed] B\n  └─ ghost [unknown]');
