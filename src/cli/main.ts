@@ -59,7 +59,8 @@ export function reportError(error: unknown): number {
     return error.exitCode;
   }
   if (error instanceof HelixError) {
-    process.stderr.write(`${error.message}\n`);
+    // an empty message means the command already said what went wrong
+    if (error.message) process.stderr.write(`${error.message}\n`);
     return error.exitCode;
   }
   if (error instanceof CommanderError) {

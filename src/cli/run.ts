@@ -103,9 +103,15 @@ export function registerRunCommands(program: HelixCommand): void {
       else process.stdout.write(statusText(report, store.read().beads.filter((b) => b.status === 'in_progress'), now));
     });
 
-  withRunFlags(withCommonFlags(program.command('start').description('run `helix run` in the background with a pid file'))).action(async () => {
-    const { startBackground } = await import('../supervisor/background.js');
+  withRunFlags(withCommonFlags(program.command('start').description('run `helix run` in the background with a pid file'))).action(async (o: RunFlags) => {
     const args = process.argv.slice(process.argv.indexOf('start') + 1);
+    if (o.dryRun) {
+      // nothing to background: show what the run would do, as `helix run --dry-run` does
+      const { runLoop } = await import('../supervisor/commands.js');
+      process.exitCode = await runLoop({ ...baseOptions(o), dryRun: true });
+      return;
+    }
+    const { startBackground } = await import('../supervisor/background.js');
     process.exitCode = await startBackground(process.cwd(), process.env, args);
   });
 

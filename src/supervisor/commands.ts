@@ -54,7 +54,8 @@ async function withSignals<T>(body: (signal: AbortSignal) => Promise<T>): Promis
 export async function runLoop(options: RunOptions): Promise<number> {
   const settings: SupervisorSettings = { ...defaultSettings(options.env), ...options.settings };
   if (options.dryRun) return dryRunNext(options);
-  // Tools first: a run that cannot start an agent must not touch the tracker.
+  // Tools first: a run that cannot start an agent must not touch the tracker. A run refused here
+  // (no agent, another run active) never started, so it prints no run-complete line.
   const session = await prepareSession(options.cwd, options.env, options);
   const releaseMutex = acquireRunMutex(session.store.dir);
   excludeRuntimeFiles(session.root);
@@ -75,8 +76,8 @@ export async function runLoop(options: RunOptions): Promise<number> {
     exitCode = outcome.value.exitCode;
     reason = outcome.value.state.stop?.reason ?? 'completed';
   } else if (outcome.signal || outcome.error instanceof RunInterrupted) {
-    supervisor?.releaseHeldClaim();
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}; claim released`);
+    const released = supervisor?.releaseHeldClaim();
+    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${released ? `; claim on ${released} released` : ''}`);
     exitCode = SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
     reason = 'error';
   } else {
@@ -149,9 +150,9 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
     return supervisor.buildOnce(bead, ready);
   }).finally(() => memory?.close?.());
   if (!outcome.value) {
-    supervisor?.releaseHeldClaim();
+    const released = supervisor?.releaseHeldClaim();
     if (outcome.error && !(outcome.error instanceof RunInterrupted) && !outcome.signal) throw outcome.error;
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}; claim released`);
+    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${released ? `; claim on ${released} released` : ''}`);
     return SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
   }
   const result = outcome.value;

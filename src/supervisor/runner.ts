@@ -111,7 +111,7 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     let event: Event | undefined = { type: 'started' };
-    this.persist({ stop_reason: null });
+    this.persist({ stop_reason: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
     while (event) {
       const next = step(this.state, event, this.ctx.settings);
       this.state = next.state;
@@ -127,15 +127,18 @@ export class Supervisor {
   }
 
   /** Releases this run's claim, if any (SIGINT/SIGTERM and unexpected errors). */
-  releaseHeldClaim(): void {
+  /** Returns the id it released, if this run held a claim. */
+  releaseHeldClaim(): string | undefined {
     const held = this.held;
-    if (!held) return;
+    if (!held) return undefined;
     this.held = undefined;
     try {
       this.ctx.store.mutate((d) => unclaimBead(d, held.id, { token: held.token }));
       this.ctx.output.verbose(`helix: released claim on ${held.id}`);
+      return held.id;
     } catch (error) {
       this.ctx.output.verbose(`helix: could not release ${held.id}: ${(error as Error).message}`);
+      return undefined;
     }
   }
 
