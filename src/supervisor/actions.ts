@@ -14,7 +14,6 @@ import { Supervisor } from './runner.js';
 import { type SessionFlags, prepareSession } from './session.js';
 import type { OutputMode } from './output.js';
 
-
 export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
 
 export interface ActionOptions extends SessionFlags {

@@ -578,7 +578,7 @@ export class Supervisor {
           before: new Set(before.beads.map((b) => b.id)),
           output: run.output,
         }, this.now());
-        if (filed) this.say(`helix: filed review follow-up ${filed.id} for ${beadId}`, 'summary');
+        if (filed) this.say(`helix: filed review follow-up ${filed.id} for ${beadId}`);
       } catch (error) {
         this.say(`helix: could not file review findings: ${(error as Error).message}`, 'summary');
       }

@@ -191,11 +191,19 @@ describe('every prompt names its action file and carries its action phrase', () 
     { action: 'check', file: 'check.md', phrase: 'check action', args: ['check'] },
   ];
 
-  it('for each one-shot action and check, through codex (last argument) and claude (stdin)', () => {
-    for (const agent of ['codex', 'claude'] as const) {
-      const w = new World({ programs: [agent], env: { HELIX_LIBRARY_ROOT: '/opt/helix-library' } });
-      for (const e of expected) w.helix([...e.args, '--agent', agent]);
-      const calls = w.calls();
+  it('for each one-shot action and check, through codex (last argument), claude (stdin) and ddx agent run (--text)', () => {
+    for (const [program, agent] of [['codex', 'codex'], ['claude', 'claude'], ['ddx', 'claude']] as const) {
+      const w = new World({
+        programs: [program],
+        defaults: { backfill: { stdout: 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: report.md\n' } },
+        env: { HELIX_LIBRARY_ROOT: '/opt/helix-library' },
+      });
+      w.file('report.md', 'report\n');
+      w.git('add', 'report.md');
+      w.git('commit', '-q', '-m', 'report');
+      for (const e of expected) expect(w.helix([...e.args, '--agent', agent]).status).toBe(0);
+      const calls = w.calls().filter((c) => c.kind !== 'execute-bead-help');
+      expect(calls.every((c) => c.kind === (program === 'ddx' ? 'agent-run' : program))).toBe(true);
       expect(calls.map((c) => c.action)).toEqual(expected.map((e) => e.action));
       calls.forEach((call, i) => {
         const prompt = World.promptOf(call);
