@@ -176,6 +176,7 @@ export function resolveSelector<T extends { id: string; title: string }>(ready: 
 /** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION. */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? (new NullOutput() as unknown as SessionOutput) : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
   const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));

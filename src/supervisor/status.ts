@@ -17,7 +17,7 @@ import { pidFilePath, readPidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 
 /** Labels helix's supervisory actions put on the beads they file. */
-export const SUPERVISORY_LABELS = ['source:review', 'source:alignment', 'source:acceptance'];
+export const SUPERVISORY_LABELS = ['source:review', 'source:alignment', 'source:align', 'source:acceptance'];
 
 export interface StatusReport {
   current_cycle: number;
@@ -30,6 +30,12 @@ export interface StatusReport {
   active_run: { pid: number; started: string; log: string | null } | null;
   memory: Record<string, unknown> | null;
 }
+
+/** `--set k=N` stores text; the cycle is a number either way. */
+const cycleNumber = (value: unknown): number | null => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(n) ? n : null;
+};
 
 const ageSeconds = (now: Date, iso: unknown) => {
   const t = timeOf(iso);
@@ -73,8 +79,8 @@ export function buildStatus(store: BeadStore, now: Date, env: NodeJS.ProcessEnv,
     .slice(0, 20)
     .map((b: Bead) => ({
       id: b.id,
-      type: labelsOf(b).find((l) => SUPERVISORY_LABELS.includes(l))?.slice('source:'.length) ?? 'review',
-      triggering_cycle: typeof b['helix-triggering-cycle'] === 'number' ? b['helix-triggering-cycle'] : null,
+      type: (labelsOf(b).find((l) => SUPERVISORY_LABELS.includes(l))?.slice('source:'.length) ?? 'review').replace(/^align$/, 'alignment'),
+      triggering_cycle: cycleNumber(b['helix-triggering-cycle']),
       triggering_bead: typeof b['helix-triggering-bead'] === 'string' ? b['helix-triggering-bead'] : null,
       created_at: String(b.created_at ?? ''),
     }));

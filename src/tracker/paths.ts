@@ -1,7 +1,7 @@
 // Where the tracker lives: `<git top>/.ddx` unless HELIX_TRACKER_DIR / DDX_BEAD_DIR say otherwise,
 // and keeping helix's runtime files out of `git status` through `.git/info/exclude`.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export const BEADS_FILE = 'beads.jsonl';
 export const QUARANTINE_FILE = 'beads.quarantine.jsonl';
@@ -87,15 +87,25 @@ function excludeFile(top: string): string | undefined {
   }
 }
 
+/** The same runtime files for a tracker folder moved by HELIX_TRACKER_DIR / DDX_BEAD_DIR. */
+function trackerDirExcludes(top: string, dir: string | undefined): string[] {
+  if (!dir) return [];
+  const rel = relative(top, resolve(dir)).split(sep).join('/');
+  if (!rel || rel === '.ddx' || rel.startsWith('..') || isAbsolute(rel)) return [];
+  return RUNTIME_EXCLUDES.filter((p) => p.startsWith('.ddx/')).map((p) => `/${rel}/${p.slice('.ddx/'.length)}`);
+}
+
 /** Repositories whose exclude file this process already checked: every write calls in here. */
 const excludedAlready = new Set<string>();
 
 /** Adds the runtime patterns missing from `.git/info/exclude`; a no-op outside git. */
-export function excludeRuntimeFiles(cwd: string = process.cwd()): void {
+export function excludeRuntimeFiles(cwd: string = process.cwd(), dir?: string): void {
   const top = gitTopLevel(cwd);
   const file = top ? excludeFile(top) : undefined;
-  if (!file || excludedAlready.has(file)) return;
-  excludedAlready.add(file);
+  const key = `${file}\0${dir ?? ''}`;
+  if (!top || !file || excludedAlready.has(key)) return;
+  excludedAlready.add(key);
+  const patterns = [...RUNTIME_EXCLUDES, ...trackerDirExcludes(top, dir)];
   let existing = '';
   try {
     existing = readFileSync(file, 'utf8');
@@ -103,7 +113,7 @@ export function excludeRuntimeFiles(cwd: string = process.cwd()): void {
     mkdirSync(dirname(file), { recursive: true });
   }
   const present = new Set(existing.split('\n').map((l) => l.trim()));
-  const missing = RUNTIME_EXCLUDES.filter((p) => !present.has(p));
+  const missing = patterns.filter((p) => !present.has(p));
   if (missing.length === 0) return;
   const lead = existing && !existing.endsWith('\n') ? '\n' : '';
   appendFileSync(file, `${lead}# helix runtime files\n${missing.join('\n')}\n`);

@@ -186,7 +186,7 @@ export class BeadStore {
    */
   mutate<T>(apply: (draft: Draft) => T): T {
     mkdirSync(this.dir, { recursive: true });
-    excludeRuntimeFiles(dirname(this.dir));
+    excludeRuntimeFiles(dirname(this.dir), this.dir);
     return withLock(
       this.dir,
       () => {

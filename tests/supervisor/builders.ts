@@ -127,7 +127,7 @@ export function play(world: World, config: SupervisorSettings = settings(), limi
       case 'closeEpic': {
         const epic = byId.get(effect.epicId);
         if (epic) epic.status = 'closed';
-        return { type: 'epicClosed', epicId: effect.epicId };
+        return { type: 'epicClosed', epicId: effect.epicId, reviewScope: 'last-commit' };
       }
       case 'runCheck':
         return { type: 'checked', nextAction: checks.length > 0 ? checks.shift() : 'STOP' };
