@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { EXIT, HelixError } from '../errors.js';
 import { type HelixCommand, printJson, withCommonFlags } from './program.js';
+import { printBeads } from './tracker-read.js';
 
 type Bead = import('../tracker/index.js').Bead;
 
@@ -39,15 +40,6 @@ async function open<T>(load: () => Promise<T>) {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-function beadLine(bead: Bead): string {
-  return `${bead.id}  [P${String(bead.priority)}] [${bead.status}] [${String(bead.issue_type ?? 'task')}] ${bead.title}`;
-}
-
-function printBeads(beads: Bead[], json: boolean | undefined): void {
-  if (json) printJson(beads);
-  else for (const bead of beads) process.stdout.write(`${beadLine(bead)}\n`);
-}
 
 function showText(bead: Bead): string {
   const order = ['id', 'title', 'status', 'priority', 'issue_type', 'owner', 'parent', 'labels', 'spec-id', 'created_at', 'updated_at'];
@@ -249,15 +241,15 @@ export function registerTrackerCommands(program: HelixCommand): void {
     .option('--execution', 'only beads the supervisor may build (eligible, not superseded, not retry-parked)')
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      const { read, tracker: t } = await open(loadReadModules);
-      printBeads(t.readyBeads(read().beads, { execution: opts.execution }), opts.json);
+      const { readyCommand } = await import('./tracker-read.js');
+      await readyCommand(opts);
     });
 
   sub(tracker, 'blocked', 'List open beads waiting on an unclosed dependency')
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      const { read, tracker: t } = await open(loadReadModules);
-      printBeads(t.blockedBeads(read().beads), opts.json);
+      const { blockedCommand } = await import('./tracker-read.js');
+      await blockedCommand(opts);
     });
 
   const dep = sub(tracker, 'dep', 'Manage dependencies between beads');

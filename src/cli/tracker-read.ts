@@ -1,0 +1,54 @@
+// The hot read commands of `helix tracker` — `ready` and `blocked` — without commander.
+// Scripts and the supervisor's callers run them constantly, so bin/helix sends a plain
+// `helix tracker ready|blocked [--execution] [--json]` straight here (anything else, including
+// --help or an unknown flag, goes through the full CLI). The commander wiring in tracker.ts calls
+// the same functions, so both paths print exactly the same thing.
+import type { Bead } from '../tracker/bead.js';
+
+export function printBeads(beads: Bead[], json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(beads, null, 2)}\n`);
+    return;
+  }
+  let out = '';
+  for (const bead of beads) out += `${bead.id}  [P${String(bead.priority)}] [${bead.status}] [${String(bead.issue_type ?? 'task')}] ${bead.title}\n`;
+  process.stdout.write(out);
+}
+
+async function readBeads(): Promise<Bead[]> {
+  const [{ BeadStore, describeProblems }, { trackerDir }] = await Promise.all([import('../tracker/store.js'), import('../tracker/paths.js')]);
+  const store = new BeadStore(trackerDir());
+  const snapshot = store.read();
+  if (snapshot.problems.length > 0) {
+    process.stderr.write(`helix: warning: ${describeProblems(store.file, snapshot.problems)}; run 'helix tracker doctor --fix'\n`);
+  }
+  return snapshot.beads;
+}
+
+export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {
+  const [{ readyBeads }, beads] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+  printBeads(readyBeads(beads, { execution: options.execution }), options.json);
+}
+
+export async function blockedCommand(options: { json?: boolean }): Promise<void> {
+  const [{ blockedBeads }, beads] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+  printBeads(blockedBeads(beads), options.json);
+}
+
+/** Flags the fast path understands; the common agent flags are accepted and ignored as usual. */
+const IGNORED = new Set(['--quiet', '-q', '--summary', '-s', '--dry-run', '--claude', '--codex']);
+const FAST_FLAGS: Record<string, Set<string>> = { ready: new Set(['--execution', '--json']), blocked: new Set(['--json']) };
+
+/** True when `args` (after `tracker`) is a plain ready/blocked call the fast path can serve. */
+export function isFastRead(args: string[]): boolean {
+  const [command, ...flags] = args;
+  const known = command ? FAST_FLAGS[command] : undefined;
+  return known !== undefined && flags.every((f) => known.has(f) || IGNORED.has(f));
+}
+
+export async function fastRead(args: string[]): Promise<void> {
+  const [command, ...flags] = args;
+  const has = (flag: string) => flags.includes(flag);
+  if (command === 'ready') await readyCommand({ execution: has('--execution'), json: has('--json') });
+  else await blockedCommand({ json: has('--json') });
+}
