@@ -1,0 +1,59 @@
+// bin/helix serves plain `tracker ready|blocked` without commander; it must print exactly what
+// the full CLI prints for the same question.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HELIX_BIN, helix, tempGitRepo } from '../helpers/cli.js';
+
+function projectWithBeads(): string {
+  const root = tempGitRepo();
+  mkdirSync(join(root, '.ddx'));
+  const stamp = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, '0')}Z`;
+  const beads = [
+    { id: 'hx-00000001', title: 'done', status: 'closed', priority: 2, issue_type: 'task', created_at: stamp(1), updated_at: stamp(1) },
+    { id: 'hx-00000002', title: 'ready after done', status: 'open', priority: 1, issue_type: 'task', created_at: stamp(2), updated_at: stamp(2), dependencies: [{ issue_id: 'hx-00000002', depends_on_id: 'hx-00000001', type: 'blocks' }] },
+    { id: 'hx-00000003', title: 'blocked', status: 'open', priority: 0, issue_type: 'task', created_at: stamp(3), updated_at: stamp(3), dependencies: [{ issue_id: 'hx-00000003', depends_on_id: 'hx-00000002', type: 'blocks' }] },
+    { id: 'hx-00000004', title: 'not for execution', status: 'open', priority: 0, issue_type: 'task', created_at: stamp(4), updated_at: stamp(4), 'execution-eligible': false },
+  ];
+  writeFileSync(join(root, '.ddx', 'beads.jsonl'), `${beads.map((b) => JSON.stringify(b)).join('\n')}\nnot json\n`);
+  return root;
+}
+
+describe('tracker read fast path', () => {
+  const cwd = projectWithBeads();
+
+  it.each([
+    [['ready', '--json']],
+    [['ready', '--execution', '--json']],
+    [['ready']],
+    [['blocked', '--json']],
+    [['blocked']],
+  ])('tracker %j prints what the full CLI prints, warnings included', (args) => {
+    const fast = helix(['tracker', ...args], { cwd });
+    // `--agent codex` is not a fast-path flag, so this call goes through commander
+    const full = helix(['tracker', ...args, '--agent', 'codex'], { cwd });
+    expect(fast.status).toBe(0);
+    expect(fast.stdout).toBe(full.stdout);
+    expect(fast.stderr).toBe(full.stderr);
+    expect(fast.stderr).toContain('malformed line(s) 5');
+  });
+
+  it('ready --execution leaves out the ineligible bead that plain ready lists', () => {
+    const ids = (args: string[]) => (JSON.parse(helix(['tracker', ...args, '--json'], { cwd }).stdout) as Array<{ id: string }>).map((b) => b.id);
+    expect(ids(['ready'])).toEqual(['hx-00000004', 'hx-00000002']);
+    expect(ids(['ready', '--execution'])).toEqual(['hx-00000002']);
+  });
+
+  it('an unknown flag still gets the contract error from the full CLI', () => {
+    const r = helix(['tracker', 'ready', '--bogus'], { cwd });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('unknown option for ready: --bogus');
+  });
+
+  it('a reader that closes the pipe early ends helix with status 0 and no stack trace', () => {
+    const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(HELIX_BIN)} tracker ready | head -c 1`], { cwd, encoding: 'utf8' });
+    expect(r.stderr).not.toContain('EPIPE');
+    expect(r.status).toBe(0);
+  });
+});
