@@ -78,7 +78,7 @@ export function registerRunCommands(program: HelixCommand): void {
     });
 
   withCommonFlags(program.command('next').description('print the first ready execution bead id, or "no ready issues"')).action(async () => {
-    const { openStore } = await import('../supervisor/session.js');
+    const { openStore } = await import('../supervisor/project.js');
     const { readyBeads } = await import('../tracker/index.js');
     const { store } = openStore(process.cwd(), process.env);
     const first = readyBeads(store.read().beads, { execution: true })[0];
@@ -93,7 +93,7 @@ export function registerRunCommands(program: HelixCommand): void {
   withCommonFlags(program.command('status').description('tracker counts, the active run, claimed beads and the last run'))
     .option('--json', 'JSON document (contract §10 keys)')
     .action(async (o: { json?: boolean }) => {
-      const { openStore } = await import('../supervisor/session.js');
+      const { openStore } = await import('../supervisor/project.js');
       const { buildStatus, statusText } = await import('../supervisor/status.js');
       const { memoryHealth } = await import('../supervisor/memory-port.js');
       const { root, store } = openStore(process.cwd(), process.env);

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT } from '../errors.js';
 import { isPidAlive } from '../tracker/index.js';
 import { pidFilePath, readPidFile } from './mutex.js';
-import { openStore } from './session.js';
+import { openStore } from './project.js';
 
 const STOP_GRACE_MS = 10_000;
 const POLL_MS = 50;

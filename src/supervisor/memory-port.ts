@@ -5,7 +5,8 @@
 // memory (the store promotes the third similar one in a week to `systemic`); a success with a
 // LEARNED/INSIGHT line becomes a `pattern`. Any memory error is reported once and the run goes on.
 import { existsSync } from 'node:fs';
-import { parseTrailers } from '../agents/index.js';
+// trailers.ts alone: the agent runner (execa) is not needed to read an agent's answer
+import { parseTrailers } from '../agents/trailers.js';
 import type { Bead } from '../tracker/index.js';
 import type { MemoryPort } from './runner.js';
 

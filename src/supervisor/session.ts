@@ -2,7 +2,10 @@
 // and — before anything touches the tracker — whether the programs it needs exist at all.
 import { type AgentPlan, ddxExecuteBeadAvailable, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
 import { HelixError } from '../errors.js';
-import { BeadStore, projectRoot, trackerDir } from '../tracker/index.js';
+import type { BeadStore } from '../tracker/index.js';
+import { openStore } from './project.js';
+
+export { openStore } from './project.js';
 import type { BuildPath } from './runner.js';
 
 export interface SessionFlags {
@@ -18,11 +21,6 @@ export interface Session {
   plan: AgentPlan;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
-}
-
-export function openStore(cwd: string, env: NodeJS.ProcessEnv): { root: string; store: BeadStore } {
-  const root = projectRoot(cwd);
-  return { root, store: new BeadStore(trackerDir(cwd, env), env) };
 }
 
 export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true): Promise<Session> {
