@@ -6,33 +6,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { join, resolve } from 'node:path';
 import { type Bead, BeadStore, type CreateInput, createBead } from '../../src/tracker/index.js';
 import { type CliResult, HELIX_BIN, cleanEnv, helix, tempGitRepo } from '../helpers/cli.js';
+import type { StubCall, StubResponse } from '../helpers/stub-call.js';
+
+export type { StubCall, StubResponse } from '../helpers/stub-call.js';
 
 const STUBS = resolve(import.meta.dirname, '../stubs');
 
 export type StubProgram = 'codex' | 'claude' | 'ddx';
 
-export interface StubCall {
-  program: StubProgram;
-  argv: string[];
-  stdin: string;
-  cwd: string;
-  kind: string;
-  action: string | null;
-  id: string | null;
-  env: Record<string, string>;
-  response: number | null;
-}
 
-export interface StubResponse {
-  when?: string | string[];
-  stdout?: string;
-  stderr?: string;
-  exit?: number;
-  run?: string[][];
-  marker?: string;
-  waitFor?: string;
-  result?: Record<string, unknown>;
-}
 
 export interface WorldOptions {
   /** Stub programs on PATH (default: codex only, so every action goes to codex directly). */

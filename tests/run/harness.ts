@@ -7,6 +7,9 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Bead } from '../../src/tracker/index.js';
 import { type CliResult, HELIX_BIN, cleanEnv, helix, tempGitRepo } from '../helpers/cli.js';
+import type { StubCall } from '../helpers/stub-call.js';
+
+export type { StubCall } from '../helpers/stub-call.js';
 
 export const STUBS = resolve(import.meta.dirname, '../stubs');
 
@@ -19,18 +22,6 @@ export function bead(fields: Partial<Bead> & { id: string }): Bead {
   return { title: `bead ${fields.id}`, status: 'open', priority: 2, issue_type: 'task', created_at: stamp, updated_at: stamp, ...fields };
 }
 
-export interface StubCall {
-  program: string;
-  argv: string[];
-  stdin: string;
-  cwd: string;
-  kind: string;
-  action: string | null;
-  id: string | null;
-  env: Record<string, string>;
-  pid: number;
-  response: number | null;
-}
 
 export interface ProjectOptions {
   beads?: Bead[];

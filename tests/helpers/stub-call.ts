@@ -1,0 +1,29 @@
+// The shape of one line of the stubs' call log ($HELIX_STUB_LOG) and of a scripted response;
+// tests/stubs/README.md documents both.
+
+export interface StubCall {
+  program: string;
+  argv: string[];
+  stdin: string;
+  cwd: string;
+  kind: string;
+  action: string | null;
+  id: string | null;
+  env: Record<string, string>;
+  pid: number;
+  response: number | null;
+}
+
+export interface StubResponse {
+  when?: string | string[];
+  stdout?: string;
+  stderr?: string;
+  exit?: number;
+  run?: string[][];
+  marker?: string;
+  waitFor?: string;
+  hang?: boolean;
+  spawnChild?: boolean;
+  tokens?: number;
+  result?: Record<string, unknown>;
+}
