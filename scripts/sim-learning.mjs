@@ -15,7 +15,7 @@
 // Reported: success rate (completed / attempted, from helix's run-complete line) per round per
 // arm, and the effectiveness of useful vs distractor memories at the end. Writes an SVG plot.
 //
-//   node scripts/sim-learning.mjs [--seed 7] [--rounds 15] [--families 8] [--distractors 7]
+//   node scripts/sim-learning.mjs [--seed 7] [--rounds 12] [--families 6 (max 8)] [--distractors 7]
 //        [--p-base 0.3] [--p-help 0.8] [--min-injections 10] [--seeds 1,2,3,4,5]
 //        [--svg docs/learning-curves.svg | --no-svg] [--json]
 // Exit 1 when a claim fails on the main seed, or (with --seeds) holds on fewer than all but one
@@ -47,8 +47,8 @@ function parseOptions(argv) {
   };
   return {
     seed: number('--seed', 7),
-    rounds: number('--rounds', 15),
-    families: number('--families', FAMILIES.length),
+    rounds: number('--rounds', 12),
+    families: number('--families', 6),
     distractors: number('--distractors', 7),
     pBase: number('--p-base', 0.3),
     pHelp: number('--p-help', 0.8),
@@ -169,6 +169,10 @@ async function runArm(arm, config, work, memory) {
   for (const s of seeded) memories[s.name] = reopened.get(s.name);
   const health = await reopened.health();
   reopened.close();
+  // The memory-off arm must not have touched its store: nothing added, nothing rated.
+  if (arm.key === 'off' && (health.total_memories !== seeded.length || health.with_feedback !== 0)) {
+    throw new Error(`memory-off arm changed its store: ${health.total_memories} memories, ${health.with_feedback} with feedback`);
+  }
   return {
     rounds,
     stats: memoryStats(seeded, memories, injections, config.minInjections),

@@ -249,6 +249,38 @@ describe('a crash between dispatch and feedback', () => {
   });
 });
 
+describe('attempts that end without a verdict', () => {
+  it('queue drift gives no feedback and leaves no injected names on the released bead', async () => {
+    const p = new Project();
+    await p.remember(WINDOWS, LOAD, TWICE);
+    const id = p.bead(WEBHOOK_BEAD);
+    p.script([{ when: 'execute-bead', run: [['helix', 'tracker', 'update', '{{id}}', '--set', 'spec-id=CHANGED']], result: {} }]);
+
+    const run = p.helix(NORMAL_RUN);
+    expect(run.stderr).toContain(`helix: queue drift detected for ${id}; refusing stale completion`);
+    expect(p.beads().get(id)).toMatchObject({ status: 'open' });
+    expect(p.beads().get(id)).not.toHaveProperty(INJECTED_KEY);
+    expect(Object.values(p.counts()).every((m) => m.helped === 0 && m.failed === 0)).toBe(true);
+  });
+
+  it('an interrupted run releases the bead without feedback and without its injected names', async () => {
+    const p = new Project();
+    await p.remember(WINDOWS, LOAD, TWICE);
+    const id = p.bead(WEBHOOK_BEAD);
+    const marker = join(p.scratch, 'dispatched');
+    p.script([{ when: 'execute-bead', marker, hang: true }]);
+
+    const running = p.spawnHelix(RUN);
+    await waitForFile(marker);
+    expect(p.beads().get(id)).toHaveProperty(INJECTED_KEY);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(143);
+    expect(p.beads().get(id)).toMatchObject({ status: 'open' });
+    expect(p.beads().get(id)).not.toHaveProperty(INJECTED_KEY);
+    expect(Object.values(p.counts()).every((m) => m.helped === 0 && m.failed === 0)).toBe(true);
+  });
+});
+
 async function waitForFile(path: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(path)) {
