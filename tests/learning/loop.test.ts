@@ -2,6 +2,7 @@
 // stub `ddx` from tests/stubs. Injection before dispatch, verification-gated feedback after it,
 // failure and systemic memories, the crash-safe record of injected names, and memory off/unusable.
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +115,30 @@ describe('feedback after an attempt', () => {
     expect(counts).not.toHaveProperty(windows!);
     expect(counts[load!]).toMatchObject({ helped: 0.5, failed: 0 });
     expect(counts[twice!]).toMatchObject({ helped: 0.5, failed: 0 });
+  });
+});
+
+describe('what the agent learned', () => {
+  it('a failure keeps the LEARNED line as its resolution; a verified success with one becomes a pattern', async () => {
+    const p = new Project();
+    p.bead(WEBHOOK_BEAD);
+    p.script([
+      { when: 'execute-bead', stdout: 'LEARNED: the signing secret differs between staging and production\n', ...FAILED },
+      { when: 'execute-bead', stdout: 'INSIGHT: verify the signature on the raw body before parsing the JSON\n', result: {} },
+    ]);
+
+    expect(p.helix(RUN).status).toBe(0);
+    const memories = Object.values(p.counts());
+    expect(memories.find((m) => m.type === 'failure')?.trigger).toContain(`${WEBHOOK_BEAD.title}: execution_failed: the agent gave up (files: src/payments/webhook.ts)`);
+    const pattern = memories.find((m) => m.type === 'pattern');
+    expect(pattern?.trigger).toBe(`Task: ${WEBHOOK_BEAD.title}`);
+    const db = new Database(p.dbPath, { readonly: true });
+    const resolutions = db.prepare('SELECT type, resolution FROM memories ORDER BY type').all();
+    db.close();
+    expect(resolutions).toEqual([
+      { type: 'failure', resolution: 'the signing secret differs between staging and production' },
+      { type: 'pattern', resolution: 'Approach that worked: verify the signature on the raw body before parsing the JSON' },
+    ]);
   });
 });
 
