@@ -15,7 +15,7 @@
 // Reported: success rate (completed / attempted, from helix's run-complete line) per round per
 // arm, and the effectiveness of useful vs distractor memories at the end. Writes an SVG plot.
 //
-//   node scripts/sim-learning.mjs [--seed 7] [--rounds 15] [--families 8] [--distractors 7]
+//   node scripts/sim-learning.mjs [--seed 7] [--rounds 12] [--families 6 (max 8)] [--distractors 7]
 //        [--p-base 0.3] [--p-help 0.8] [--min-injections 10] [--seeds 1,2,3,4,5]
 //        [--svg docs/learning-curves.svg | --no-svg] [--json]
 // Exit 1 when a claim fails on the main seed, or (with --seeds) holds on fewer than all but one
@@ -47,8 +47,8 @@ function parseOptions(argv) {
   };
   return {
     seed: number('--seed', 7),
-    rounds: number('--rounds', 15),
-    families: number('--families', FAMILIES.length),
+    rounds: number('--rounds', 12),
+    families: number('--families', 6),
     distractors: number('--distractors', 7),
     pBase: number('--p-base', 0.3),
     pHelp: number('--p-help', 0.8),
@@ -99,6 +99,29 @@ function retireRound(file, ids) {
   return closed;
 }
 
+/**
+ * How relevant the seeded memories look to a fresh bead of their family, as the store ranks them
+ * for injection: the distractors should look at least as relevant as the useful memory.
+ */
+async function relevanceCheck(store, families, seeded) {
+  let atLeast = 0;
+  let total = 0;
+  const usefulRanks = [];
+  for (const family of families) {
+    const bead = familyBead(family);
+    const found = await store.recall([bead.title, bead.description, bead.acceptance].join('\n'), { limit: 50 });
+    const relevance = new Map(found.map((m) => [m.name, m._relevance]));
+    const mine = seeded.filter((s) => s.family === family.key);
+    const useful = relevance.get(mine.find((s) => s.role === 'useful').name) ?? 0;
+    for (const d of mine.filter((s) => s.role === 'distractor')) {
+      total++;
+      if ((relevance.get(d.name) ?? 0) >= useful) atLeast++;
+    }
+    usefulRanks.push(found.findIndex((m) => m.name === mine.find((s) => s.role === 'useful').name) + 1);
+  }
+  return { atLeast, total, usefulRanks };
+}
+
 /** One arm: its own repository, tracker, memory store and agent state. */
 async function runArm(arm, config, work, memory) {
   const repo = join(work, arm.key);
@@ -122,6 +145,7 @@ async function runArm(arm, config, work, memory) {
       if (role === 'useful') useful[family.key] = stored.name;
     }
   }
+  const lookalikes = await relevanceCheck(store, families, seeded);
   store.close();
 
   const sim = { seed: config.seed, pBase: config.pBase, pHelp: config.pHelp, honesty: arm.key === 'dishonest' ? 'dishonest' : 'honest', beads: {}, useful };
@@ -169,8 +193,13 @@ async function runArm(arm, config, work, memory) {
   for (const s of seeded) memories[s.name] = reopened.get(s.name);
   const health = await reopened.health();
   reopened.close();
+  // The memory-off arm must not have touched its store: nothing added, nothing rated.
+  if (arm.key === 'off' && (health.total_memories !== seeded.length || health.with_feedback !== 0)) {
+    throw new Error(`memory-off arm changed its store: ${health.total_memories} memories, ${health.with_feedback} with feedback`);
+  }
   return {
     rounds,
+    lookalikes,
     stats: memoryStats(seeded, memories, injections, config.minInjections),
     totalMemories: health.total_memories,
     byType: health.by_type,
@@ -198,6 +227,9 @@ function report(result) {
   const c = result.config;
   const out = [];
   out.push(`helix learning simulation: seed ${c.seed}, ${c.families} families × (1 useful + ${c.distractors} distractors), ${c.rounds} rounds, p_base ${c.pBase}, p_help ${c.pHelp} (${result.seconds.toFixed(1)} s)`);
+  out.push('');
+  const look = result.arms.honest.lookalikes;
+  out.push(`Before any feedback, ${look.atLeast} of ${look.total} distractors look at least as relevant to their family's bead as its useful memory; the useful memory ranks ${look.usefulRanks.join(', ')} (of ${1 + c.distractors}) and the first prompt shows 5.`);
   out.push('');
   out.push('Success rate per round (completed / attempted, retries included):');
   out.push('');

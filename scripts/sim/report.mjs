@@ -89,13 +89,14 @@ export function renderEffectiveness(result) {
 /** A hand-written SVG line chart of the success rate per round, one line per arm. */
 export function renderSvg(result) {
   const width = 640;
-  const height = 360;
-  const pad = { left: 56, right: 20, top: 40, bottom: 48 };
+  const height = 380;
+  const pad = { left: 56, right: 20, top: 40, bottom: 68 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const { rounds } = result.config;
-  const x = (i) => pad.left + (rounds === 1 ? plotW / 2 : (i * plotW) / (rounds - 1));
-  const y = (v) => pad.top + plotH - v * plotH;
+  const r1 = (v) => Math.round(v * 10) / 10;
+  const x = (i) => r1(pad.left + (rounds === 1 ? plotW / 2 : (i * plotW) / (rounds - 1)));
+  const y = (v) => r1(pad.top + plotH - v * plotH);
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
   out.push(`<rect width="${width}" height="${height}" fill="white"/>`);
@@ -109,22 +110,24 @@ export function renderSvg(result) {
   for (let i = 0; i < rounds; i++) out.push(`<text x="${x(i)}" y="${height - pad.bottom + 18}" text-anchor="middle">${i + 1}</text>`);
   out.push(`<line x1="${pad.left}" x2="${pad.left}" y1="${pad.top}" y2="${pad.top + plotH}" stroke="#333"/>`);
   out.push(`<line x1="${pad.left}" x2="${width - pad.right}" y1="${pad.top + plotH}" y2="${pad.top + plotH}" stroke="#333"/>`);
-  out.push(`<text x="${pad.left + plotW / 2}" y="${height - 10}" text-anchor="middle">round</text>`);
+  out.push(`<text x="${pad.left + plotW / 2}" y="${height - pad.bottom + 36}" text-anchor="middle">round</text>`);
   out.push(`<text x="16" y="${pad.top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${pad.top + plotH / 2})">completed / attempted</text>`);
   for (const [rate, label] of [[c.pBase, 'p_base'], [c.pHelp, 'p_help']]) {
     out.push(`<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(rate)}" y2="${y(rate)}" stroke="#bbb" stroke-dasharray="4 4"/>`);
     out.push(`<text x="${width - pad.right - 4}" y="${y(rate) - 4}" text-anchor="end" fill="#999">${label} ${rate}</text>`);
   }
   ARMS.forEach((arm, k) => {
-    const points = result.arms[arm.key].rounds.map((r, i) => `${x(i).toFixed(1)},${y(r.completed / r.attempted).toFixed(1)}`);
+    const points = result.arms[arm.key].rounds.map((r, i) => `${x(i)},${y(r.completed / r.attempted)}`);
     out.push(`<polyline fill="none" stroke="${arm.colour}" stroke-width="2" points="${points.join(' ')}"/>`);
     for (const p of points) {
       const [px, py] = p.split(',');
       out.push(`<circle cx="${px}" cy="${py}" r="2.5" fill="${arm.colour}"/>`);
     }
-    const ly = pad.top + 8 + k * 16;
-    out.push(`<line x1="${pad.left + 10}" x2="${pad.left + 30}" y1="${ly}" y2="${ly}" stroke="${arm.colour}" stroke-width="2"/>`);
-    out.push(`<text x="${pad.left + 36}" y="${ly + 4}">${arm.label}</text>`);
+    // The legend is one row under the axis, where no curve can cover it.
+    const lx = pad.left + k * 190;
+    const ly = height - 12;
+    out.push(`<line x1="${lx}" x2="${lx + 20}" y1="${ly - 4}" y2="${ly - 4}" stroke="${arm.colour}" stroke-width="2"/>`);
+    out.push(`<text x="${lx + 26}" y="${ly}">${arm.label}</text>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;

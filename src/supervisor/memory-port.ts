@@ -40,16 +40,6 @@ export function beadObjective(bead: Bead): string {
   return [bead.title, bead.description, bead.acceptance].filter((v) => typeof v === 'string' && v.trim()).join('\n');
 }
 
-/** Keeps whole lines within the budget (systemic warnings come first, so they survive a cut). */
-export function withinBudget(block: string, budget = INJECTION_CHAR_BUDGET): string {
-  let out = '';
-  for (const line of block.split('\n')) {
-    if (out.length + line.length + 1 > budget) break;
-    out += `${line}\n`;
-  }
-  return out;
-}
-
 /** A rendered memory ends with `(memory: <name>)`, then a systemic note when it is one. */
 const ENTRY_END = /\(memory: ([^)\s]+)\)(?: \[[^\]]*\])?\s*$/;
 
@@ -73,12 +63,6 @@ export function blockEntries(block: string): { header: string; entries: Array<{ 
   return { header, entries };
 }
 
-/** The names whose whole entry is still in the block after the budget cut. */
-export function namesShown(block: string, names: string[]): string[] {
-  const shown = new Set(blockEntries(block).entries.map((e) => e.name));
-  return names.filter((name) => shown.has(name));
-}
-
 /**
  * Which of the ranked candidates (best first, with their helped + failed uses) go into the
  * prompt: the best `limit − 1` by the store's score, and for the last slot the candidate with the
@@ -95,11 +79,22 @@ export function chooseWithExploration(ranked: Array<{ name: string; uses: number
   return [...chosen, explore].map((r) => r.name);
 }
 
-/** The header and the entries of `names`, in the store's order (systemic warnings first). */
-export function renderChosen(block: string, names: string[]): string {
+/**
+ * The prompt block for the chosen names: the store's header and their entries in the store's
+ * order (systemic warnings first), whole entries only, within the character budget. Returns the
+ * names actually shown: only those are fed back.
+ */
+export function renderChosen(block: string, names: string[], budget = INJECTION_CHAR_BUDGET): { block: string; names: string[] } {
   const keep = new Set(names);
   const { header, entries } = blockEntries(block);
-  return [header, ...entries.filter((e) => keep.has(e.name)).map((e) => e.text)].join('\n');
+  let text = header;
+  const shown: string[] = [];
+  for (const entry of entries) {
+    if (!keep.has(entry.name) || text.length + entry.text.length + 2 > budget) continue; // + two newlines
+    text += `\n${entry.text}`;
+    shown.push(entry.name);
+  }
+  return shown.length > 0 ? { block: `${text}\n`, names: shown } : { block: '', names: [] };
 }
 
 export function failureTrigger(bead: Bead, detail: string): string {
@@ -118,8 +113,7 @@ class StoreMemoryPort implements MemoryPort {
       return memory ? memory.helped + memory.failed : 0;
     };
     const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
-    const block = withinBudget(renderChosen(ranked.prompt, chosen));
-    return { block, names: namesShown(block, chosen) };
+    return renderChosen(ranked.prompt, chosen);
   }
 
   async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void> {

@@ -372,7 +372,15 @@ export class Supervisor {
       env: this.ctx.env,
     });
     const baseRev = gitHead(this.ctx.root);
-    const run = await this.dispatchBuild(bead, prompt);
+    let run: AgentRunResult;
+    try {
+      run = await this.dispatchBuild(bead, prompt);
+    } catch (error) {
+      // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
+      // left on a released bead they would be fed back by some later recovery. Drop them.
+      if (injected.length > 0) this.forgetInjected(bead.id);
+      throw error;
+    }
     const result = this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : undefined;
     const validResult = result && !('invalid' in result) ? result : undefined;
     if (result && 'invalid' in result) this.say(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`, 'summary');
@@ -433,8 +441,9 @@ export class Supervisor {
       } catch (error) {
         this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
-      if (injected.length > 0) this.forgetInjected(bead.id);
     }
+    // A drifted attempt is never judged, but its names must not outlive it either.
+    if (injected.length > 0) this.forgetInjected(bead.id);
 
     const ended = this.now();
     const durationSec = (ended.getTime() - started.getTime()) / 1000;

@@ -7,9 +7,7 @@ import {
   beadObjective,
   blockEntries,
   chooseWithExploration,
-  namesShown,
   renderChosen,
-  withinBudget,
 } from '../../src/supervisor/memory-port.js';
 import { bead } from '../supervisor/builders.js';
 
@@ -54,26 +52,29 @@ describe('rendered blocks', () => {
   });
 
   it('keeps only the chosen entries, in the store order (systemic warning first)', () => {
-    const text = renderChosen(BLOCK, ['deploy-steps', 'repeated-repair-the-cache']);
-    expect(text.split('\n')[1]).toMatch(/^WARNING: /);
-    expect(text).not.toContain('(memory: repair-the-cache)');
-    expect(text).toContain('  2. ship (memory: deploy-steps)');
+    const { block, names } = renderChosen(BLOCK, ['deploy-steps', 'repeated-repair-the-cache']);
+    expect(names).toEqual(['repeated-repair-the-cache', 'deploy-steps']);
+    expect(block.split('\n')[1]).toMatch(/^WARNING: /);
+    expect(block).not.toContain('(memory: repair-the-cache)');
+    expect(block).toContain('  2. ship (memory: deploy-steps)\n');
   });
 
-  it('counts a memory as shown only when its whole entry survived the budget', () => {
-    const names = ['repeated-repair-the-cache', 'repair-the-cache', 'deploy-steps'];
-    // A cut inside the procedure keeps its first lines but not the line that names it.
-    const cut = withinBudget(BLOCK, BLOCK.length - 10);
-    expect(cut).toContain('  1. build');
-    expect(namesShown(cut, names)).toEqual(['repeated-repair-the-cache', 'repair-the-cache']);
-    // The failure memory's trigger is quoted inside the systemic line: that must not count as shown.
-    const onlySystemic = withinBudget(BLOCK, BLOCK.split('\n').slice(0, 2).join('\n').length + 1);
-    expect(namesShown(onlySystemic, names)).toEqual(['repeated-repair-the-cache']);
+  it('keeps whole entries within the budget and names only those as shown', () => {
+    const all = ['repeated-repair-the-cache', 'repair-the-cache', 'deploy-steps'];
+    const full = renderChosen(BLOCK, all);
+    expect(full.names).toEqual(all);
+    // One character short: the last entry (the three-line procedure) no longer fits, not even in part.
+    const cut = renderChosen(BLOCK, all, full.block.length - 1);
+    expect(cut.names).toEqual(['repeated-repair-the-cache', 'repair-the-cache']);
+    expect(cut.block).not.toContain('1. build');
+    expect(cut.block.length).toBeLessThanOrEqual(full.block.length - 1);
+    // A long entry that does not fit does not keep a shorter later one out.
+    const skipLong = renderChosen(BLOCK, all, full.block.length - BLOCK.split('\n')[1]!.length - 1);
+    expect(skipLong.names).toEqual(['repair-the-cache', 'deploy-steps']);
   });
 
-  it('never cuts a line in half', () => {
-    const cut = withinBudget(BLOCK, 120);
-    for (const line of cut.trimEnd().split('\n')) expect(BLOCK.split('\n')).toContain(line);
+  it('shows nothing when no entry fits', () => {
+    expect(renderChosen(BLOCK, ['repair-the-cache'], 20)).toEqual({ block: '', names: [] });
   });
 });
 

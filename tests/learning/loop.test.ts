@@ -2,6 +2,7 @@
 // stub `ddx` from tests/stubs. Injection before dispatch, verification-gated feedback after it,
 // failure and systemic memories, the crash-safe record of injected names, and memory off/unusable.
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +115,30 @@ describe('feedback after an attempt', () => {
     expect(counts).not.toHaveProperty(windows!);
     expect(counts[load!]).toMatchObject({ helped: 0.5, failed: 0 });
     expect(counts[twice!]).toMatchObject({ helped: 0.5, failed: 0 });
+  });
+});
+
+describe('what the agent learned', () => {
+  it('a failure keeps the LEARNED line as its resolution; a verified success with one becomes a pattern', async () => {
+    const p = new Project();
+    p.bead(WEBHOOK_BEAD);
+    p.script([
+      { when: 'execute-bead', stdout: 'LEARNED: the signing secret differs between staging and production\n', ...FAILED },
+      { when: 'execute-bead', stdout: 'INSIGHT: verify the signature on the raw body before parsing the JSON\n', result: {} },
+    ]);
+
+    expect(p.helix(RUN).status).toBe(0);
+    const memories = Object.values(p.counts());
+    expect(memories.find((m) => m.type === 'failure')?.trigger).toContain(`${WEBHOOK_BEAD.title}: execution_failed: the agent gave up (files: src/payments/webhook.ts)`);
+    const pattern = memories.find((m) => m.type === 'pattern');
+    expect(pattern?.trigger).toBe(`Task: ${WEBHOOK_BEAD.title}`);
+    const db = new Database(p.dbPath, { readonly: true });
+    const resolutions = db.prepare('SELECT type, resolution FROM memories ORDER BY type').all();
+    db.close();
+    expect(resolutions).toEqual([
+      { type: 'failure', resolution: 'the signing secret differs between staging and production' },
+      { type: 'pattern', resolution: 'Approach that worked: verify the signature on the raw body before parsing the JSON' },
+    ]);
   });
 });
 
@@ -246,6 +271,38 @@ describe('a crash between dispatch and feedback', () => {
     expect(again.status).toBe(0);
     expect(again.stderr).not.toMatch(/reclaiming orphaned/);
     expect(p.counts()).toEqual(after);
+  });
+});
+
+describe('attempts that end without a verdict', () => {
+  it('queue drift gives no feedback and leaves no injected names on the released bead', async () => {
+    const p = new Project();
+    await p.remember(WINDOWS, LOAD, TWICE);
+    const id = p.bead(WEBHOOK_BEAD);
+    p.script([{ when: 'execute-bead', run: [['helix', 'tracker', 'update', '{{id}}', '--set', 'spec-id=CHANGED']], result: {} }]);
+
+    const run = p.helix(NORMAL_RUN);
+    expect(run.stderr).toContain(`helix: queue drift detected for ${id}; refusing stale completion`);
+    expect(p.beads().get(id)).toMatchObject({ status: 'open' });
+    expect(p.beads().get(id)).not.toHaveProperty(INJECTED_KEY);
+    expect(Object.values(p.counts()).every((m) => m.helped === 0 && m.failed === 0)).toBe(true);
+  });
+
+  it('an interrupted run releases the bead without feedback and without its injected names', async () => {
+    const p = new Project();
+    await p.remember(WINDOWS, LOAD, TWICE);
+    const id = p.bead(WEBHOOK_BEAD);
+    const marker = join(p.scratch, 'dispatched');
+    p.script([{ when: 'execute-bead', marker, hang: true }]);
+
+    const running = p.spawnHelix(RUN);
+    await waitForFile(marker);
+    expect(p.beads().get(id)).toHaveProperty(INJECTED_KEY);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(143);
+    expect(p.beads().get(id)).toMatchObject({ status: 'open' });
+    expect(p.beads().get(id)).not.toHaveProperty(INJECTED_KEY);
+    expect(Object.values(p.counts()).every((m) => m.helped === 0 && m.failed === 0)).toBe(true);
   });
 });
 
