@@ -5,9 +5,19 @@
 // the same functions, so both paths print exactly the same thing.
 import type { Bead } from '../tracker/bead.js';
 
-export function printBeads(beads: Bead[], json: boolean | undefined): void {
+/**
+ * Prints beads as text lines, or as a JSON array. Given the file's own lines, the array holds each
+ * record exactly as stored (one per line): valid JSON, byte-faithful, and no re-serialising of
+ * thousands of records on every `ready --json`.
+ */
+export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(beads, null, 2)}\n`);
+    if (!rawLines) {
+      process.stdout.write(`${JSON.stringify(beads, null, 2)}\n`);
+      return;
+    }
+    const items = beads.map((b) => `  ${rawLines.get(b.id)?.trim() ?? JSON.stringify(b)}`);
+    process.stdout.write(items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n');
     return;
   }
   let out = '';
@@ -15,24 +25,24 @@ export function printBeads(beads: Bead[], json: boolean | undefined): void {
   process.stdout.write(out);
 }
 
-async function readBeads(): Promise<Bead[]> {
+async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
   const [{ BeadStore, describeProblems }, { trackerDir }] = await Promise.all([import('../tracker/store.js'), import('../tracker/paths.js')]);
   const store = new BeadStore(trackerDir());
   const snapshot = store.read();
   if (snapshot.problems.length > 0) {
     process.stderr.write(`helix: warning: ${describeProblems(store.file, snapshot.problems)}; run 'helix tracker doctor --fix'\n`);
   }
-  return snapshot.beads;
+  return snapshot;
 }
 
 export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {
-  const [{ readyBeads }, beads] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
-  printBeads(readyBeads(beads, { execution: options.execution }), options.json);
+  const [{ readyBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+  printBeads(readyBeads(beads, { execution: options.execution }), options.json, rawLines);
 }
 
 export async function blockedCommand(options: { json?: boolean }): Promise<void> {
-  const [{ blockedBeads }, beads] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
-  printBeads(blockedBeads(beads), options.json);
+  const [{ blockedBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+  printBeads(blockedBeads(beads), options.json, rawLines);
 }
 
 /** Flags the fast path understands; the common agent flags are accepted and ignored as usual. */
