@@ -7,12 +7,11 @@ import { EXIT, HelixError } from '../errors.js';
 import { excludeRuntimeFiles } from '../tracker/index.js';
 import { judgeAction } from './action-verdict.js';
 import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
-import { type SessionOutput, SessionOutput as Output } from './output.js';
 import { defaultSettings } from './policy.js';
 import { type ActionName, actionPrompt } from './prompts.js';
 import { Supervisor } from './runner.js';
 import { type SessionFlags, prepareSession } from './session.js';
-import type { OutputMode } from './output.js';
+import { type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
 
 export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
 
@@ -50,8 +49,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   if (action === 'experiment' && worktreeDirty(session.root)) {
     throw new HelixError('error', 'helix: experiment refuses a dirty worktree: commit or stash your changes first');
   }
-  const silent = { mode: 'quiet', logName: '-', summary() {}, verbose() {}, agentOutputSink: () => ({ append() {}, range: () => ({ first: 0, last: 0 }) }) };
-  const output: SessionOutput = options.dryRun ? (silent as unknown as SessionOutput) : new Output(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
+  const output: RunOutput = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
   const governing = action === 'align' && !options.dryRun ? acquireGoverningBead(session.store, scope) : undefined;
   try {

@@ -6,7 +6,7 @@ import { excludeRuntimeFiles, readyBeads } from '../tracker/index.js';
 import { type MemoryPort, RunInterrupted, Supervisor, type SupervisorEnvironment } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { writeRunState } from './run-state.js';
-import { type OutputMode, SessionOutput } from './output.js';
+import { type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
 import { type SupervisorSettings, defaultSettings } from './policy.js';
 import { actionPrompt, implementationPrompt } from './prompts.js';
 import { prepareSession, type SessionFlags } from './session.js';
@@ -103,8 +103,7 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true });
   const selection = selectNext({ ready, beads, focusedEpic: undefined, excluded: new Set() });
-  const output = new NullOutput();
-  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: output as unknown as SessionOutput });
+  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
   if (selection.kind === 'attempt') {
     const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
     const prompt = implementationPrompt({ bead: selection.bead, context, helixCloses: session.buildPath === 'execute-bead', env: options.env });
@@ -116,17 +115,6 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
   return EXIT.ok;
 }
 
-/** Output for dry runs: prints nothing, writes no log. */
-class NullOutput {
-  readonly mode = 'quiet';
-  readonly logName = '-';
-  summary(): void {}
-  verbose(): void {}
-  agentOutputSink() {
-    return { append: () => undefined, range: () => ({ first: 0, last: 0 }) };
-  }
-}
-
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
 export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
@@ -135,7 +123,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   const bead = resolveSelector(ready, options.selector);
   if (!bead) throw new HelixError('error', 'helix: no execution-ready bead matched the build selector');
   if (options.dryRun) {
-    const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: new NullOutput() as unknown as SessionOutput });
+    const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
     const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
     const prompt = implementationPrompt({ bead, context, helixCloses: session.buildPath === 'execute-bead', env: options.env });
     process.stdout.write(`${formatDryRun(supervisor.buildCommand(bead, prompt, false))}\n`);
@@ -177,7 +165,7 @@ export function resolveSelector<T extends { id: string; title: string }>(ready: 
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   if (!options.dryRun) excludeRuntimeFiles(session.root);
-  const output = options.dryRun ? (new NullOutput() as unknown as SessionOutput) : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
+  const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
   const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));
   if (options.dryRun) {

@@ -17,7 +17,25 @@ export function fileStamp(now: Date): string {
   return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
 }
 
-export class SessionOutput {
+/** What the supervisor writes through: the session log, or nothing at all for dry runs. */
+export interface RunOutput {
+  readonly mode: OutputMode;
+  readonly logName: string;
+  summary(line: string): void;
+  verbose(line: string): void;
+  agentOutputSink(): { append: (text: string) => void; range: () => { first: number; last: number } };
+}
+
+/** Output for dry runs: prints nothing and writes no log. */
+export const SILENT_OUTPUT: RunOutput = {
+  mode: 'quiet',
+  logName: '-',
+  summary: () => undefined,
+  verbose: () => undefined,
+  agentOutputSink: () => ({ append: () => undefined, range: () => ({ first: 0, last: 0 }) }),
+};
+
+export class SessionOutput implements RunOutput {
   readonly logPath: string;
   readonly mode: OutputMode;
   private readonly root: string;

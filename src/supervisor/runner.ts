@@ -42,7 +42,7 @@ import { renderContext, writeContext } from './context.js';
 import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
 import { assessDispatch } from './judge.js';
 import { type ActionPurpose, type AttemptOutcome, type DrainAction, type Effect, type Event, type MachineState, initialState, step } from './machine.js';
-import { type SessionOutput, clockTime } from './output.js';
+import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
 import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
 import { fileUnfiledFindings } from './review-findings.js';
@@ -73,7 +73,7 @@ export interface SupervisorEnvironment {
   buildPath: BuildPath;
   /** Non-build actions go through `ddx agent run` (else direct codex/claude). */
   actionsViaDdx: boolean;
-  output: SessionOutput;
+  output: RunOutput;
   now?: () => Date;
   memory?: MemoryPort;
   signal?: AbortSignal;
