@@ -9,7 +9,8 @@ import { writeRunState } from './run-state.js';
 import { type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
 import { type SupervisorSettings, defaultSettings } from './policy.js';
 import { actionPrompt, implementationPrompt } from './prompts.js';
-import { prepareSession, type SessionFlags } from './session.js';
+import { type Session, prepareSession, type SessionFlags } from './session.js';
+import type { Bead } from '../tracker/index.js';
 import { selectNext } from './selection.js';
 import { renderContext } from './context.js';
 
@@ -103,15 +104,19 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true });
   const selection = selectNext({ ready, beads, focusedEpic: undefined, excluded: new Set() });
+  if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
-  if (selection.kind === 'attempt') {
-    const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
-    const prompt = implementationPrompt({ bead: selection.bead, context, helixCloses: session.buildPath === 'execute-bead', env: options.env });
-    process.stdout.write(`${formatDryRun(supervisor.buildCommand(selection.bead, prompt, false))}\n`);
-  } else {
-    const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: 'repo', env: options.env }));
-    process.stdout.write(`${formatDryRun(command)}\n`);
-  }
+  const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: 'repo', env: options.env }));
+  process.stdout.write(`${formatDryRun(command)}\n`);
+  return EXIT.ok;
+}
+
+/** `--dry-run` of a build: the exact command, with the prompt helix would write; nothing runs. */
+function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead, beads: Bead[], ready: Bead[]): number {
+  const supervisor = new Supervisor({ ...session, env, settings: defaultSettings(env), output: SILENT_OUTPUT });
+  const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
+  const prompt = implementationPrompt({ bead, context, helixCloses: session.buildPath === 'execute-bead', env });
+  process.stdout.write(`${formatDryRun(supervisor.buildCommand(bead, prompt, false))}\n`);
   return EXIT.ok;
 }
 
@@ -122,13 +127,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   const ready = readyBeads(beads, { execution: true });
   const bead = resolveSelector(ready, options.selector);
   if (!bead) throw new HelixError('error', 'helix: no execution-ready bead matched the build selector');
-  if (options.dryRun) {
-    const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
-    const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
-    const prompt = implementationPrompt({ bead, context, helixCloses: session.buildPath === 'execute-bead', env: options.env });
-    process.stdout.write(`${formatDryRun(supervisor.buildCommand(bead, prompt, false))}\n`);
-    return EXIT.ok;
-  }
+  if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
   let supervisor: Supervisor | undefined;
