@@ -284,15 +284,7 @@ export class Supervisor {
   }
 
   private refreshContext(): void {
-    const { beads } = this.snapshot();
-    const focused = this.state.focusedEpic ? beads.find((b) => b.id === this.state.focusedEpic) : undefined;
-    writeContext(this.ctx.root, renderContext({
-      root: this.ctx.root,
-      trackerFile: this.ctx.store.file,
-      beads,
-      readyCount: readyBeads(beads, { execution: true, now: this.now() }).length,
-      focusedEpic: focused,
-    }));
+    writeContext(this.ctx.root, this.contextText());
   }
 
   private contextText(beads: Bead[] = this.snapshot().beads): string {
