@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   type AgentCommand,
   type AgentRunResult,
+  type ExecuteBeadResult,
   type AgentPlan,
   agentForAction,
   agentTimeoutSeconds,
@@ -40,7 +41,7 @@ import { judgeAction, reviewParseable } from './action-verdict.js';
 import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
 import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
-import { assessDispatch } from './judge.js';
+import { type DispatchAssessment, assessDispatch } from './judge.js';
 import { type ActionPurpose, type AttemptOutcome, type DrainAction, type Effect, type Event, type MachineState, initialState, step } from './machine.js';
 import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
@@ -389,42 +390,7 @@ export class Supervisor {
       result,
     });
 
-    let outcome: AttemptOutcome;
-    if (assessment.kind === 'drift') {
-      this.releaseAfterDrift(bead.id, after);
-      outcome = { kind: 'drift', changes: assessment.changes };
-    } else if (assessment.kind === 'failed') {
-      this.releaseHeldClaim();
-      outcome = { kind: 'failed', failure: assessment.failure, detail: assessment.detail };
-    } else {
-      const verification = verifyCommand ? await this.verify(verifyCommand) : { passed: true, detail: '' };
-      if (verification.passed) {
-        if (assessment.helixCloses) {
-          try {
-            this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held?.token, commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
-            this.held = undefined;
-            outcome = { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
-          } catch (error) {
-            this.releaseHeldClaim();
-            outcome = { kind: 'failed', failure: 'no-completion', detail: `could not close: ${(error as Error).message}` };
-          }
-        } else {
-          this.held = undefined;
-          outcome = { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
-        }
-      } else {
-        const reason = `verification failed: ${verification.detail}`;
-        try {
-          const closedNow = this.snapshot().byId.get(bead.id)?.status === 'closed';
-          if (closedNow) this.ctx.store.mutate((d) => reopenBead(d, bead.id, { reason, now: this.now() }));
-        } catch (error) {
-          this.say(`helix: could not reopen ${bead.id}: ${(error as Error).message}`);
-        }
-        this.held = this.held && this.snapshot().byId.get(bead.id)?.status === 'in_progress' ? this.held : undefined;
-        this.releaseHeldClaim();
-        outcome = { kind: 'failed', failure: 'no-completion', detail: reason };
-      }
-    }
+    const outcome = await this.settle(bead, after, assessment, verifyCommand, validResult, baseRev);
 
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
@@ -441,6 +407,51 @@ export class Supervisor {
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
     return { type: 'attempted', bead, outcome, durationSec, tokens };
+  }
+
+  /**
+   * Settles an attempt after the agent returned: releases the claim on drift or failure, and
+   * otherwise runs verification and closes (helix's close) or reopens (a failed check).
+   */
+  private async settle(
+    bead: Bead,
+    after: Bead | undefined,
+    assessment: DispatchAssessment,
+    verifyCommand: string | undefined,
+    validResult: ExecuteBeadResult | undefined,
+    baseRev: string | undefined,
+  ): Promise<AttemptOutcome> {
+    if (assessment.kind === 'drift') {
+      this.releaseAfterDrift(bead.id, after);
+      return { kind: 'drift', changes: assessment.changes };
+    }
+    if (assessment.kind === 'failed') {
+      this.releaseHeldClaim();
+      return { kind: 'failed', failure: assessment.failure, detail: assessment.detail };
+    }
+    const verification = verifyCommand ? await this.verify(verifyCommand) : { passed: true, detail: '' };
+    if (!verification.passed) {
+      const reason = `verification failed: ${verification.detail}`;
+      try {
+        if (this.snapshot().byId.get(bead.id)?.status === 'closed') this.ctx.store.mutate((d) => reopenBead(d, bead.id, { reason, now: this.now() }));
+      } catch (error) {
+        this.say(`helix: could not reopen ${bead.id}: ${(error as Error).message}`);
+      }
+      // reopening already dropped the claim; otherwise release it
+      if (this.snapshot().byId.get(bead.id)?.status === 'in_progress') this.releaseHeldClaim();
+      else this.held = undefined;
+      return { kind: 'failed', failure: 'no-completion', detail: reason };
+    }
+    if (assessment.helixCloses) {
+      try {
+        this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held?.token, commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
+      } catch (error) {
+        this.releaseHeldClaim();
+        return { kind: 'failed', failure: 'no-completion', detail: `could not close: ${(error as Error).message}` };
+      }
+    }
+    this.held = undefined;
+    return { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
   }
 
   /** Feedback was given: drop the crash-recovery record so it is never applied twice. */
