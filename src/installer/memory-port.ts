@@ -2,35 +2,17 @@
 // imported only when a hook actually needs it, and a missing or broken module or database is an
 // ordinary error the hooks turn into "no memories". This file is the one place that knows the
 // memory module's API (src/memory/index.ts: openMemoryStore); the hooks see only HookMemory.
-import type { HookMemory, HookMemoryHealth, HookRecalledMemory } from './hooks.js';
-
-// A variable specifier keeps TypeScript from resolving the module at build time, so this layer
-// builds (and degrades) even where src/memory is absent.
-const MEMORY_MODULE = '../memory/index.js';
-
-/** The slice of src/memory's store the hooks use. */
-interface MemoryStoreSlice {
-  inject(task: { objective: string; files?: string[]; limit?: number }): Promise<{ prompt: string; injected: string[] }>;
-  get(name: string): { name: string; type: string; trigger: string; resolution: string; helped: number; failed: number; effectiveness: number } | undefined;
-  health(): Promise<HookMemoryHealth>;
-  close(): void;
-}
-
-interface MemoryModule {
-  openMemoryStore(options: { dbPath: string; env?: NodeJS.ProcessEnv; embedder?: unknown; warn?: (message: string) => void }): MemoryStoreSlice;
-  lexicalEmbedder?: unknown;
-}
+import type { HookMemory, HookRecalledMemory } from './hooks.js';
 
 export async function openHookMemory(dbPath: string, _root: string, env: NodeJS.ProcessEnv = process.env): Promise<HookMemory> {
-  let mod: MemoryModule;
+  let mod: typeof import('../memory/index.js');
   try {
-    mod = (await import(MEMORY_MODULE)) as MemoryModule;
+    mod = await import('../memory/index.js');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ERR_MODULE_NOT_FOUND' ? 'not installed' : (error as Error).message.split('\n')[0];
     throw new Error(`memory module not available: ${why}`);
   }
-  if (typeof mod.openMemoryStore !== 'function') throw new Error('memory module has no openMemoryStore');
   // The hooks pin the lexical embedder: it starts at once, where a neural model's load alone would
   // exceed the edit hook's 250 ms budget. Warnings stay off the hook's output.
   const store = mod.openMemoryStore({ dbPath, env, embedder: mod.lexicalEmbedder, warn: () => undefined });
