@@ -26,11 +26,11 @@ export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: 
 }
 
 async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
-  const [{ BeadStore, describeProblems }, { trackerDir }] = await Promise.all([import('../tracker/store.js'), import('../tracker/paths.js')]);
+  const [{ BeadStore, problemsWarning }, { trackerDir }] = await Promise.all([import('../tracker/store.js'), import('../tracker/paths.js')]);
   const store = new BeadStore(trackerDir());
   const snapshot = store.read();
   if (snapshot.problems.length > 0) {
-    process.stderr.write(`helix: warning: ${describeProblems(store.file, snapshot.problems)}; run 'helix tracker doctor --fix'\n`);
+    process.stderr.write(`${problemsWarning(store.file, snapshot.problems)}\n`);
   }
   return snapshot;
 }

@@ -22,7 +22,7 @@ const loadReadModules = async () => ({
 
 /** Opens the store for the current project and warns (once) about damaged lines. */
 async function open<T>(load: () => Promise<T>) {
-  const [{ BeadStore, describeProblems }, { trackerDir }, tracker] = await Promise.all([
+  const [{ BeadStore, problemsWarning }, { trackerDir }, tracker] = await Promise.all([
     import('../tracker/store.js'),
     import('../tracker/paths.js'),
     load(),
@@ -32,7 +32,7 @@ async function open<T>(load: () => Promise<T>) {
   const read = () => {
     const snapshot = store.read();
     if (snapshot.problems.length > 0) {
-      process.stderr.write(`helix: warning: ${describeProblems(store.file, snapshot.problems)}; run 'helix tracker doctor --fix'\n`);
+      process.stderr.write(`${problemsWarning(store.file, snapshot.problems)}\n`);
     }
     return snapshot;
   };

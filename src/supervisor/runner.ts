@@ -35,7 +35,7 @@ import {
   staleClaims,
   unclaimBead,
   orphanThresholdSec,
-  describeProblems,
+  problemsWarning,
 } from '../tracker/index.js';
 import { judgeAction, reviewParseable } from './action-verdict.js';
 import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
@@ -255,7 +255,7 @@ export class Supervisor {
     const snapshot = this.ctx.store.read();
     if (snapshot.problems.length > 0 && !this.warnedProblems) {
       this.warnedProblems = true;
-      this.ctx.output.summary(`helix: warning: ${describeProblems(this.ctx.store.file, snapshot.problems)}; run 'helix tracker doctor --fix'`);
+      this.ctx.output.summary(problemsWarning(this.ctx.store.file, snapshot.problems));
     }
     return snapshot;
   }

@@ -91,6 +91,11 @@ export function describeProblems(file: string, problems: StoreProblem[]): string
   return `${file}: ${parts.join('; ')}`;
 }
 
+/** The warning a read prints when the file has problems; it goes on, writes will refuse. */
+export function problemsWarning(file: string, problems: StoreProblem[]): string {
+  return `helix: warning: ${describeProblems(file, problems)}; run 'helix tracker doctor --fix'`;
+}
+
 /** A set of changes to apply to a snapshot; tracks which beads were touched. */
 export class Draft {
   readonly snapshot: Snapshot;
