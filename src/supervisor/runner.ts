@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import {
   type AgentCommand,
+  type AgentChoice,
   type AgentRunResult,
   type ExecuteBeadResult,
   type AgentPlan,
@@ -495,8 +496,13 @@ export class Supervisor {
     if (this.ctx.buildPath === 'execute-loop') {
       return executeLoopCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
     }
+    return this.directCommand(choice, prompt);
+  }
+
+  /** codex or claude called directly; any other agent exists only as a ddx harness. */
+  private directCommand(choice: AgentChoice, prompt: string): AgentCommand {
     if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
-    return directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
+    return directAgentCommand(choice.agent, { root: this.ctx.root, prompt, model: choice.model, effort: choice.effort });
   }
 
   private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
@@ -563,8 +569,7 @@ export class Supervisor {
         label: choice.agent,
       };
     }
-    if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
-    return { command: directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort }), label: choice.agent };
+    return { command: this.directCommand(choice, prompt), label: choice.agent };
   }
 
   /** Post-implementation / post-epic review (cross-model through the review agent). */
