@@ -1,13 +1,13 @@
 // `helix start` / `helix stop` (contract §2): the run in the background, found again through its
 // pid file. Messages and exit codes are the Bash CLI's.
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, unlinkSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXIT } from '../errors.js';
 import { isPidAlive } from '../tracker/index.js';
-import { pidFilePath, readPidFile } from './mutex.js';
+import { readPidFile, removeStalePidFile } from './mutex.js';
 import { openStore } from './project.js';
 
 const STOP_GRACE_MS = 10_000;
@@ -53,11 +53,7 @@ export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promi
     return EXIT.error;
   }
   if (!isPidAlive(current.pid)) {
-    try {
-      unlinkSync(pidFilePath(store.dir));
-    } catch {
-      // already gone
-    }
+    removeStalePidFile(store.dir, current.pid);
     process.stderr.write(`helix: stale PID file removed (pid=${current.pid} was not running)\n`);
     return EXIT.error;
   }
@@ -65,11 +61,7 @@ export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promi
   if (!(await waitFor(() => !isPidAlive(current.pid), STOP_GRACE_MS))) {
     process.kill(current.pid, 'SIGKILL');
     await waitFor(() => !isPidAlive(current.pid), 2_000);
-    try {
-      unlinkSync(pidFilePath(store.dir));
-    } catch {
-      // removed by the run
-    }
+    removeStalePidFile(store.dir, current.pid);
   }
   process.stderr.write(`helix: stopped run (pid=${current.pid})\n`);
   return EXIT.ok;

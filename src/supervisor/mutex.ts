@@ -1,10 +1,9 @@
 // The run mutex (contract §4): `.ddx/helix.pid` holds `<pid> <iso>`; a live pid means another run
-// is active (exit 2), a dead pid's file is stale and replaced. Created with O_EXCL so two runs
-// starting together cannot both win.
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+// is active (exit 2), a dead pid's file is stale and replaced.
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
-import { isPidAlive } from '../tracker/index.js';
+import { isPidAlive, withLock } from '../tracker/index.js';
 
 export const pidFilePath = (trackerDir: string) => join(trackerDir, 'helix.pid');
 
@@ -31,36 +30,42 @@ export function activeRun(trackerDir: string): PidFile | undefined {
   return undefined;
 }
 
+/**
+ * Removes the pid file of a run that is gone, if it still names that run. Under the tracker lock,
+ * so it cannot remove the file a new run wrote in between. Best effort: a busy lock leaves it.
+ */
+export function removeStalePidFile(trackerDir: string, deadPid: number): void {
+  try {
+    withLock(trackerDir, () => {
+      if (readPidFile(trackerDir)?.pid === deadPid) unlinkSync(pidFilePath(trackerDir));
+    });
+  } catch {
+    // removed already, or the lock is busy: the next reader judges it stale again
+  }
+}
+
 export function acquireRunMutex(trackerDir: string, now: Date = new Date()): () => void {
   const file = pidFilePath(trackerDir);
   // A project without a tracker yet still gets a run (empty queue → check); the pid file needs a home.
   mkdirSync(trackerDir, { recursive: true });
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid} ${now.toISOString()}\n`);
-      closeSync(fd);
-      return () => {
-        if (readPidFile(trackerDir)?.pid === process.pid) {
-          try {
-            unlinkSync(file);
-          } catch {
-            // already removed
-          }
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+  // Check-then-write under the tracker lock, so two runs starting together cannot both judge the
+  // file absent or stale; the file appears whole (temp + rename), so a reader never sees it empty.
+  withLock(trackerDir, () => {
     const holder = readPidFile(trackerDir);
     if (holder && isPidAlive(holder.pid)) {
       throw new HelixError('runActive', `helix run: already running (pid=${holder.pid}, started=${holder.started})`);
     }
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${process.pid} ${now.toISOString()}\n`);
+    renameSync(temp, file);
+  });
+  return () => {
+    // Only this run's own file: nobody replaces it while this pid is alive.
+    if (readPidFile(trackerDir)?.pid !== process.pid) return;
     try {
-      unlinkSync(file); // stale: its pid is dead
+      unlinkSync(file);
     } catch {
-      // someone else removed it first
+      // already removed
     }
-  }
-  throw new HelixError('runActive', 'helix run: could not take the run lock');
+  };
 }

@@ -1,6 +1,5 @@
 // `helix status` (contract §10): the tracker counts, the active run, claimed beads and the last
 // run's state, as text or as the JSON document other tools read.
-import { unlinkSync } from 'node:fs';
 import {
   type Bead,
   type BeadStore,
@@ -13,7 +12,7 @@ import {
   statusCounts,
   timeOf,
 } from '../tracker/index.js';
-import { pidFilePath, readPidFile } from './mutex.js';
+import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 
 /** Labels helix's supervisory actions put on the beads they file. */
@@ -49,13 +48,7 @@ export function buildStatus(store: BeadStore, now: Date, env: NodeJS.ProcessEnv,
   let active: StatusReport['active_run'] = null;
   if (pidFile) {
     if (isPidAlive(pidFile.pid)) active = { pid: pidFile.pid, started: pidFile.started, log: typeof run?.log === 'string' ? run.log : null };
-    else {
-      try {
-        unlinkSync(pidFilePath(store.dir)); // stale: the run that wrote it is gone
-      } catch {
-        // already removed
-      }
-    }
+    else removeStalePidFile(store.dir, pidFile.pid);
   }
   const claimed = beads.filter((b) => b.status === 'in_progress');
   const runningBead = claimed.find((b) => {
