@@ -2,8 +2,11 @@
 // or reopen follow-up work before the loop advances"). The reviewer files each finding itself;
 // when ISSUES_COUNT is larger than what it filed, helix files one follow-up bead holding the
 // review's answer, linked to the reviewed bead (dependency) and its parent epic, so the queue
-// picks the work up and the epic cannot close before it is done.
+// picks the work up and the epic cannot close before it is done. Shared by the review inside
+// `helix run` and the one-shot `helix review`, lines included.
+import type { Trailers } from '../agents/index.js';
 import { type Bead, type BeadStore, createBead, idPrefix, labelsOf } from '../tracker/index.js';
+import { reviewParseable } from './action-verdict.js';
 
 export const REVIEW_LABEL = 'source:review';
 /** The keys `helix status` reads for injected_supervisory (contract §10). */
@@ -14,9 +17,12 @@ export const TRIGGERING_CYCLE_KEY = 'helix-triggering-cycle';
 const EXCERPT_LINES = 60;
 
 export interface ReviewFindings {
+  /** The reviewed bead, when the review's scope is one (a commit range or spec id is not). */
   reviewed: Bead | undefined;
+  /** The bead id inside `helix run`; the one-shot review's scope. */
   reviewedId: string;
-  cycle: number;
+  /** The run's cycle; undefined for the one-shot review. */
+  cycle: number | undefined;
   issuesCount: number;
   /** FINDINGS_FILED from the answer (undefined when absent). */
   findingsFiled: number | undefined;
@@ -39,24 +45,54 @@ export function fileUnfiledFindings(store: BeadStore, input: ReviewFindings, now
     if (missing <= 0) return undefined;
     const parent = typeof input.reviewed?.parent === 'string' && draft.get(input.reviewed.parent) ? input.reviewed.parent : undefined;
     const excerpt = input.output.trim().split('\n').slice(-EXCERPT_LINES).join('\n');
+    const reviewedBead = draft.get(input.reviewedId) !== undefined;
+    const cycle = input.cycle === undefined ? '' : ` (cycle ${input.cycle})`;
     const bead = createBead(
       draft,
       {
-        title: `Review findings for ${input.reviewedId} (cycle ${input.cycle}): ${missing} not filed by the reviewer`,
+        title: `Review findings for ${input.reviewedId}${cycle}: ${missing} not filed by the reviewer`,
         type: 'bug',
         labels: [REVIEW_LABEL],
         parent,
-        deps: draft.get(input.reviewedId) ? [input.reviewedId] : [],
-        description: `The post-implementation review reported ${input.issuesCount} issue(s) and filed ${filed}. Split the rest into beads or fix them. Review answer (last ${EXCERPT_LINES} lines):\n\n${excerpt}`,
+        deps: reviewedBead ? [input.reviewedId] : [],
+        description: `The review of ${input.reviewedId} reported ${input.issuesCount} issue(s) and filed ${filed}. Split the rest into beads or fix them. Review answer (last ${EXCERPT_LINES} lines):\n\n${excerpt}`,
         acceptance: `Each finding in the review answer is fixed or filed as its own bead.`,
         createdBy: 'helix',
       },
       idPrefix(store.dir),
       now,
     );
+    // `helix status` reports these as triggering_bead / triggering_cycle: only real values.
+    if (!reviewedBead && input.cycle === undefined) return bead;
     return draft.change(bead.id, (b) => {
-      b[TRIGGERING_BEAD_KEY] = input.reviewedId;
-      b[TRIGGERING_CYCLE_KEY] = input.cycle;
+      if (reviewedBead) b[TRIGGERING_BEAD_KEY] = input.reviewedId;
+      if (input.cycle !== undefined) b[TRIGGERING_CYCLE_KEY] = input.cycle;
     });
   });
+}
+
+export type ReviewFollowUp =
+  | { outcome: 'none' }
+  | { outcome: 'filed'; bead: Bead; line: string }
+  | { outcome: 'failed'; error: unknown; line: string };
+
+/**
+ * After a review answer: files what an interpretable ISSUES_FOUND left unfiled and says so.
+ * A tracker that cannot be written (lock timeout, malformed file) is reported, not thrown: the
+ * review itself happened and its answer has been shown.
+ */
+export function followUpReview(
+  store: BeadStore,
+  trailers: Trailers,
+  review: Omit<ReviewFindings, 'issuesCount' | 'findingsFiled'>,
+  now: Date = new Date(),
+): ReviewFollowUp {
+  if (!reviewParseable(trailers) || trailers.reviewStatus !== 'ISSUES_FOUND' || !trailers.issuesCount) return { outcome: 'none' };
+  try {
+    const bead = fileUnfiledFindings(store, { ...review, issuesCount: trailers.issuesCount, findingsFiled: trailers.findingsFiled }, now);
+    if (!bead) return { outcome: 'none' };
+    return { outcome: 'filed', bead, line: `helix: filed review follow-up ${bead.id} for ${review.reviewedId}` };
+  } catch (error) {
+    return { outcome: 'failed', error, line: `helix: could not file review findings: ${(error as Error).message}` };
+  }
 }

@@ -47,7 +47,7 @@ import { type ActionPurpose, type AttemptOutcome, type DrainAction, type Effect,
 import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
 import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
-import { fileUnfiledFindings } from './review-findings.js';
+import { followUpReview } from './review-findings.js';
 import { writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
@@ -584,22 +584,14 @@ export class Supervisor {
     const trailers = parseTrailers(run.output);
     const parseable = reviewParseable(trailers);
     if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
-    if (parseable && trailers.reviewStatus === 'ISSUES_FOUND' && trailers.issuesCount) {
-      try {
-        const filed = fileUnfiledFindings(this.ctx.store, {
-          reviewed,
-          reviewedId: beadId,
-          cycle,
-          issuesCount: trailers.issuesCount,
-          findingsFiled: trailers.findingsFiled,
-          before: new Set(before.beads.map((b) => b.id)),
-          output: run.output,
-        }, this.now());
-        if (filed) this.say(`helix: filed review follow-up ${filed.id} for ${beadId}`);
-      } catch (error) {
-        this.say(`helix: could not file review findings: ${(error as Error).message}`, 'summary');
-      }
-    }
+    const followUp = followUpReview(
+      this.ctx.store,
+      trailers,
+      { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.output },
+      this.now(),
+    );
+    if (followUp.outcome === 'filed') this.say(followUp.line);
+    if (followUp.outcome === 'failed') this.say(followUp.line, 'summary');
     return { type: 'reviewed', cycle, parseable };
   }
 

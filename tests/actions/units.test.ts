@@ -2,12 +2,13 @@
 // governing bead's life cycle on a real tracker file, filing unfiled review findings, and the
 // routing cases the black-box tests would need many agent calls for.
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrailers } from '../../src/agents/index.js';
 import { judgeAction } from '../../src/supervisor/action-verdict.js';
 import { ALIGN_LABELS, acquireGoverningBead, releaseGoverningBead } from '../../src/supervisor/governing.js';
-import { fileUnfiledFindings } from '../../src/supervisor/review-findings.js';
+import { fileUnfiledFindings, followUpReview } from '../../src/supervisor/review-findings.js';
 import { BeadStore, createBead } from '../../src/tracker/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { initialState, step } from '../../src/supervisor/machine.js';
@@ -147,6 +148,31 @@ describe('review findings the reviewer did not file', () => {
     w.s.mutate((d) => createBead(d, { title: 'not a finding' }, 'hx'));
     expect(fileUnfiledFindings(w.s, input(w, 2))).toBeUndefined();
     expect(w.s.read().beads).toHaveLength(5);
+  });
+
+  it('a review outside the run whose scope is no bead files a bug without links, cycle or triggering bead', () => {
+    const w = world();
+    const filed = fileUnfiledFindings(w.s, { ...input(w, 2), reviewed: undefined, reviewedId: 'last-commit', cycle: undefined });
+    expect(filed!.title).toBe('Review findings for last-commit: 2 not filed by the reviewer');
+    expect(filed!.parent).toBeUndefined();
+    expect(filed!.dependencies ?? []).toEqual([]);
+    expect(filed).not.toHaveProperty('helix-triggering-bead');
+    expect(filed).not.toHaveProperty('helix-triggering-cycle');
+  });
+
+  it('followUpReview files only for an interpretable ISSUES_FOUND with a count, and reports a tracker it cannot write', () => {
+    const w = world();
+    const review = { reviewed: w.task, reviewedId: w.task.id, cycle: undefined, before: w.before, output: 'x' };
+    expect(followUpReview(w.s, parseTrailers('REVIEW_STATUS: CLEAN\nISSUES_COUNT: 3'), review)).toEqual({ outcome: 'none' });
+    expect(followUpReview(w.s, parseTrailers('REVIEW_STATUS: ISSUES_FOUND'), review)).toEqual({ outcome: 'none' });
+    expect(w.s.read().beads).toHaveLength(2);
+    const filed = followUpReview(w.s, parseTrailers('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1'), review);
+    if (filed.outcome !== 'filed') throw new Error(`expected a filed follow-up, got ${filed.outcome}`);
+    expect(filed.line).toBe(`helix: filed review follow-up ${filed.bead.id} for ${w.task.id}`);
+    expect(filed.bead.dependencies).toEqual([expect.objectContaining({ depends_on_id: w.task.id })]);
+    writeFileSync(w.s.file, `${readFileSync(w.s.file, 'utf8')}not json\n`);
+    const failed = followUpReview(w.s, parseTrailers('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 4'), { ...review, before: new Set(w.s.read().beads.map((b) => b.id)) });
+    expect(failed).toMatchObject({ outcome: 'failed', line: expect.stringContaining('helix: could not file review findings: bead: refusing to write') });
   });
 });
 
