@@ -1,14 +1,16 @@
 // The one-shot HELIX actions (contract §2, §8): align, design/plan, polish, review, backfill,
 // experiment. Each builds its prompt, runs one agent call (or prints it under --dry-run) and
-// judges the answer by the trailers the action file demands.
+// judges the answer by the trailers the action file demands; a review files the findings its
+// agent counted but did not file, as the review inside `helix run` does.
 import { spawnSync } from 'node:child_process';
 import { formatDryRun, parseTrailers } from '../agents/index.js';
-import { EXIT, HelixError } from '../errors.js';
+import { EXIT, HelixError, isHelixError } from '../errors.js';
 import { excludeRuntimeFiles } from '../tracker/index.js';
 import { judgeAction } from './action-verdict.js';
 import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
 import { defaultSettings } from './policy.js';
 import { type ActionName, actionPrompt } from './prompts.js';
+import { type ReviewFollowUp, followUpReview } from './review-findings.js';
 import { Supervisor } from './runner.js';
 import { type SessionFlags, prepareSession } from './session.js';
 import { type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
@@ -65,15 +67,31 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
       process.stdout.write(`${formatDryRun(command)}\n`);
       return EXIT.ok;
     }
+    const before = action === 'review' ? session.store.read() : undefined;
     const run = await supervisor.runAgent(command, action);
     process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
-    const verdict = judgeAction(action, run.exitCode, parseTrailers(run.output), session.root);
+    const trailers = parseTrailers(run.output);
+    const verdict = judgeAction(action, run.exitCode, trailers, session.root);
     for (const line of verdict.lines) process.stderr.write(`${line}\n`);
+    // Like the review inside `helix run`: what the reviewer counted but did not file is filed now.
+    const followUp: ReviewFollowUp = before
+      ? followUpReview(session.store, trailers, {
+          reviewed: before.byId.get(scope),
+          reviewedId: scope,
+          cycle: undefined,
+          before: new Set(before.beads.map((b) => b.id)),
+          output: run.output,
+        })
+      : { outcome: 'none' };
+    if (followUp.outcome !== 'none') process.stderr.write(`${followUp.line}\n`);
     // A failing agent fails the action whatever its trailers say, and always says so.
     if (run.exitCode !== 0) {
       process.stderr.write(`helix: ${action} failed (rc=${run.exitCode})\n`);
       return EXIT.error;
     }
+    // Findings that exist only in this output are not done with: exit with the tracker's own code
+    // (lock timeout 5, malformed file 6, …) so a caller can tell it from a review it could not read.
+    if (followUp.outcome === 'failed') return isHelixError(followUp.error) ? followUp.error.exitCode : EXIT.error;
     return verdict.ok ? EXIT.ok : EXIT.error;
   } finally {
     if (governing) releaseGoverningBead(session.store, governing);

@@ -1,7 +1,10 @@
 // Fresh-eyes review (contract §6.5, §8): after a big enough completed cycle inside `helix run`,
 // after an epic closes, and as `helix review` on its own. Black-box with stub agents; the
 // implementation stub commits real files so the change size is measured from git.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/errors.js';
 import { type StubResponse, World, commitFiles } from './harness.js';
 
 /** An implementation answer that commits `files` files of `lines` lines each and closes its bead. */
@@ -200,8 +203,109 @@ describe('helix review on its own', () => {
       expect(r.stdout).toBe(c.stdout);
       expect(r.stderr).toContain(c.line);
       expect(World.promptOf(w.calls()[0]!)).toContain('Scope: last-commit');
+      // nothing left unfiled (CLEAN, all filed) or nothing safely readable: the tracker is untouched
+      expect(w.beads()).toEqual([]);
+      expect(r.stderr).not.toContain('review follow-up');
     });
   }
+
+  it('ISSUES_FOUND on a bead with more issues than filed: one follow-up under its epic, depending on it', () => {
+    const w = new World({
+      responses: [
+        {
+          when: 'review',
+          run: [['helix', 'tracker', 'create', 'Null check missing', '--type', 'bug', '--labels', 'source:review']],
+          stdout: '1. null check missing (filed)\n2. error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1\n',
+        },
+      ],
+    });
+    const epic = w.bead({ title: 'the epic', type: 'epic' });
+    const task = w.bead({ title: 'task under the epic', parent: epic.id });
+    const r = w.helix(['review', task.id]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('1. null check missing (filed)\n2. error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1\n');
+    const added = w.beads().filter((b) => b.id !== epic.id && b.id !== task.id);
+    expect(added.map((b) => b.title).sort()).toEqual(['Null check missing', `Review findings for ${task.id}: 1 not filed by the reviewer`]);
+    const followUp = added.find((b) => b.title.startsWith('Review findings'))!;
+    expect(followUp).toMatchObject({
+      issue_type: 'bug',
+      status: 'open',
+      parent: epic.id,
+      labels: ['source:review'],
+      'helix-triggering-bead': task.id,
+      dependencies: [expect.objectContaining({ depends_on_id: task.id, type: 'blocks' })],
+    });
+    expect(followUp).not.toHaveProperty('helix-triggering-cycle');
+    expect(followUp.description).toContain('error swallowed in parse()');
+    expect(r.stderr).toContain(`\nhelix: review found 2 issue(s), 1 filed\nhelix: filed review follow-up ${followUp.id} for ${task.id}\n`);
+    expect(r.stderr.match(/review follow-up/g)).toHaveLength(1);
+  });
+
+  it('ISSUES_FOUND on last-commit with nothing filed: one follow-up without links, named after the scope', () => {
+    const w = new World({ responses: [review('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\n')] });
+    const unrelated = w.bead({ title: 'unrelated' });
+    const r = w.helix(['review']);
+    expect(r.status).toBe(0);
+    const followUp = w.beads().find((b) => b.id !== unrelated.id)!;
+    expect(w.beads()).toHaveLength(2);
+    expect(followUp.title).toBe('Review findings for last-commit: 2 not filed by the reviewer');
+    expect(followUp.parent).toBeUndefined();
+    expect(followUp.dependencies ?? []).toEqual([]);
+    expect(followUp).not.toHaveProperty('helix-triggering-bead');
+    expect(r.stderr).toContain(`helix: filed review follow-up ${followUp.id} for last-commit\n`);
+  });
+
+  it('ISSUES_FOUND with every finding filed by the reviewer (by its own beads) files nothing more', () => {
+    const w = new World({
+      responses: [
+        {
+          when: 'review',
+          run: [
+            ['helix', 'tracker', 'create', 'First', '--labels', 'source:review'],
+            ['helix', 'tracker', 'create', 'Second', '--labels', 'source:review'],
+          ],
+          stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\n',
+        },
+      ],
+    });
+    const task = w.bead({ title: 'task' });
+    const r = w.helix(['review', task.id]);
+    expect(r.status).toBe(0);
+    expect(w.beads().map((b) => b.title).sort()).toEqual(['First', 'Second', 'task']);
+    expect(r.stderr).not.toContain('review follow-up');
+  });
+
+  it('--dry-run runs no agent and files nothing', () => {
+    const w = new World({ responses: [review('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 5\nFINDINGS_FILED: 0\n')] });
+    const task = w.bead({ title: 'task' });
+    const before = readFileSync(join(w.repo, '.ddx', 'beads.jsonl'), 'utf8');
+    const r = w.helix(['review', task.id, '--dry-run']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Scope: ' + task.id);
+    expect(w.calls()).toEqual([]);
+    expect(readFileSync(join(w.repo, '.ddx', 'beads.jsonl'), 'utf8')).toBe(before);
+  });
+
+  it('a tracker locked by another process: the review is shown, the filing failure is said, exit is the lock-timeout code', () => {
+    const lock = join('.ddx', 'beads.lock');
+    const w = new World({
+      responses: [
+        {
+          when: 'review',
+          // a live process (this test's) holds the tracker lock while helix tries to file
+          run: [['mkdir', lock], ['sh', '-c', `echo ${process.pid} > ${lock}/pid`]],
+          stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\nFINDINGS_FILED: 0\n',
+        },
+      ],
+      env: { DDX_BEAD_LOCK_TIMEOUT: '300ms' },
+    });
+    const task = w.bead({ title: 'task' });
+    const r = w.helix(['review', task.id]);
+    expect(r.status).toBe(EXIT.lockTimeout);
+    expect(r.stdout).toBe('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\nFINDINGS_FILED: 0\n');
+    expect(r.stderr).toContain('helix: review found 1 issue(s), 0 filed\nhelix: could not file review findings: bead: lock timeout after 0.3s');
+    expect(w.beads().map((b) => b.id)).toEqual([task.id]);
+  });
 
   it('takes a scope and --review-agent', () => {
     const w = new World({ programs: ['codex', 'claude'] });
