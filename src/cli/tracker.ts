@@ -271,10 +271,12 @@ export function registerTrackerCommands(program: HelixCommand): void {
     });
   sub(dep, 'tree', 'Show the dependency tree of a bead (or of every bead with dependencies)')
     .argument('[id]')
-    .action(async (id: string | undefined) => {
+    .option('--json', 'JSON list of rows in tree order: {id, depth, status, title, repeat?}')
+    .action(async (id: string | undefined, opts: { json?: boolean }) => {
       const { read, tracker: t } = await open(loadReadModules);
       const snapshot = read();
       if (id && !snapshot.byId.has(id)) throw new HelixError('notFound', `bead: not found: ${id}`);
+      if (opts.json) return printJson(t.dependencyRows(snapshot.beads, id));
       const tree = t.dependencyTree(snapshot.beads, id);
       if (tree) process.stdout.write(`${tree}\n`);
     });

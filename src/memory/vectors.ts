@@ -51,7 +51,8 @@ export class VectorIndex {
     }
     const at = this.ids.length;
     if ((at + 1) * this.dim > this.matrix.length) {
-      const grown = new Float32Array(this.matrix.length * 2);
+      // A snapshot of an empty index unpacks to a zero-length matrix: doubling alone never grows it.
+      const grown = new Float32Array(Math.max(this.matrix.length * 2, (at + 1) * this.dim * 2));
       grown.set(this.matrix);
       this.matrix = grown;
     }

@@ -117,24 +117,45 @@ export function removeDependency(draft: Draft, id: string, dependsOn: string, no
  * whose dependencies were already listed is marked `(see above)` instead of being expanded again:
  * expanding shared dependencies every time grows exponentially with the depth of the graph.
  */
-export function dependencyTree(beads: Bead[], id?: string): string {
+/** One line of a dependency tree; a bead already expanded above appears again as a `repeat`. */
+export interface DependencyRow {
+  id: string;
+  depth: number;
+  status: string | null;
+  title: string | null;
+  repeat?: true;
+}
+
+/**
+ * The dependency trees of `id`, or of every bead with dependencies, depth-first, each bead
+ * expanded once. Flat rows with a depth (not nested objects): a chain thousands deep stays cheap
+ * to walk and to print as JSON.
+ */
+export function dependencyRows(beads: Bead[], id?: string): DependencyRow[] {
   const byId = new Map(beads.map((b) => [b.id, b]));
-  const lines: string[] = [];
+  const rows: DependencyRow[] = [];
   const expanded = new Set<string>();
   const roots = id ? [id] : beads.filter((b) => allDependencyIds(b).length > 0).map((b) => b.id);
-  for (const root of roots) {
-    const stack: Array<{ id: string; depth: number }> = [{ id: root, depth: 0 }];
-    while (stack.length > 0) {
-      const { id: beadId, depth } = stack.pop()!;
-      const bead = byId.get(beadId);
-      const deps = bead ? allDependencyIds(bead) : [];
-      const repeat = deps.length > 0 && expanded.has(beadId);
-      const label = bead ? `${beadId} [${bead.status}] ${bead.title}${repeat ? ' (see above)' : ''}` : `${beadId} [unknown]`;
-      lines.push(`${'  '.repeat(depth)}${depth ? '└─ ' : ''}${label}`);
-      if (!bead || repeat) continue;
-      expanded.add(beadId);
-      for (let i = deps.length - 1; i >= 0; i--) stack.push({ id: deps[i]!, depth: depth + 1 });
-    }
+  const stack = roots.map((root) => ({ id: root, depth: 0 })).reverse();
+  while (stack.length > 0) {
+    const { id: beadId, depth } = stack.pop()!;
+    const bead = byId.get(beadId);
+    const deps = bead ? allDependencyIds(bead) : [];
+    const repeat = deps.length > 0 && expanded.has(beadId);
+    rows.push({ id: beadId, depth, status: bead?.status ?? null, title: bead?.title ?? null, ...(repeat ? { repeat: true as const } : {}) });
+    if (!bead || repeat) continue;
+    expanded.add(beadId);
+    for (let i = deps.length - 1; i >= 0; i--) stack.push({ id: deps[i]!, depth: depth + 1 });
   }
-  return lines.join('\n');
+  return rows;
+}
+
+/** The rows as indented text, one bead a line. */
+export function dependencyTree(beads: Bead[], id?: string): string {
+  return dependencyRows(beads, id)
+    .map((row) => {
+      const label = row.status === null ? `${row.id} [unknown]` : `${row.id} [${row.status}] ${row.title}${row.repeat ? ' (see above)' : ''}`;
+      return `${'  '.repeat(row.depth)}${row.depth ? '└─ ' : ''}${label}`;
+    })
+    .join('\n');
 }

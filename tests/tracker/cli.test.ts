@@ -382,6 +382,10 @@ describe('dep add, remove, tree', () => {
     const { repo } = seeded([bead({ id: 'a', title: 'A' }), bead({ id: 'b', title: 'B' })]);
     expect(ok(repo, ['dep', 'add', 'b', 'a'])).toBe('Added dependency b -> a\n');
     expect(ok(repo, ['dep', 'tree', 'b'])).toBe('b [open] B\n  └─ a [open] A\n');
+    expect(JSON.parse(ok(repo, ['dep', 'tree', 'b', '--json']))).toEqual([
+      { id: 'b', depth: 0, status: 'open', title: 'B' },
+      { id: 'a', depth: 1, status: 'open', title: 'A' },
+    ]);
     expect((JSON.parse(ok(repo, ['blocked', '--json'])) as Array<{ id: string }>).map((x) => x.id)).toContain('b');
     expect(ok(repo, ['dep', 'remove', 'b', 'a'])).toBe('Removed dependency b -> a\n');
     expect(ok(repo, ['blocked', '--json'])).toBe('[]\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
-import { addDependency, allCycles, dependencyTree, findCycle, removeDependency } from '../../src/tracker/index.js';
+import { addDependency, allCycles, dependencyRows, dependencyTree, findCycle, removeDependency } from '../../src/tracker/index.js';
 import { bead, draftOf, errorOf } from './builders.js';
 
 describe('dependencies', () => {
@@ -87,6 +87,23 @@ describe('dependencies', () => {
     expect(dependencyTree(beads, 'top')).toBe(
       ['top [open] T', '  └─ l [open] L', '    └─ base [open] B', '      └─ leaf [open] F', '  └─ r [open] R', '    └─ base [open] B (see above)'].join('\n'),
     );
+  });
+
+  it('rows carry depth, an unknown dependency as null status, and the repeat mark; a 5,000-deep chain is walked without recursion', () => {
+    const beads = [bead({ id: 'top', title: 'T', deps: ['l', 'r', 'gone'] }), bead({ id: 'l', title: 'L', deps: ['base'] }), bead({ id: 'r', title: 'R', deps: ['base'] }), bead({ id: 'base', title: 'B', deps: ['leaf'] }), bead({ id: 'leaf', title: 'F' })];
+    expect(dependencyRows(beads, 'top').map((row) => [row.id, row.depth, row.status, row.repeat ?? false])).toEqual([
+      ['top', 0, 'open', false],
+      ['l', 1, 'open', false],
+      ['base', 2, 'open', false],
+      ['leaf', 3, 'open', false],
+      ['r', 1, 'open', false],
+      ['base', 2, 'open', true],
+      ['gone', 1, null, false],
+    ]);
+    const chain = Array.from({ length: 5000 }, (_, i) => bead({ id: `c${i}`, deps: i ? [`c${i - 1}`] : [] }));
+    const rows = dependencyRows(chain, 'c4999');
+    expect(rows).toHaveLength(5000);
+    expect(rows.at(-1)).toMatchObject({ id: 'c0', depth: 4999 });
   });
 
   it('tree output stays linear on stacked diamonds (it used to double per level)', () => {
