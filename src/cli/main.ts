@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { HelixError, EXIT } from '../errors.js';
-import { HelixCommand, UnknownCommandError } from './program.js';
+import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
 import { registerCommands } from './commands.js';
 
 export function helixVersion(): string {
@@ -24,10 +24,10 @@ export function buildProgram(): HelixCommand {
     '\nCommon flags (every command): --agent codex|claude, --claude, --codex, --model M, --effort E,\n' +
       '  --dry-run, --quiet/-q, --summary/-s (one line per event; the rest goes to .helix-logs/).\n',
   );
-  program.command('version').description('print the version').action(() => {
+  withCommonFlags(program.command('version').description('print the version')).action(() => {
     process.stdout.write(`helix ${helixVersion()}\n`);
   });
-  program.command('help [command]').description('show usage').action((name?: string) => {
+  withCommonFlags(program.command('help [command]').description('show usage')).action((name?: string) => {
     const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
     (target ?? program).outputHelp();
   });

@@ -2,7 +2,7 @@
 // parse flags, open the store (lazy import of src/memory), print one JSON document on stdout.
 import { Option } from 'commander';
 import { HelixError } from '../errors.js';
-import { printJson, type HelixCommand } from './program.js';
+import { printJson, withCommonFlags, type HelixCommand } from './program.js';
 
 type Store = import('../memory/index.js').MemoryStore;
 
@@ -72,11 +72,11 @@ function tasksList(text: string) {
 }
 
 export function registerMemoryCommands(program: HelixCommand): void {
-  const memory = program
-    .command('memory')
+  const memory = withCommonFlags(program.command('memory'))
     .description('the memory store: failures and patterns ranked by relevance, effectiveness and recency')
     .addOption(new Option('--db <path>', 'database file (default: HELIX_DB_PATH, else .helix/helix.db in the project)'));
-  const sub = (name: string, description: string) => memory.command(name).description(description);
+  // Every command accepts the common flags (contract §3: the old harness passes --quiet to all).
+  const sub = (name: string, description: string) => withCommonFlags(memory.command(name).description(description));
 
   sub('store', 'store a failure, pattern or systemic memory')
     .requiredOption('--trigger <text>', 'the situation that should recall this memory')

@@ -42,3 +42,28 @@ describe('helix entry point', () => {
     expect(r.stdout).toBe(`helix ${version}\n`);
   });
 });
+
+describe('the common flags (contract §3: accepted by every command)', () => {
+  const COMMON = ['--agent', '--claude', '--codex', '--model', '--effort', '--dry-run', '--quiet', '--summary'];
+
+  it('every command and sub-command of the program declares them', async () => {
+    const { buildProgram } = await import('../../src/cli/main.js');
+    type Node = { name(): string; commands: readonly Node[]; options: readonly { long?: string }[] };
+    const missing: string[] = [];
+    const walk = (command: Node, path: string[]) => {
+      const longs = command.options.map((o) => o.long);
+      if (path.length > 0) for (const flag of COMMON) if (!longs.includes(flag)) missing.push(`${path.join(' ')} ${flag}`);
+      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(buildProgram() as unknown as Node, []);
+    expect(missing).toEqual([]);
+  });
+
+  it('memory sub-commands take --quiet like the rest (the old harness passes it to all)', () => {
+    const cwd = tempDir();
+    const r = helix(['memory', 'recall', 'anything', '--quiet'], { cwd, env: { HELIX_EMBEDDER: 'lexical' } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+});

@@ -110,5 +110,19 @@ describe('recall', () => {
     writer.close();
     db.close();
   });
-});
 
+  it('a snapshot of an empty store does not stop the next process from storing (it used to: the unpacked index could not grow)', async () => {
+    const { store, dbPath } = testStore();
+    expect(await store.recall('anything at all')).toEqual([]);
+    store.close();
+    const { openMemoryStore, lexicalEmbedder } = await import('../../src/memory/index.js');
+    const open = () => openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, now: () => new Date('2026-03-01T12:00:00Z') });
+    const next = open();
+    const name = await added(next, ...LOCKED);
+    await added(next, 'Terraform plan wants to replace the database', 'Add prevent_destroy');
+    next.close();
+    const reader = open();
+    expect((await reader.recall(memoryText(...LOCKED)))[0]).toMatchObject({ name, _relevance: 1 });
+    reader.close();
+  });
+});
