@@ -21,7 +21,12 @@ export function reviewParseable(trailers: Trailers): boolean {
 
 export function judgeAction(action: JudgedAction, exitCode: number, trailers: Trailers, root: string): ActionVerdict {
   if (action === 'review') {
-    if (!reviewParseable(trailers)) return { ok: false, reason: 'review output missing REVIEW_STATUS trailer', lines: ['helix: review output missing REVIEW_STATUS trailer'] };
+    if (!reviewParseable(trailers)) {
+      // The contract's line first (scripts match it), then what exactly was missing when it was the count.
+      const lines = ['helix: review output missing REVIEW_STATUS trailer'];
+      if (trailers.reviewStatus === 'ISSUES_FOUND') lines.push('helix: review said ISSUES_FOUND without an ISSUES_COUNT trailer');
+      return { ok: false, reason: 'review output missing REVIEW_STATUS trailer', lines };
+    }
     if (trailers.reviewStatus === 'CLEAN') return { ok: true, lines: ['helix: review CLEAN'] };
     return { ok: true, lines: [`helix: review found ${trailers.issuesCount} issue(s)${trailers.findingsFiled !== undefined ? `, ${trailers.findingsFiled} filed` : ''}`] };
   }
@@ -33,7 +38,7 @@ export function judgeAction(action: JudgedAction, exitCode: number, trailers: Tr
 /** COMPLETE / GUIDANCE_NEEDED with a report file that exists → ok; anything else says which part failed. */
 function judgeBackfill(trailers: Trailers, root: string): ActionVerdict {
   const lines: string[] = [];
-  if (trailers.researchEpic) lines.push(`helix: research epic=${trailers.researchEpic}`);
+  lines.push(`helix: research epic=${trailers.researchEpic ?? 'none'}`);
   if (trailers.backfillReport) lines.push(`helix: backfill report=${trailers.backfillReport}`);
   const fail = (reason: string): ActionVerdict => ({ ok: false, reason, lines: [...lines, `helix: ${reason}`] });
   if (!trailers.backfillStatus) return fail('backfill output missing BACKFILL_STATUS trailer');

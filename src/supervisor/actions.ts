@@ -62,13 +62,13 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
       extra: action === 'experiment' && options.close ? ['When the experiment is decided, close its bead (--close).'] : undefined,
       env: options.env,
     });
-    const { command } = supervisor.actionCommand(action, prompt);
+    const { command, label } = supervisor.actionCommand(action, prompt);
     if (options.dryRun) {
       process.stdout.write(`${formatDryRun(command)}\n`);
       return EXIT.ok;
     }
     const before = action === 'review' ? session.store.read() : undefined;
-    const run = await supervisor.runAgent(command, action);
+    const run = await supervisor.runAgent(command, label);
     process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
     const trailers = parseTrailers(run.output);
     const verdict = judgeAction(action, run.exitCode, trailers, session.root);

@@ -166,12 +166,12 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
-  const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));
+  const { command, label } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));
   if (options.dryRun) {
     process.stdout.write(`${formatDryRun(command)}\n`);
     return EXIT.ok;
   }
-  const run = await supervisor.runAgent(command, 'check');
+  const run = await supervisor.runAgent(command, label);
   process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
   const next = parseNextAction(run.output);
   if (!next) {

@@ -41,10 +41,21 @@ describe('judging an answer by its trailers', () => {
     ]);
   });
 
+  it('backfill without a RESEARCH_EPIC trailer still prints the line, as none', () => {
+    expect(judge('backfill', 'BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: r.md').lines).toEqual([
+      'helix: research epic=none',
+      'helix: backfill report=r.md',
+      'helix: backfill BLOCKED',
+    ]);
+  });
+
   it('review: CLEAN, or ISSUES_FOUND with a count, is interpretable; anything else is not', () => {
     expect(judge('review', 'REVIEW_STATUS: CLEAN').ok).toBe(true);
     expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2').lines).toEqual(['helix: review found 2 issue(s)']);
-    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND').ok).toBe(false);
+    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND')).toMatchObject({
+      ok: false,
+      lines: ['helix: review output missing REVIEW_STATUS trailer', 'helix: review said ISSUES_FOUND without an ISSUES_COUNT trailer'],
+    });
     expect(judge('review', 'REVIEW_STATUS: CLEAN|ISSUES_FOUND').ok).toBe(false);
     expect(judge('review', 'REVIEW_STATUS: MAYBE').lines).toEqual(['helix: review output missing REVIEW_STATUS trailer']);
   });

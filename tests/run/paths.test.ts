@@ -59,6 +59,10 @@ describe('helix check', () => {
     expect(r.stdout).toBe('All good.\n**NEXT_ACTION:** `BUILD`\n');
     const [call] = p.checkCalls();
     expect(call?.argv.join(' ')).toContain('Scope: src');
+    // The per-call line names the agent that ran (contract §9), not the action.
+    const harness = call?.argv[call.argv.indexOf('--harness') + 1];
+    expect(['codex', 'claude']).toContain(harness);
+    expect(r.stderr).toMatch(new RegExp(`helix: \\[[\\d:]+\\] ${harness} complete \\(rc=0, \\d+s, \\d+ tokens\\) — log L\\d+–L\\d+ in `));
   });
 
   it('exits 1 with the contract line when there is none', () => {
