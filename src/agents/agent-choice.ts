@@ -49,6 +49,15 @@ function agentName(value: string, source: string): string {
   return name;
 }
 
+const EFFORT_LEVELS = ['low', 'medium', 'high', 'max'];
+
+/** The contract's effort levels only: anything else would reach the agent and fail there, later. */
+function effortLevel(value: string | undefined, source: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!EFFORT_LEVELS.includes(value)) throw new HelixError('validation', `helix: invalid effort in ${source}: '${value}' (low|medium|high|max)`);
+  return value;
+}
+
 /** The other of codex/claude, or undefined for any other agent. */
 export function otherDirectAgent(agent: string): string | undefined {
   if (agent === 'codex') return 'claude';
@@ -63,7 +72,7 @@ export function resolveAgentPlan(input: AgentChoiceInput): AgentPlan {
     : env.HELIX_AGENT?.trim()
       ? agentName(env.HELIX_AGENT, 'HELIX_AGENT')
       : DEFAULT_AGENT;
-  const effort = input.effort || env.HELIX_EFFORT?.trim() || undefined;
+  const effort = effortLevel(input.effort || undefined, '--effort') ?? effortLevel(env.HELIX_EFFORT?.trim() || undefined, 'HELIX_EFFORT');
   const model = input.model || env.HELIX_MODEL?.trim() || undefined;
   const withEffort = (agent: string): AgentChoice => (effort ? { agent, effort } : { agent });
   const primary: AgentChoice = model ? { ...withEffort(primaryName), model } : withEffort(primaryName);

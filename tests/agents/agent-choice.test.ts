@@ -51,6 +51,13 @@ describe('agent choice (contract §3, §8)', () => {
     expect(plan({ env: { HELIX_REVIEW_AGENT: 'codex' }, model: 'm' }).review).toEqual({ agent: 'codex', model: 'm' });
   });
 
+  it('takes only the contract effort levels, from --effort or HELIX_EFFORT', () => {
+    expect(plan({ effort: 'max' }).primary).toEqual({ agent: 'codex', effort: 'max' });
+    expect(plan({ env: { HELIX_EFFORT: 'low' } }).primary).toEqual({ agent: 'codex', effort: 'low' });
+    expect(() => plan({ effort: 'extreme' })).toThrow("helix: invalid effort in --effort: 'extreme' (low|medium|high|max)");
+    expect(() => plan({ env: { HELIX_EFFORT: 'HIGH' } })).toThrow(/invalid effort in HELIX_EFFORT/);
+  });
+
   it('rejects a malformed agent name', () => {
     expect(() => plan({ explicitAgent: 'codex; rm -rf /' })).toThrow(/invalid agent name/);
   });
