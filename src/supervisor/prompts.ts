@@ -62,7 +62,8 @@ export function implementationPrompt(input: ImplementationPromptInput): string {
     for (const other of input.related) parts.push(`- ${other.id}: ${other.title}`);
   }
   if (input.memory && input.memory.names.length > 0) {
-    parts.push('', 'Memories from earlier work (confidence in brackets). Report the ones that actually helped on a `UTILIZED: [names]` line:', input.memory.block.trim(), `INJECTED: ${JSON.stringify(input.memory.names)}`);
+    // The block opens with the store's own header (which asks for the UTILIZED line): no second one here.
+    parts.push('', input.memory.block.trim(), `INJECTED: ${JSON.stringify(input.memory.names)}`);
   }
   parts.push(
     '',

@@ -155,7 +155,9 @@ describe('the prompt', () => {
     const prompt = read(kept.file);
     expect(prompt).toContain(`[67%] ${WINDOWS.trigger} -> ${WINDOWS.resolution} (memory: ${windows})`);
     expect(prompt).toContain(`[unproven] ${LOAD.trigger} -> ${LOAD.resolution} (memory: ${load})`);
-    expect(prompt).toMatch(/UTILIZED: \[names\]/);
+    // The store's header asks for the UTILIZED line, once (helix adds no second header).
+    expect(prompt.match(/UTILIZED: \[/g)).toHaveLength(1);
+    expect(prompt).toContain('Memories from earlier tasks (list the ones that helped as UTILIZED: [name, ...]):');
     expect(injectedIn(prompt)).toEqual([windows, load]);
     expect(run.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] cycle 1: injected 2 memories$/m);
   });
