@@ -11,7 +11,8 @@ import { Project, RUN_COMPLETE, bead, helixLines, waitUntil } from './harness.js
 // a close or reopen keeps `owner` (who worked on it); a release drops it too
 const CLAIM_KEYS = ['claimed-pid', 'claimed-at', 'claim-token'];
 const DIRECT = { executeBeadHelp: false };
-const P = 'hx-000000a1';
+// the primary sorts after its siblings in the file, so `status` must not take the first live claim
+const P = 'hx-000000c1';
 const S1 = 'hx-000000a2';
 const S2 = 'hx-000000a3';
 const OTHER = 'hx-000000b1';
@@ -127,13 +128,15 @@ describe('direct-agent batching', () => {
     expect([S1, S2].map((id) => mid.get(id)?.status)).toEqual(['open', 'open']);
   });
 
-  it('SIGTERM mid-dispatch releases the primary and every sibling', async () => {
+  it('SIGTERM mid-dispatch releases the primary and every sibling (status names the primary as the running bead)', async () => {
     const p = new Project({ beads: areaBeads() });
     const marker = p.path('agent.json');
     p.script({ ...DIRECT, responses: [{ when: 'implementation', marker, hang: true }] });
     const run = p.helixInBackground(['run', '--summary', '--agent', 'claude']);
     await waitUntil(() => existsSync(marker), 'the agent to start');
     for (const id of [P, S1, S2]) expect(p.bead(id)).toMatchObject({ status: 'in_progress', 'claimed-pid': String(run.child.pid) });
+    const status = p.helix(['status', '--json']);
+    expect((JSON.parse(status.stdout) as { running_bead: { id: string } }).running_bead.id).toBe(P);
 
     run.child.kill('SIGTERM');
     const r = await run.done;
