@@ -13,7 +13,7 @@ import { bead, settings } from './builders.js';
 
 const STUBS = resolve(import.meta.dirname, '../stubs');
 
-function setup(beads: Bead[], script: object, buildPath: 'execute-bead' | 'direct' = 'execute-bead') {
+function setup(beads: Bead[], script: object, buildPath: 'execute-bead' | 'direct' = 'execute-bead', agent?: string) {
   const root = tempGitRepo();
   const scratch = tempDir();
   const store = new BeadStore(join(root, '.ddx'), {});
@@ -33,7 +33,7 @@ function setup(beads: Bead[], script: object, buildPath: 'execute-bead' | 'direc
     store,
     env,
     settings: settings({ backoffOverride: 0 }),
-    plan: resolveAgentPlan({ env: {}, isOnPath: () => false }),
+    plan: resolveAgentPlan({ env: {}, isOnPath: () => false, explicitAgent: agent }),
     buildPath,
     actionsViaDdx: true,
     output: new SessionOutput(root, 'summary', new Date(), (t) => stderr.push(t)),
@@ -149,5 +149,20 @@ describe('Supervisor batch (direct prompting)', () => {
     expect(mid.get(sibling.id)?.status).toBe('open');
     expect(mid.get(sibling.id)).not.toHaveProperty('claim-token');
     expect(promptOf(s.calls()[0])).not.toContain('Also claimed for you');
+  });
+
+  it('an error after the batch was claimed leaves every claim held for the exit path, which releases them all', async () => {
+    const primary = bead({ id: 'hx-00000001', parent: EPIC });
+    const sibling = bead({ id: 'hx-00000002', parent: EPIC });
+    // an agent that only exists as a ddx harness cannot be called directly: dispatch throws
+    const s = setup([primary, sibling], { responses: [] }, 'direct', 'gemini');
+    await expect(s.supervisor.buildOnce(primary, [primary, sibling])).rejects.toThrow(/can only run through ddx/);
+    for (const id of [primary.id, sibling.id]) expect(s.store.read().byId.get(id)).toMatchObject({ status: 'in_progress', 'claimed-pid': String(process.pid) });
+    expect(s.supervisor.releaseHeldClaims()).toEqual([primary.id, sibling.id]);
+    for (const id of [primary.id, sibling.id]) {
+      expect(s.store.read().byId.get(id)?.status).toBe('open');
+      expect(s.store.read().byId.get(id)).not.toHaveProperty('claim-token');
+    }
+    expect(s.supervisor.releaseHeldClaims()).toEqual([]);
   });
 });
