@@ -51,6 +51,12 @@ async function withSignals<T>(body: (signal: AbortSignal) => Promise<T>): Promis
   }
 }
 
+/** The tail of the interrupted line: which claims (the primary and its batch) were released. */
+function releasedNote(ids: string[]): string {
+  if (ids.length === 0) return '';
+  return ids.length === 1 ? `; claim on ${ids[0]} released` : `; claims on ${ids.join(', ')} released`;
+}
+
 /** `helix run`: the bounded supervisor loop. */
 export async function runLoop(options: RunOptions): Promise<number> {
   const settings: SupervisorSettings = { ...defaultSettings(options.env), ...options.settings };
@@ -77,12 +83,12 @@ export async function runLoop(options: RunOptions): Promise<number> {
     exitCode = outcome.value.exitCode;
     reason = outcome.value.state.stop?.reason ?? 'completed';
   } else if (outcome.signal || outcome.error instanceof RunInterrupted) {
-    const released = supervisor?.releaseHeldClaim();
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${released ? `; claim on ${released} released` : ''}`);
+    const released = supervisor?.releaseHeldClaims() ?? [];
+    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
     exitCode = SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
     reason = 'error';
   } else {
-    supervisor?.releaseHeldClaim();
+    supervisor?.releaseHeldClaims();
     const error = outcome.error;
     output.summary(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
@@ -137,9 +143,9 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
     return supervisor.buildOnce(bead, ready);
   }).finally(() => memory?.close?.());
   if (!outcome.value) {
-    const released = supervisor?.releaseHeldClaim();
+    const released = supervisor?.releaseHeldClaims() ?? [];
     if (outcome.error && !(outcome.error instanceof RunInterrupted) && !outcome.signal) throw outcome.error;
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${released ? `; claim on ${released} released` : ''}`);
+    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
     return SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
   }
   const result = outcome.value;

@@ -47,6 +47,20 @@ export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
   return { kind: 'failed', failure: 'no-completion', detail: `agent exited 0 but the bead is still ${after.status}${invalidNote}` };
 }
 
+/**
+ * A batch member (a related bead claimed beside the primary for one direct prompt) after the
+ * dispatch. The same drift rule as the primary; then only the tracker decides: closed by the agent
+ * → verify it like the primary; not closed → it was optional work, released without an attempt.
+ */
+export type MemberAssessment = { kind: 'drift'; changes: string[] } | { kind: 'verify' } | { kind: 'release' };
+
+export function assessMember(facts: { before: Fingerprint; after: Bead | undefined; afterFingerprint: Fingerprint | undefined }): MemberAssessment {
+  if (!facts.after || !facts.afterFingerprint) return { kind: 'drift', changes: ['removed'] };
+  const changes = fingerprintChanges(facts.before, facts.afterFingerprint);
+  if (changes.length > 0) return { kind: 'drift', changes };
+  return facts.after.status === 'closed' ? { kind: 'verify' } : { kind: 'release' };
+}
+
 /** The skip reason after MAX_ATTEMPTS failures, worded by how the last attempt failed. */
 export function intractableReason(failure: FailureKind, attempts: number): string {
   return failure === 'agent-failed'

@@ -41,6 +41,8 @@ export interface MachineState {
   completedDurations: number[];
   /** Failure category → distinct beads that failed with it, for SYSTEMIC_FAILURE. */
   failureCategories: Record<string, string[]>;
+  /** `completed` when periodic alignment last came due (a batch can complete several at once). */
+  alignedAtCompleted: number;
   stop: { exitCode: number; reason: StopReason } | undefined;
 }
 
@@ -58,6 +60,7 @@ export function initialState(): MachineState {
     alignedSinceBuild: false,
     completedDurations: [],
     failureCategories: {},
+    alignedAtCompleted: 0,
     stop: undefined,
   };
 }
@@ -68,13 +71,30 @@ export type AttemptOutcome =
   | { kind: 'drift'; changes: string[] }
   | { kind: 'failed'; failure: FailureKind; detail: string };
 
+/**
+ * How a batch member ended — a related ready bead claimed beside the primary for one direct prompt.
+ * Each completed member counts as a completed bead; the cycle stays one cycle (attempted + 1).
+ */
+export type MemberOutcome =
+  | { kind: 'completed' }
+  /** Not closed by the agent: optional work, released without counting an attempt. */
+  | { kind: 'released' }
+  | { kind: 'drift'; changes: string[] }
+  /** Closed by the agent but verification failed: reopened, a failed attempt like the primary's. */
+  | { kind: 'failed'; detail: string };
+
+export interface MemberVerdict {
+  bead: Bead;
+  outcome: MemberOutcome;
+}
+
 export type Event =
   | { type: 'started' }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   | { type: 'queue'; ready: Bead[]; beads: Bead[] }
   | { type: 'epicClosed'; epicId: string; reviewScope: string }
   | { type: 'reviewed'; cycle: number; parseable: boolean }
-  | { type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number }
+  | { type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] }
   | { type: 'checked'; nextAction: NextAction | undefined }
   | { type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string };
 
@@ -203,30 +223,27 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     alignedSinceBuild: false,
   };
   const cycle = base.attempted;
+  const batch = event.batch ?? [];
 
   if (outcome.kind === 'completed') {
-    const next: MachineState = {
+    const counted: MachineState = {
       ...base,
       completed: base.completed + 1,
       completedDurations: [...base.completedDurations, event.durationSec],
     };
-    const effects: Effect[] = [
-      {
-        type: 'say',
-        level: 'summary',
-        stamped: true,
-        text: `cycle ${cycle}: ${bead.id} → COMPLETE (${next.completed}/${next.attempted} done, ${next.tokens} tokens)`,
-      },
-    ];
+    const effects: Effect[] = [completeLine(cycle, bead.id, counted)];
     // The COMPLETE line is parsed by harnesses in its exact contract shape; SALVAGED goes beside it.
     if (outcome.salvaged) effects.push({ type: 'say', level: 'verbose', text: `helix: ${bead.id} SALVAGED: the agent failed but the bead is closed and verified` });
+    const members = settleMembers(counted, batch, bead.id, cycle);
+    const next = members.state;
+    effects.push(...members.effects);
     const velocity = velocityVerdict(next.completedDurations, settings.velocityFactor, settings.velocitySeconds);
     if (velocity.kind === 'collapse') {
       const stopped = stop(next, 1, 'velocity_collapse', `helix: stopping: VELOCITY_COLLAPSE: ${velocity.detail}`);
       return { state: stopped.state, effects: [...effects, ...stopped.effects] };
     }
     if (velocity.kind === 'warning') effects.push({ type: 'say', level: 'summary', text: `helix: warning: velocity dropping: ${velocity.detail}` });
-    if (next.completed % CONTEXT_REFRESH_EVERY === 0) effects.push({ type: 'writeContext' });
+    if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
     const change = outcome.change;
     if (settings.autoReview && change && (change.lines >= settings.reviewThreshold || change.files >= REVIEW_MIN_FILES)) {
       return { state: next, effects: [...effects, { type: 'runReview', scope: 'last-commit', cycle, beadId: bead.id }] };
@@ -235,23 +252,25 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   }
 
   if (outcome.kind === 'drift') {
-    return {
-      state: { ...base, skipped: [...base.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] },
-      effects: [
-        { type: 'say', level: 'summary', text: `helix: queue drift detected for ${bead.id}; refusing stale completion` },
-        { type: 'say', level: 'verbose', text: `helix: changed: ${outcome.changes.join(', ')}` },
-        { type: 'readQueue' },
-      ],
-    };
+    const drifted: MachineState = { ...base, skipped: [...base.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
+    const members = settleMembers(drifted, batch, bead.id, cycle);
+    const effects: Effect[] = [...driftLines(bead.id, outcome.changes), ...members.effects];
+    if (members.state.completed === state.completed) return { state: members.state, effects: [...effects, { type: 'readQueue' }] };
+    if (crossedMultiple(state.completed, members.state.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+    return continueAfterCompletion(members.state, settings, effects);
   }
 
   // failed
   const count = (base.failures[bead.id]?.count ?? 0) + 1;
-  let next: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure } } };
+  const failedOnce: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure } } };
+  const members = settleMembers(failedOnce, batch, bead.id, cycle);
+  let next = members.state;
   const effects: Effect[] = [
     { type: 'say', level: 'summary', stamped: true, text: `cycle ${cycle}: FAILED` },
     { type: 'say', level: 'verbose', text: `helix: ${bead.id} attempt ${count} failed: ${outcome.detail}` },
+    ...members.effects,
   ];
+  if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
   const category = failureCategory(outcome.detail);
   if (category) {
     const beads = next.failureCategories[category] ?? [];
@@ -276,25 +295,88 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   }
   effects.push({ type: 'say', level: 'verbose', text: `helix: backing off ${seconds}s before blocking ${bead.id} (attempt ${count}/${MAX_ATTEMPTS})` });
   effects.push({ type: 'sleep', seconds });
-  const reason = intractableReason(outcome.failure, count);
-  const skipped: SkippedBead[] = [...next.skipped, { id: bead.id, title: bead.title, reason }];
-  effects.push({ type: 'say', level: 'summary', stamped: true, text: `BLOCKED ${bead.id} after ${count} attempts` }, { type: 'markBlocked', id: bead.id, reason });
-  let focusedEpic = next.focusedEpic;
+  const blocked = blockIntractable(next, bead, outcome.failure, count);
+  effects.push(...blocked.effects, { type: 'recoverOrphans', why: 'failure' });
+  return { state: blocked.state, effects };
+}
+
+const completeLine = (cycle: number, id: string, s: MachineState): Effect => ({
+  type: 'say',
+  level: 'summary',
+  stamped: true,
+  text: `cycle ${cycle}: ${id} → COMPLETE (${s.completed}/${s.attempted} done, ${s.tokens} tokens)`,
+});
+
+const driftLines = (id: string, changes: string[]): Effect[] => [
+  { type: 'say', level: 'summary', text: `helix: queue drift detected for ${id}; refusing stale completion` },
+  { type: 'say', level: 'verbose', text: `helix: changed: ${changes.join(', ')}` },
+];
+
+/** True when going from `before` to `after` passed a multiple of `every` (a batch may add several). */
+function crossedMultiple(before: number, after: number, every: number): boolean {
+  return every > 0 && Math.floor(after / every) > Math.floor(before / every);
+}
+
+/**
+ * Counts a cycle's batch members: each completed member is a completed bead (its own COMPLETE
+ * line, same cycle number); a drifted one is skipped like a drifted primary; a closed one that
+ * failed verification is a failed attempt on it (blocked after MAX_ATTEMPTS, no backoff sleep: the
+ * loop does not retry it next). It stays out of SYSTEMIC_FAILURE, which counts beads the loop
+ * chose, and one shared verify run must not count as three distinct failures. A released member
+ * counts nothing: it was optional work.
+ */
+function settleMembers(state: MachineState, batch: MemberVerdict[], primaryId: string, cycle: number): Step {
+  let next = state;
+  const effects: Effect[] = [];
+  for (const { bead, outcome } of batch) {
+    switch (outcome.kind) {
+      case 'completed':
+        next = { ...next, completed: next.completed + 1 };
+        effects.push({ type: 'say', level: 'verbose', text: `helix: batch member ${bead.id} (with ${primaryId}) closed and verified` }, completeLine(cycle, bead.id, next));
+        break;
+      case 'released':
+        effects.push({ type: 'say', level: 'verbose', text: `helix: batch member ${bead.id} not closed this cycle; claim released, no attempt counted` });
+        break;
+      case 'drift':
+        next = { ...next, skipped: [...next.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
+        effects.push(...driftLines(bead.id, outcome.changes));
+        break;
+      case 'failed': {
+        const count = (next.failures[bead.id]?.count ?? 0) + 1;
+        next = { ...next, failures: { ...next.failures, [bead.id]: { count, last: 'no-completion' } } };
+        effects.push({ type: 'say', level: 'verbose', text: `helix: batch member ${bead.id} attempt ${count} failed: ${outcome.detail}` });
+        if (count >= MAX_ATTEMPTS) {
+          const blocked = blockIntractable(next, bead, 'no-completion', count);
+          next = blocked.state;
+          effects.push(...blocked.effects);
+        }
+        break;
+      }
+    }
+  }
+  return { state: next, effects };
+}
+
+/** Skips a bead after its last failed attempt; a child of the focused epic blocks the epic too. */
+function blockIntractable(state: MachineState, bead: Bead, failure: FailureKind, count: number): Step {
+  const reason = intractableReason(failure, count);
+  const skipped: SkippedBead[] = [...state.skipped, { id: bead.id, title: bead.title, reason }];
+  const effects: Effect[] = [{ type: 'say', level: 'summary', stamped: true, text: `BLOCKED ${bead.id} after ${count} attempts` }, { type: 'markBlocked', id: bead.id, reason }];
+  let focusedEpic = state.focusedEpic;
   if (focusedEpic && bead.parent === focusedEpic) {
     const epicReason = `child ${bead.id} intractable after ${count} attempts`;
-    skipped.push({ id: focusedEpic, title: next.focusedEpicTitle ?? focusedEpic, reason: epicReason });
+    skipped.push({ id: focusedEpic, title: state.focusedEpicTitle ?? focusedEpic, reason: epicReason });
     effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason });
     focusedEpic = undefined;
   }
-  effects.push({ type: 'recoverOrphans', why: 'failure' });
-  return { state: { ...next, skipped, focusedEpic }, effects };
+  return { state: { ...state, skipped, focusedEpic }, effects };
 }
 
 /** After a completed cycle (and its review): periodic alignment every --review-every, or go on. */
 function continueAfterCompletion(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
   const atMax = settings.maxCycles > 0 && state.completed >= settings.maxCycles;
-  if (!atMax && settings.reviewEvery > 0 && state.completed > 0 && state.completed % settings.reviewEvery === 0) {
-    return { state, effects: [...effects, { type: 'runAction', action: 'align', purpose: 'periodic' }] };
+  if (!atMax && crossedMultiple(state.alignedAtCompleted, state.completed, settings.reviewEvery)) {
+    return { state: { ...state, alignedAtCompleted: state.completed }, effects: [...effects, { type: 'runAction', action: 'align', purpose: 'periodic' }] };
   }
   return continueOrStopAtMax(state, settings, effects);
 }

@@ -36,7 +36,7 @@ function header(action: ActionName, env: NodeJS.ProcessEnv): string {
 export interface ImplementationPromptInput {
   bead: Bead;
   context: string;
-  /** Other ready beads of the same area offered in one direct prompt (batching). */
+  /** Related ready beads helix claimed beside the target for this one direct prompt (batching). */
   related?: Bead[];
   /** The rendered memory block (confidence-tagged lines) and the names it injected. */
   memory?: { block: string; names: string[] };
@@ -58,8 +58,14 @@ export function implementationPrompt(input: ImplementationPromptInput): string {
   field('Acceptance', bead.acceptance);
   field('Design', bead.design);
   if (input.related?.length) {
-    parts.push('', 'Related ready beads in the same area (finish the target first; take these only if they are small and share its change):');
+    // They are claimed for this task: no other worker takes them while this agent may be on them.
+    parts.push('', 'Also claimed for you as part of this task: related ready beads (finish the target first; take these only if they are small and share its change):');
     for (const other of input.related) parts.push(`- ${other.id}: ${other.title}`);
+    parts.push(
+      input.helixCloses
+        ? 'helix judges each of them like the target.'
+        : 'Close each one you complete and verify the same way (helix tracker close <id> --commit <sha>) and leave the others as they are: helix verifies the closed ones and releases the rest.',
+    );
   }
   if (input.memory && input.memory.names.length > 0) {
     // The block opens with the store's own header (which asks for the UTILIZED line): no second one here.

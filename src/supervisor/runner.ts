@@ -26,6 +26,7 @@ import {
 import { HelixError, isHelixError } from '../errors.js';
 import {
   type Bead,
+  type Fingerprint,
   BeadStore,
   claimBead,
   closeBead,
@@ -42,8 +43,19 @@ import { judgeAction, reviewParseable } from './action-verdict.js';
 import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
 import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
-import { type DispatchAssessment, assessDispatch } from './judge.js';
-import { type ActionPurpose, type AttemptOutcome, type DrainAction, type Effect, type Event, type MachineState, initialState, step } from './machine.js';
+import { type DispatchAssessment, assessDispatch, assessMember } from './judge.js';
+import {
+  type ActionPurpose,
+  type AttemptOutcome,
+  type DrainAction,
+  type Effect,
+  type Event,
+  type MachineState,
+  type MemberOutcome,
+  type MemberVerdict,
+  initialState,
+  step,
+} from './machine.js';
 import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
 import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
@@ -86,17 +98,27 @@ export interface RunSummary {
   state: MachineState;
 }
 
-/** A live claim of this run, released on every exit path. */
-interface HeldClaim {
-  id: string;
-  token: string;
+/** A related ready bead claimed beside the primary for one direct prompt (batching). */
+interface BatchMember {
+  bead: Bead;
+  /** Fingerprint at the re-read under the claim's lock. */
+  before: Fingerprint;
+  verifyCommand: string | undefined;
+}
+
+type Verification = { passed: boolean; detail: string };
+
+/** The verify command for a bead, read before dispatch: text the agent writes is never run. */
+function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
+  return typeof bead.verify === 'string' && bead.verify.trim() ? bead.verify : env.HELIX_VERIFY_CMD || undefined;
 }
 
 export class Supervisor {
   private readonly ctx: SupervisorEnvironment;
   private readonly now: () => Date;
   private state: MachineState = initialState();
-  private held: HeldClaim | undefined;
+  /** This run's live claims (bead id → claim token): the primary and its batch, released on every exit path. */
+  private readonly held = new Map<string, string>();
   private warnedProblems = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
@@ -128,19 +150,23 @@ export class Supervisor {
     return { exitCode: this.state.stop?.exitCode ?? 1, state: this.state };
   }
 
-  /** Releases this run's claim, if any (SIGINT/SIGTERM and unexpected errors). */
-  /** Returns the id it released, if this run held a claim. */
-  releaseHeldClaim(): string | undefined {
-    const held = this.held;
-    if (!held) return undefined;
-    this.held = undefined;
+  /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
+  releaseHeldClaims(): string[] {
+    return [...this.held.keys()].filter((id) => this.releaseClaim(id));
+  }
+
+  /** Releases one held claim with its token (a claim re-issued to another worker is left alone). */
+  private releaseClaim(id: string): boolean {
+    const token = this.held.get(id);
+    if (token === undefined) return false;
+    this.held.delete(id);
     try {
-      this.ctx.store.mutate((d) => unclaimBead(d, held.id, { token: held.token }));
-      this.ctx.output.verbose(`helix: released claim on ${held.id}`);
-      return held.id;
+      this.ctx.store.mutate((d) => unclaimBead(d, id, { token }));
+      this.ctx.output.verbose(`helix: released claim on ${id}`);
+      return true;
     } catch (error) {
-      this.ctx.output.verbose(`helix: could not release ${held.id}: ${(error as Error).message}`);
-      return undefined;
+      this.ctx.output.verbose(`helix: could not release ${id}: ${(error as Error).message}`);
+      return false;
     }
   }
 
@@ -327,19 +353,20 @@ export class Supervisor {
     }
     const before = fingerprintOf(bead, this.now());
     // The verify command is taken now: text the agent writes during the attempt is never run.
-    const verifyCommand = typeof bead.verify === 'string' && bead.verify.trim() ? bead.verify : this.ctx.env.HELIX_VERIFY_CMD || undefined;
+    const verifyCommand = verifyCommandOf(bead, this.ctx.env);
 
     const selfClaim = this.ctx.buildPath !== 'execute-loop';
     if (selfClaim) {
       try {
         const claimed = this.ctx.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: this.now() }));
-        this.held = { id: bead.id, token: String(claimed['claim-token']) };
+        this.held.set(bead.id, String(claimed['claim-token']));
       } catch (error) {
         if (isHelixError(error) && error.kind === 'conflict') return passedOver(error.message);
         throw error;
       }
     }
     this.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
+    const members = this.ctx.buildPath === 'direct' ? this.claimBatch(bead, ready) : [];
 
     let injected: string[] = [];
     let memoryBlock: { block: string; names: string[] } | undefined;
@@ -348,7 +375,7 @@ export class Supervisor {
         memoryBlock = await this.ctx.memory.inject(bead);
         injected = memoryBlock.names;
         this.say(`cycle ${cycle}: injected ${injected.length} memories`, this.ctx.output.mode === 'summary' ? 'summary' : 'verbose', true);
-        if (injected.length > 0 && this.held) {
+        if (injected.length > 0 && this.held.has(bead.id)) {
           this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
         }
       } catch (error) {
@@ -356,11 +383,10 @@ export class Supervisor {
       }
     }
 
-    const related = this.ctx.buildPath === 'direct' ? batchFor(bead, ready, new Set(this.state.skipped.map((s) => s.id))).slice(1) : [];
     const prompt = implementationPrompt({
       bead,
       context: this.contextText(current.beads),
-      related,
+      related: members.map((m) => m.bead),
       memory: memoryBlock,
       helixCloses: this.ctx.buildPath === 'execute-bead',
       env: this.ctx.env,
@@ -391,7 +417,16 @@ export class Supervisor {
       result,
     });
 
-    const outcome = await this.settle(bead, after, assessment, verifyCommand, validResult, baseRev);
+    // One verify run per command per attempt: the tree does not change between the members' checks.
+    const verifications = new Map<string, Promise<Verification>>();
+    const verify = (command: string) => {
+      let run = verifications.get(command);
+      if (!run) verifications.set(command, (run = this.verify(command)));
+      return run;
+    };
+    const outcome = await this.settle(bead, after, assessment, verifyCommand, verify, validResult, baseRev);
+    const batch: MemberVerdict[] = [];
+    for (const member of members) batch.push({ bead: member.bead, outcome: await this.settleMember(member, verify) });
 
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
@@ -407,7 +442,75 @@ export class Supervisor {
     const ended = this.now();
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
-    return { type: 'attempted', bead, outcome, durationSec, tokens };
+    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(members.length > 0 ? { batch } : {}) };
+  }
+
+  /**
+   * Claims the related ready beads batched with `primary` (direct prompting only) with this run's
+   * pid. Each is re-read under the lock just before its claim; one no longer open and ready drops
+   * out of the batch. Batching is optional: if the write fails the primary goes alone.
+   */
+  private claimBatch(primary: Bead, ready: Bead[]): BatchMember[] {
+    const candidates = batchFor(primary, ready, new Set(this.state.skipped.map((s) => s.id))).slice(1);
+    if (candidates.length === 0) return [];
+    const now = this.now();
+    let claimed: Array<BatchMember & { token: string }>;
+    try {
+      claimed = this.ctx.store.mutate((d) => {
+        const readyNow = new Set(readyBeads(d.beads, { execution: true, now }).map((b) => b.id));
+        const out: Array<BatchMember & { token: string }> = [];
+        for (const candidate of candidates) {
+          const current = d.get(candidate.id);
+          if (!current || !readyNow.has(candidate.id)) continue;
+          const member = { before: fingerprintOf(current, now), verifyCommand: verifyCommandOf(current, this.ctx.env) };
+          const bead = claimBead(d, candidate.id, { pid: process.pid, now });
+          out.push({ ...member, bead: { ...bead }, token: String(bead['claim-token']) });
+        }
+        return out;
+      });
+    } catch (error) {
+      this.say(`helix: batch: could not claim related beads, ${primary.id} goes alone: ${(error as Error).message}`);
+      return [];
+    }
+    for (const member of claimed) this.held.set(member.bead.id, member.token);
+    const dropped = candidates.filter((c) => !claimed.some((m) => m.bead.id === c.id)).map((c) => c.id);
+    if (claimed.length > 0) this.say(`helix: batch: claimed ${claimed.map((m) => m.bead.id).join(', ')} with ${primary.id}`);
+    if (dropped.length > 0) this.say(`helix: batch: left out ${dropped.join(', ')} (no longer open and ready)`);
+    return claimed.map(({ token: _token, ...member }) => member);
+  }
+
+  /**
+   * Judges one batch member after the dispatch, from a fresh read: drift releases it; closed by
+   * the agent → verified like the primary (a failure reopens it); otherwise its claim is released.
+   */
+  private async settleMember(member: BatchMember, verify: (command: string) => Promise<Verification>): Promise<MemberOutcome> {
+    const { id } = member.bead;
+    const after = this.snapshot().byId.get(id);
+    const assessment = assessMember({ before: member.before, after, afterFingerprint: after ? fingerprintOf(after, this.now()) : undefined });
+    if (assessment.kind === 'drift') {
+      this.releaseAfterDrift(id, after);
+      return { kind: 'drift', changes: assessment.changes };
+    }
+    if (assessment.kind === 'release') {
+      this.releaseClaim(id);
+      return { kind: 'released' };
+    }
+    // closing dropped the claim
+    this.held.delete(id);
+    const verification = member.verifyCommand ? await verify(member.verifyCommand) : { passed: true, detail: '' };
+    if (verification.passed) return { kind: 'completed' };
+    const reason = `verification failed: ${verification.detail}`;
+    this.reopen(id, reason);
+    return { kind: 'failed', detail: reason };
+  }
+
+  /** Reopens a bead the agent closed but verification refused (notes say why). */
+  private reopen(id: string, reason: string): void {
+    try {
+      if (this.snapshot().byId.get(id)?.status === 'closed') this.ctx.store.mutate((d) => reopenBead(d, id, { reason, now: this.now() }));
+    } catch (error) {
+      this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
+    }
   }
 
   /**
@@ -419,6 +522,7 @@ export class Supervisor {
     after: Bead | undefined,
     assessment: DispatchAssessment,
     verifyCommand: string | undefined,
+    verify: (command: string) => Promise<Verification>,
     validResult: ExecuteBeadResult | undefined,
     baseRev: string | undefined,
   ): Promise<AttemptOutcome> {
@@ -427,31 +531,27 @@ export class Supervisor {
       return { kind: 'drift', changes: assessment.changes };
     }
     if (assessment.kind === 'failed') {
-      this.releaseHeldClaim();
+      this.releaseClaim(bead.id);
       return { kind: 'failed', failure: assessment.failure, detail: assessment.detail };
     }
-    const verification = verifyCommand ? await this.verify(verifyCommand) : { passed: true, detail: '' };
+    const verification = verifyCommand ? await verify(verifyCommand) : { passed: true, detail: '' };
     if (!verification.passed) {
       const reason = `verification failed: ${verification.detail}`;
-      try {
-        if (this.snapshot().byId.get(bead.id)?.status === 'closed') this.ctx.store.mutate((d) => reopenBead(d, bead.id, { reason, now: this.now() }));
-      } catch (error) {
-        this.say(`helix: could not reopen ${bead.id}: ${(error as Error).message}`);
-      }
+      this.reopen(bead.id, reason);
       // reopening already dropped the claim; otherwise release it
-      if (this.snapshot().byId.get(bead.id)?.status === 'in_progress') this.releaseHeldClaim();
-      else this.held = undefined;
+      if (this.snapshot().byId.get(bead.id)?.status === 'in_progress') this.releaseClaim(bead.id);
+      else this.held.delete(bead.id);
       return { kind: 'failed', failure: 'no-completion', detail: reason };
     }
     if (assessment.helixCloses) {
       try {
-        this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held?.token, commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
+        this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held.get(bead.id), commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
       } catch (error) {
-        this.releaseHeldClaim();
+        this.releaseClaim(bead.id);
         return { kind: 'failed', failure: 'no-completion', detail: `could not close: ${(error as Error).message}` };
       }
     }
-    this.held = undefined;
+    this.held.delete(bead.id);
     return { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
   }
 
@@ -474,11 +574,11 @@ export class Supervisor {
       } catch (error) {
         this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
       }
-      this.held = undefined;
+      this.held.delete(id);
       return;
     }
-    if (after) this.releaseHeldClaim();
-    else this.held = undefined;
+    if (after) this.releaseClaim(id);
+    else this.held.delete(id);
   }
 
   /** The build command for a bead on this session's build path (writes the --prompt file when asked). */
@@ -529,7 +629,7 @@ export class Supervisor {
     return result;
   }
 
-  private async verify(commandText: string): Promise<{ passed: boolean; detail: string }> {
+  private async verify(commandText: string): Promise<Verification> {
     this.say(`helix: verifying: ${commandText}`);
     const run = await this.runAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
     const tail = run.output.trim().split('\n').slice(-5).join(' | ');

@@ -51,10 +51,12 @@ export function buildStatus(store: BeadStore, now: Date, env: NodeJS.ProcessEnv,
     else removeStalePidFile(store.dir, pidFile.pid);
   }
   const claimed = beads.filter((b) => b.status === 'in_progress');
-  const runningBead = claimed.find((b) => {
+  const live = (b: Bead) => {
     const pid = claimedPidOf(b);
     return pid !== undefined && isPidAlive(pid);
-  });
+  };
+  // A batch holds several live claims: the run's own current issue is the one it is running.
+  const runningBead = claimed.find((b) => b.id === run?.current_issue && live(b)) ?? claimed.find(live);
   const stale = new Set(staleClaims(beads, { now, thresholdSec: orphanThresholdSec(env) }).map((s) => s.id));
   const parked: StatusReport['parked_beads'] = [];
   for (const b of blockedBeads(beads)) parked.push({ id: b.id, reason: 'dep-blocked', next_eligible: null, age_seconds: ageSeconds(now, b.updated_at) });

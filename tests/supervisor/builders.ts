@@ -10,6 +10,7 @@ import {
   type Effect,
   type Event,
   type MachineState,
+  type MemberVerdict,
   initialState,
   step,
 } from '../../src/supervisor/machine.js';
@@ -47,7 +48,7 @@ export function settings(over: Partial<SupervisorSettings> = {}): SupervisorSett
 }
 
 /** What the scripted world answers for one attempt at a bead. */
-export type Scripted = AttemptOutcome & { durationSec?: number; tokens?: number };
+export type Scripted = AttemptOutcome & { durationSec?: number; tokens?: number; /** batch members and how each ended */ batch?: MemberVerdict[] };
 
 export interface World {
   beads: Bead[];
@@ -119,10 +120,14 @@ export function play(world: World, config: SupervisorSettings = settings(), limi
         return { type: 'queue', ready: readyBeads(beads, { execution: true }), beads };
       case 'attempt': {
         const scripted = attempts[effect.bead.id]?.shift() ?? { kind: 'completed', salvaged: false };
-        const { durationSec = 1, tokens = 0, ...outcome } = scripted;
+        const { durationSec = 1, tokens = 0, batch, ...outcome } = scripted;
         const target = byId.get(effect.bead.id);
         if (target && outcome.kind === 'completed') target.status = 'closed';
-        return { type: 'attempted', bead: effect.bead, outcome: outcome as AttemptOutcome, durationSec, tokens };
+        for (const member of batch ?? []) {
+          const closed = byId.get(member.bead.id);
+          if (closed && member.outcome.kind === 'completed') closed.status = 'closed';
+        }
+        return { type: 'attempted', bead: effect.bead, outcome: outcome as AttemptOutcome, durationSec, tokens, ...(batch ? { batch } : {}) };
       }
       case 'closeEpic': {
         const epic = byId.get(effect.epicId);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../src/agents/index.js';
 import { type Bead, fingerprintOf } from '../../src/tracker/index.js';
-import { assessDispatch, intractableReason } from '../../src/supervisor/judge.js';
+import { assessDispatch, assessMember, intractableReason } from '../../src/supervisor/judge.js';
 import { bead } from './builders.js';
 
 const base = () => bead({ id: 'hx-a', 'spec-id': 'S-1', parent: 'hx-epic', dependencies: [{ issue_id: 'hx-a', depends_on_id: 'hx-dep', type: 'blocks' }] });
@@ -98,5 +98,21 @@ describe('intractableReason', () => {
   it('words the skip by how the last attempt failed', () => {
     expect(intractableReason('agent-failed', 4)).toBe('intractable after 4 attempts with exponential backoff');
     expect(intractableReason('no-completion', 4)).toBe('failed to complete after 4 attempts with exponential backoff');
+  });
+});
+
+describe('assessMember (a batch member after the dispatch)', () => {
+  const member = (after: Bead | undefined) => assessMember({ before: fingerprintOf(base()), after, afterFingerprint: after ? fingerprintOf(after) : undefined });
+
+  it('drift is judged as for the primary, closed or not', () => {
+    expect(member(undefined)).toEqual({ kind: 'drift', changes: ['removed'] });
+    expect(member({ ...base(), status: 'closed', replaces: 'hx-old' })).toEqual({ kind: 'drift', changes: ['replaces'] });
+    expect(member({ ...base(), status: 'in_progress', parent: 'hx-other' })).toEqual({ kind: 'drift', changes: ['parent'] });
+  });
+
+  it('closed by the agent → verify; anything else (still claimed, released by hand) → release', () => {
+    expect(member({ ...base(), status: 'closed', title: 'renamed' })).toEqual({ kind: 'verify' });
+    expect(member({ ...base(), status: 'in_progress' })).toEqual({ kind: 'release' });
+    expect(member({ ...base(), status: 'open' })).toEqual({ kind: 'release' });
   });
 });

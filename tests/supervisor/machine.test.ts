@@ -3,7 +3,7 @@
 // typed stops. No processes, no files.
 import { describe, expect, it } from 'vitest';
 import type { NextAction } from '../../src/agents/index.js';
-import { initialState, routeNextAction, step } from '../../src/supervisor/machine.js';
+import { type MemberOutcome, initialState, routeNextAction, step } from '../../src/supervisor/machine.js';
 import { DRIFT_REASON } from '../../src/supervisor/judge.js';
 import { bead, completed, failed, play, settings } from './builders.js';
 
@@ -303,5 +303,114 @@ describe('SALVAGED', () => {
     const complete = p.of('say').find((s) => s.text.includes('→ COMPLETE'));
     expect(complete).toMatchObject({ level: 'summary', stamped: true, text: 'cycle 1: hx-a → COMPLETE (1/1 done, 0 tokens)' });
     expect(p.of('say')).toContainEqual({ type: 'say', level: 'verbose', text: 'helix: hx-a SALVAGED: the agent failed but the bead is closed and verified' });
+  });
+});
+
+describe('batch members (direct prompting claims related ready beads beside the primary)', () => {
+  const member = (id: string, outcome: MemberOutcome) => ({ bead: bead({ id }), outcome });
+
+  it('each completed member is a completed bead with its own COMPLETE line; the cycle stays one attempt', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' }), bead({ id: 'hx-s2' })],
+      attempts: { 'hx-p': [{ ...completed(1, 7), batch: [member('hx-s1', { kind: 'completed' }), member('hx-s2', { kind: 'completed' })] }] },
+    }, settings({ autoAlign: false }));
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-p']);
+    expect(p.state).toMatchObject({ attempted: 1, completed: 3, tokens: 7 });
+    expect(p.lines.filter((l) => l.includes('→ COMPLETE'))).toEqual([
+      'cycle 1: hx-p → COMPLETE (1/1 done, 7 tokens)',
+      'cycle 1: hx-s1 → COMPLETE (2/1 done, 7 tokens)',
+      'cycle 1: hx-s2 → COMPLETE (3/1 done, 7 tokens)',
+    ]);
+    // one cycle, one duration: velocity compares cycles, not beads
+    expect(p.state.completedDurations).toEqual([1]);
+  });
+
+  it('--max-cycles counts completed members: a batch can reach it in one cycle', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' }), bead({ id: 'hx-later' })],
+      attempts: { 'hx-p': [{ ...completed(), batch: [member('hx-s1', { kind: 'completed' })] }] },
+    }, settings({ maxCycles: 2 }));
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-p']);
+    expect(p.state).toMatchObject({ attempted: 1, completed: 2 });
+    expect(stopMessage(p)).toBe('helix: reached max cycles (2)');
+  });
+
+  it('a member the agent did not close is released work: no attempt, no failure, no skip, and it is picked later', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' })],
+      attempts: { 'hx-p': [{ ...completed(), batch: [member('hx-s1', { kind: 'released' })] }] },
+    }, settings({ autoAlign: false }));
+    expect(p.state.failures).toEqual({});
+    expect(p.state.skipped).toEqual([]);
+    expect(p.lines).toContain('helix: batch member hx-s1 not closed this cycle; claim released, no attempt counted');
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-p', 'hx-s1']);
+    expect(p.state).toMatchObject({ attempted: 2, completed: 2 });
+  });
+
+  it('a drifted member is skipped with the drift reason and line, like a drifted primary', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' })],
+      attempts: { 'hx-p': [{ ...completed(), batch: [member('hx-s1', { kind: 'drift', changes: ['spec-id'] })] }] },
+    }, settings({ autoAlign: false }));
+    expect(p.state.skipped).toEqual([{ id: 'hx-s1', title: 'bead hx-s1', reason: DRIFT_REASON }]);
+    expect(p.lines).toContain('helix: queue drift detected for hx-s1; refusing stale completion');
+    expect(p.of('attempt').map((a) => a.bead.id)).toEqual(['hx-p']);
+    expect(p.state.completed).toBe(1);
+  });
+
+  it('a member closed but failing verification is a failed attempt on it: no backoff sleep, no systemic count, blocked after 4', () => {
+    const failedMember = member('hx-s1', { kind: 'failed', detail: 'verification failed: npm test exited 1: 3 tests failed' });
+    const primaries = ['hx-p1', 'hx-p2', 'hx-p3', 'hx-p4'];
+    const p = play({
+      beads: [...primaries.map((id) => bead({ id })), bead({ id: 'hx-s1' })],
+      attempts: Object.fromEntries(primaries.map((id) => [id, [{ ...completed(), batch: [failedMember] }]])),
+    }, settings({ autoAlign: false, systemicThreshold: 2 }));
+    expect(p.of('sleep')).toEqual([]);
+    expect(p.state.failureCategories).toEqual({});
+    expect(p.lines.filter((l) => l.startsWith('helix: batch member hx-s1 attempt'))).toHaveLength(4);
+    expect(p.lines).toContain('BLOCKED hx-s1 after 4 attempts');
+    expect(p.of('markBlocked')).toEqual([{ type: 'markBlocked', id: 'hx-s1', reason: 'failed to complete after 4 attempts with exponential backoff' }]);
+    expect(p.state.skipped.map((s) => s.id)).toEqual(['hx-s1']);
+    expect(p.state).toMatchObject({ attempted: 4, completed: 4 });
+  });
+
+  it('a failed primary with a completed member: FAILED for the cycle, the member still counts, the primary backs off', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' })],
+      attempts: { 'hx-p': [{ ...failed('no-completion', 'agent exited 0 but the bead is still in_progress'), batch: [member('hx-s1', { kind: 'completed' })] }, completed()] },
+    }, settings({ autoAlign: false }));
+    const firstCycle = p.lines.slice(0, p.lines.findIndex((l) => l.startsWith('helix: backing off')));
+    expect(firstCycle.filter((l) => l.startsWith('cycle 1'))).toEqual(['cycle 1: FAILED', 'cycle 1: hx-s1 → COMPLETE (1/1 done, 0 tokens)']);
+    expect(p.of('sleep')).toHaveLength(1);
+    expect(p.state).toMatchObject({ attempted: 2, completed: 2 });
+    expect(p.state.failures).toEqual({ 'hx-p': { count: 1, last: 'no-completion' } });
+  });
+
+  it('periodic alignment and context refresh come due when a batch jumps over the multiple', () => {
+    const twoMembers = [member('hx-s1', { kind: 'completed' }), member('hx-s2', { kind: 'completed' })];
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' }), bead({ id: 'hx-s2' }), bead({ id: 'hx-q' })],
+      attempts: { 'hx-p': [{ ...completed(), batch: twoMembers }] },
+    }, settings({ reviewEvery: 2, autoAlign: false }));
+    // 0 → 3 passes 2; 3 → 4 reaches 4: two periodic passes, as with one bead per cycle
+    expect(p.of('runAction').map((a) => a.purpose)).toEqual(['periodic', 'periodic']);
+
+    const refresh = play({
+      beads: ['a', 'b', 'c', 'd', 'p', 's1', 's2'].map((n) => bead({ id: `hx-${n}` })),
+      attempts: { 'hx-a': [completed()], 'hx-b': [completed()], 'hx-c': [completed()], 'hx-d': [completed()], 'hx-p': [{ ...completed(), batch: [member('hx-s1', { kind: 'completed' }), member('hx-s2', { kind: 'completed' })] }] },
+    }, settings({ autoAlign: false }));
+    expect(refresh.state.completed).toBe(7);
+    // start + 4 → 7 crossing 5
+    expect(refresh.of('writeContext')).toHaveLength(2);
+  });
+
+  it('a drifted primary whose member completed goes through completion accounting (max cycles)', () => {
+    const p = play({
+      beads: [bead({ id: 'hx-p' }), bead({ id: 'hx-s1' }), bead({ id: 'hx-later' })],
+      attempts: { 'hx-p': [{ kind: 'drift', changes: ['parent'], batch: [member('hx-s1', { kind: 'completed' })] }] },
+    }, settings({ maxCycles: 1 }));
+    expect(p.state).toMatchObject({ attempted: 1, completed: 1 });
+    expect(p.state.skipped.map((s) => s.id)).toEqual(['hx-p']);
+    expect(stopMessage(p)).toBe('helix: reached max cycles (1)');
   });
 });

@@ -13,7 +13,7 @@ import { bead, settings } from './builders.js';
 
 const STUBS = resolve(import.meta.dirname, '../stubs');
 
-function setup(beads: Bead[], script: object) {
+function setup(beads: Bead[], script: object, buildPath: 'execute-bead' | 'direct' = 'execute-bead', agent?: string) {
   const root = tempGitRepo();
   const scratch = tempDir();
   const store = new BeadStore(join(root, '.ddx'), {});
@@ -33,8 +33,8 @@ function setup(beads: Bead[], script: object) {
     store,
     env,
     settings: settings({ backoffOverride: 0 }),
-    plan: resolveAgentPlan({ env: {}, isOnPath: () => false }),
-    buildPath: 'execute-bead',
+    plan: resolveAgentPlan({ env: {}, isOnPath: () => false, explicitAgent: agent }),
+    buildPath,
     actionsViaDdx: true,
     output: new SessionOutput(root, 'summary', new Date(), (t) => stderr.push(t)),
   });
@@ -98,5 +98,71 @@ describe('Supervisor attempt', () => {
     expect(outcome.kind).toBe('failed');
     const after = s.store.read().byId.get('hx-00000001');
     expect(after).toMatchObject({ status: 'in_progress', 'claimed-pid': '1' });
+  });
+});
+
+describe('Supervisor batch (direct prompting)', () => {
+  const EPIC = 'hx-000000ee';
+  const promptOf = (line: string | undefined) => {
+    const call = JSON.parse(line ?? '{}') as { kind: string; stdin: string; argv: string[] };
+    return call.kind === 'codex' ? (call.argv.at(-1) ?? '') : call.stdin;
+  };
+  const rows = (file: string) => new Map(readFileSync(file, 'utf8').trim().split('\n').map((l) => [(JSON.parse(l) as Bead).id, JSON.parse(l) as Bead]));
+
+  it('re-reads each sibling just before claiming it: one another worker took since selection drops out, the rest are claimed', async () => {
+    const primary = bead({ id: 'hx-00000001', parent: EPIC });
+    const taken = bead({ id: 'hx-00000002', parent: EPIC });
+    const free = bead({ id: 'hx-00000003', parent: EPIC });
+    const during = join(tempDir(), 'during.jsonl');
+    const s = setup(
+      [primary, { ...taken, status: 'in_progress', owner: 'someone', 'claimed-pid': '1' }, free],
+      { responses: [{ when: 'implementation', run: [['cp', '.ddx/beads.jsonl', during], ['helix', 'tracker', 'close', '{{id}}']] }] },
+      'direct',
+    );
+    // the ready list as the queue read saw it, before the other worker's claim
+    const outcome = await s.supervisor.buildOnce(primary, [primary, taken, free]);
+    expect(outcome).toMatchObject({ kind: 'completed' });
+    const mid = rows(during);
+    expect(mid.get(primary.id)).toMatchObject({ status: 'in_progress', 'claimed-pid': String(process.pid) });
+    expect(mid.get(free.id)).toMatchObject({ status: 'in_progress', owner: 'helix', 'claimed-pid': String(process.pid) });
+    expect(mid.get(taken.id)).toMatchObject({ owner: 'someone', 'claimed-pid': '1' });
+    const prompt = promptOf(s.calls()[0]);
+    expect(prompt).toContain(`- ${free.id}:`);
+    expect(prompt).not.toContain(`- ${taken.id}`);
+    // afterwards: the untouched sibling is released; the other worker's claim is left alone
+    expect(s.store.read().byId.get(free.id)).toMatchObject({ status: 'open' });
+    expect(s.store.read().byId.get(free.id)).not.toHaveProperty('claim-token');
+    expect(s.store.read().byId.get(taken.id)).toMatchObject({ status: 'in_progress', owner: 'someone', 'claimed-pid': '1' });
+  });
+
+  it('a sibling that gained an open dependency since selection is not claimed or offered', async () => {
+    const primary = bead({ id: 'hx-00000001', parent: EPIC });
+    const sibling = bead({ id: 'hx-00000002', parent: EPIC });
+    const during = join(tempDir(), 'during.jsonl');
+    const s = setup(
+      [primary, { ...sibling, dependencies: [{ issue_id: sibling.id, depends_on_id: 'hx-000000dd', type: 'blocks' }] }, bead({ id: 'hx-000000dd' })],
+      { responses: [{ when: 'implementation', run: [['cp', '.ddx/beads.jsonl', during], ['helix', 'tracker', 'close', '{{id}}']] }] },
+      'direct',
+    );
+    expect(await s.supervisor.buildOnce(primary, [primary, sibling])).toMatchObject({ kind: 'completed' });
+    const mid = rows(during);
+    expect(mid.get(sibling.id)?.status).toBe('open');
+    expect(mid.get(sibling.id)).not.toHaveProperty('claim-token');
+    expect(promptOf(s.calls()[0])).not.toContain('Also claimed for you');
+  });
+
+  it('an error after the batch was claimed leaves every claim held for the exit path, which releases them all', async () => {
+    const primary = bead({ id: 'hx-00000001', parent: EPIC });
+    const sibling = bead({ id: 'hx-00000002', parent: EPIC });
+    // an agent that only exists as a ddx harness cannot be called directly: dispatch throws
+    const s = setup([primary, sibling], { responses: [] }, 'direct', 'gemini');
+    await expect(s.supervisor.buildOnce(primary, [primary, sibling])).rejects.toThrow(/can only run through ddx/);
+    for (const id of [primary.id, sibling.id]) expect(s.store.read().byId.get(id)).toMatchObject({ status: 'in_progress', 'claimed-pid': String(process.pid) });
+    expect(s.supervisor.releaseHeldClaims()).toEqual([primary.id, sibling.id]);
+    for (const id of [primary.id, sibling.id]) {
+      expect(s.store.read().byId.get(id)?.status).toBe('open');
+      expect(s.store.read().byId.get(id)).not.toHaveProperty('claim-token');
+    }
+    expect(s.supervisor.releaseHeldClaims()).toEqual([]);
   });
 });
