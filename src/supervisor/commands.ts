@@ -83,12 +83,12 @@ export async function runLoop(options: RunOptions): Promise<number> {
     exitCode = outcome.value.exitCode;
     reason = outcome.value.state.stop?.reason ?? 'completed';
   } else if (outcome.signal || outcome.error instanceof RunInterrupted) {
-    const released = supervisor?.releaseHeldClaims() ?? [];
+    const released = supervisor?.abandonAttempt() ?? [];
     output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
     exitCode = SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
     reason = 'error';
   } else {
-    supervisor?.releaseHeldClaims();
+    supervisor?.abandonAttempt();
     const error = outcome.error;
     output.summary(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;

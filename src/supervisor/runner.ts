@@ -151,6 +151,16 @@ export class Supervisor {
   }
 
   /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
+  /**
+   * Ends an attempt cut short by a signal or an error: it was attempted (contract §6.8 counts it),
+   * and every claim it holds is released. Returns the released ids.
+   */
+  abandonAttempt(): string[] {
+    // Claims are held only between claim and settle, so a held claim means an attempt in flight.
+    if (this.held.size > 0) this.state = { ...this.state, attempted: this.state.attempted + 1 };
+    return this.releaseHeldClaims();
+  }
+
   releaseHeldClaims(): string[] {
     return [...this.held.keys()].filter((id) => this.releaseClaim(id));
   }

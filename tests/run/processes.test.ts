@@ -32,7 +32,8 @@ describe('a run in progress', () => {
     first.child.kill('SIGTERM');
     const result = await first.done;
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toMatch(RUN_COMPLETE);
+    // The cut-short attempt counts as attempted, not completed (contract §6.8).
+    expect(RUN_COMPLETE.exec(result.stderr)?.slice(1, 3)).toEqual(['1', '0']);
     const released = p.bead('hx-000000aa');
     expect(released.status).toBe('open');
     for (const key of CLAIM_KEYS) expect(released).not.toHaveProperty(key);
@@ -99,7 +100,8 @@ describe('interrupts', () => {
     run.child.kill('SIGINT');
     const result = await run.done;
     expect(result.status).toBe(130);
-    expect(result.stderr).toMatch(RUN_COMPLETE);
+    // No attempt was in flight (the queue was empty; check is not an attempt).
+    expect(RUN_COMPLETE.exec(result.stderr)?.slice(1, 3)).toEqual(['0', '0']);
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
     await waitUntil(() => !pidAlive(markerOf(marker).pid), 'the check agent to die', 5000);
   });
@@ -113,7 +115,8 @@ describe('interrupts', () => {
     run.child.kill('SIGTERM');
     const result = await run.done;
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toMatch(RUN_COMPLETE);
+    // The failed attempt was counted when it ended; the backoff adds none.
+    expect(RUN_COMPLETE.exec(result.stderr)?.slice(1, 3)).toEqual(['1', '0']);
     expect(p.bead('hx-000000aa').status).toBe('open');
     expect(p.bead('hx-000000aa')).not.toHaveProperty('claimed-pid');
   });
