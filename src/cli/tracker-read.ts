@@ -26,11 +26,15 @@ export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: 
 }
 
 async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
-  const [{ BeadStore, problemsWarning }, { trackerDir }] = await Promise.all([import('../tracker/store.js'), import('../tracker/paths.js')]);
-  const store = new BeadStore(trackerDir());
-  const snapshot = store.read();
+  // The read side only: the store's write side (lock, pid checks) is not loaded for a read.
+  const [{ parseBeads, problemsWarning, readBeadsText }, { beadsFile, trackerDir }] = await Promise.all([
+    import('../tracker/read.js'),
+    import('../tracker/paths.js'),
+  ]);
+  const file = beadsFile(trackerDir());
+  const snapshot = parseBeads(readBeadsText(file));
   if (snapshot.problems.length > 0) {
-    process.stderr.write(`${problemsWarning(store.file, snapshot.problems)}\n`);
+    process.stderr.write(`${problemsWarning(file, snapshot.problems)}\n`);
   }
   return snapshot;
 }
