@@ -3,46 +3,82 @@
 // `helix tracker ready|blocked [--execution] [--json]` straight here (anything else, including
 // --help or an unknown flag, goes through the full CLI). The commander wiring in tracker.ts calls
 // the same functions, so both paths print exactly the same thing.
+import { writeSync } from 'node:fs';
 import type { Bead } from '../tracker/bead.js';
 
 /**
- * Prints beads as text lines, or as a JSON array. Given the file's own lines, the array holds each
- * record exactly as stored (one per line): valid JSON, byte-faithful, and no re-serialising of
- * thousands of records on every `ready --json`.
+ * Beads as text lines, or as a JSON array. Given the file's own lines, the array holds each record
+ * exactly as stored (one per line): valid JSON, byte-faithful, and no re-serialising of thousands
+ * of records on every `ready --json`.
  */
-export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): void {
+export function formatBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): string {
   if (json) {
-    if (!rawLines) {
-      process.stdout.write(`${JSON.stringify(beads, null, 2)}\n`);
-      return;
-    }
+    if (!rawLines) return `${JSON.stringify(beads, null, 2)}\n`;
     const items = beads.map((b) => `  ${rawLines.get(b.id)?.trim() ?? JSON.stringify(b)}`);
-    process.stdout.write(items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n');
-    return;
+    return items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n';
   }
   let out = '';
   for (const bead of beads) out += `${bead.id}  [P${String(bead.priority)}] [${bead.status}] [${String(bead.issue_type ?? 'task')}] ${bead.title}\n`;
-  process.stdout.write(out);
+  return out;
+}
+
+export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): void {
+  process.stdout.write(formatBeads(beads, json, rawLines));
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * The fast path writes to fd 1 directly: creating `process.stdout` on a pipe loads the stream and
+ * net modules, about 2.5 ms of its start-up, to write one string. (The commander path has a
+ * process.stdout already and uses it: that stream makes the pipe non-blocking.) A pipe shared with
+ * a Node parent can be non-blocking too, hence the EAGAIN loop.
+ */
+function writeStdout(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(1, bytes, offset);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return; // the reader went away (`| head`): not an error, as in bin/helix
+      if (code !== 'EAGAIN') throw error;
+      Atomics.wait(pause, 0, 0, 1); // a non-blocking pipe is full: give the reader a moment
+    }
+  }
 }
 
 async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
-  const [{ BeadStore, problemsWarning }, { trackerDir }] = await Promise.all([import('../tracker/store.js'), import('../tracker/paths.js')]);
-  const store = new BeadStore(trackerDir());
-  const snapshot = store.read();
+  // The read side only: the store's write side (lock, pid checks) is not loaded for a read.
+  const [{ parseBeads, problemsWarning, readBeadsText }, { beadsFile, trackerDir }] = await Promise.all([
+    import('../tracker/read.js'),
+    import('../tracker/paths.js'),
+  ]);
+  const file = beadsFile(trackerDir());
+  const snapshot = parseBeads(readBeadsText(file));
   if (snapshot.problems.length > 0) {
-    process.stderr.write(`${problemsWarning(store.file, snapshot.problems)}\n`);
+    process.stderr.write(`${problemsWarning(file, snapshot.problems)}\n`);
   }
   return snapshot;
 }
 
-export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {
+async function readyText(options: { execution?: boolean; json?: boolean }): Promise<string> {
   const [{ readyBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
-  printBeads(readyBeads(beads, { execution: options.execution }), options.json, rawLines);
+  return formatBeads(readyBeads(beads, { execution: options.execution }), options.json, rawLines);
+}
+
+async function blockedText(options: { json?: boolean }): Promise<string> {
+  const [{ blockedBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+  return formatBeads(blockedBeads(beads), options.json, rawLines);
+}
+
+export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {
+  process.stdout.write(await readyText(options));
 }
 
 export async function blockedCommand(options: { json?: boolean }): Promise<void> {
-  const [{ blockedBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
-  printBeads(blockedBeads(beads), options.json, rawLines);
+  process.stdout.write(await blockedText(options));
 }
 
 /** Flags the fast path understands; the common agent flags are accepted and ignored as usual. */
@@ -59,6 +95,5 @@ export function isFastRead(args: string[]): boolean {
 export async function fastRead(args: string[]): Promise<void> {
   const [command, ...flags] = args;
   const has = (flag: string) => flags.includes(flag);
-  if (command === 'ready') await readyCommand({ execution: has('--execution'), json: has('--json') });
-  else await blockedCommand({ json: has('--json') });
+  writeStdout(command === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }) : await blockedText({ json: has('--json') }));
 }

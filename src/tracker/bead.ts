@@ -1,7 +1,6 @@
 // The bead record (contract §5) and the accessors every tracker operation shares.
 // A bead is kept as the plain JSON object read from the file: keys helix does not know are never
 // touched, and keys it changes keep their position, so a rewrite preserves other tools' data.
-import { randomBytes } from 'node:crypto';
 import { HelixError } from '../errors.js';
 
 export const STATUSES = ['open', 'in_progress', 'closed'] as const;
@@ -137,17 +136,6 @@ export function validateIssueType(value: unknown): string {
 export function validateTitle(value: unknown): string {
   if (typeof value !== 'string' || !value.trim()) throw new HelixError('validation', 'bead: title must not be blank');
   return value;
-}
-
-export function newBeadId(prefix: string, taken: (id: string) => boolean): string {
-  for (;;) {
-    const id = `${prefix}-${randomBytes(4).toString('hex')}`;
-    if (!taken(id)) return id;
-  }
-}
-
-export function newClaimToken(): string {
-  return randomBytes(12).toString('hex');
 }
 
 /** Parses `--set k=v`: true/false become booleans, JSON arrays/objects are parsed, the rest is text. */

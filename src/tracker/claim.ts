@@ -2,7 +2,8 @@
 // every claim writes a fresh random `claim-token`; an operation given `--token T` refuses when the
 // bead's token is not T, so a worker whose claim was recovered and re-issued cannot touch the new one.
 import { HelixError } from '../errors.js';
-import { type Bead, CLAIM_KEYS, newClaimToken, nowIso } from './bead.js';
+import { type Bead, CLAIM_KEYS, nowIso } from './bead.js';
+import { newClaimToken } from './ids.js';
 import { thisMachine } from './process.js';
 import type { Draft } from './store.js';
 

@@ -3,7 +3,6 @@ import { HelixError } from '../errors.js';
 import {
   type Bead,
   DEFAULT_PRIORITY,
-  newBeadId,
   nowIso,
   parseSetValue,
   splitAssignment,
@@ -11,6 +10,7 @@ import {
   validatePriority,
   validateTitle,
 } from './bead.js';
+import { newBeadId } from './ids.js';
 import type { Draft } from './store.js';
 import { assertNoCycle } from './deps.js';
 

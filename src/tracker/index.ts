@@ -1,6 +1,7 @@
 // The tracker library: the bead file, its lock, readiness, claims with fencing, fingerprints and
 // the stale-claim rule. Plain values in, plain values out; the CLI and the supervisor compose it.
 export * from './bead.js';
+export * from './ids.js';
 export * from './store.js';
 export * from './paths.js';
 export * from './ready.js';

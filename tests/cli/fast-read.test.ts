@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HELIX_BIN, helix, tempGitRepo } from '../helpers/cli.js';
+import { pathToFileURL } from 'node:url';
+import { cleanEnv, HELIX_BIN, helix, tempGitRepo } from '../helpers/cli.js';
 
 function projectWithBeads(): string {
   const root = tempGitRepo();
@@ -56,4 +57,40 @@ describe('tracker read fast path', () => {
     expect(r.stderr).not.toContain('EPIPE');
     expect(r.status).toBe(0);
   });
+
+  describe('output larger than a pipe buffer', () => {
+    // ~0.6 MB of ready beads with non-ASCII text: the fast path writes to fd 1 itself.
+    const big = tempGitRepo();
+    mkdirSync(join(big, '.ddx'));
+    const lines = Array.from({ length: 2500 }, (_, i) =>
+      JSON.stringify({ id: `hx-${String(i).padStart(8, '0')}`, title: `Bead ${i} — ünïcödé ✓`, status: 'open', priority: i % 5, created_at: '2026-01-01T00:00:00Z', description: 'x'.repeat(150) }),
+    );
+    writeFileSync(join(big, '.ddx', 'beads.jsonl'), `${lines.join('\n')}\n`);
+    const expected = helix(['tracker', 'ready', '--json', '--agent', 'codex'], { cwd: big }).stdout;
+
+    it('arrives whole and identical to the full CLI output', () => {
+      const fast = helix(['tracker', 'ready', '--json'], { cwd: big });
+      expect(fast.status).toBe(0);
+      expect(fast.stdout).toBe(expected);
+      expect((JSON.parse(fast.stdout) as unknown[]).length).toBe(2500);
+    });
+
+    it('arrives whole through a non-blocking stdout and a slow reader', () => {
+      // process.stdout on a pipe makes the pipe non-blocking (a parent may hand such a pipe on);
+      // running bin/helix in that process, with a reader taking 64 bytes at a time, makes the fast
+      // path's writes to fd 1 fail with EAGAIN again and again. None of the output may be lost.
+      const script = `await new Promise((done) => process.stdout.write('', done)); process.argv = [process.argv[0], ${JSON.stringify(HELIX_BIN)}, 'tracker', 'ready', '--json']; await import(${JSON.stringify(pathToFileURL(HELIX_BIN).href)});`;
+      const r = spawnSync('bash', ['-c', 'set -o pipefail; node --input-type=module -e "$0" | dd bs=64 status=none', script], { cwd: big, encoding: 'utf8', env: cleanEnv(), maxBuffer: 1 << 26 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(expected);
+    });
+
+    it('a reader that stops early ends helix with status 0 and nothing on stderr', () => {
+      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(HELIX_BIN)} tracker ready --json | head -c 100 >/dev/null`], { cwd: big, encoding: 'utf8', env: cleanEnv() });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    });
+  });
 });
+
