@@ -22,12 +22,10 @@ export function readPidFile(trackerDir: string): PidFile | undefined {
   }
 }
 
-/** The live run's pid file, removing a stale one on the way (returns undefined then). */
+/** The live run's pid file; undefined when there is none or its pid is dead (a stale file). */
 export function activeRun(trackerDir: string): PidFile | undefined {
   const current = readPidFile(trackerDir);
-  if (!current) return undefined;
-  if (isPidAlive(current.pid)) return current;
-  return undefined;
+  return current && isPidAlive(current.pid) ? current : undefined;
 }
 
 /**
@@ -51,8 +49,8 @@ export function acquireRunMutex(trackerDir: string, now: Date = new Date()): () 
   // Check-then-write under the tracker lock, so two runs starting together cannot both judge the
   // file absent or stale; the file appears whole (temp + rename), so a reader never sees it empty.
   withLock(trackerDir, () => {
-    const holder = readPidFile(trackerDir);
-    if (holder && isPidAlive(holder.pid)) {
+    const holder = activeRun(trackerDir);
+    if (holder) {
       throw new HelixError('runActive', `helix run: already running (pid=${holder.pid}, started=${holder.started})`);
     }
     const temp = `${file}.${process.pid}.tmp`;

@@ -150,7 +150,6 @@ export class Supervisor {
     return { exitCode: this.state.stop?.exitCode ?? 1, state: this.state };
   }
 
-  /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
   /**
    * Ends an attempt cut short by a signal or an error: it was attempted (contract §6.8 counts it),
    * and every claim it holds is released. Returns the released ids.
@@ -161,6 +160,7 @@ export class Supervisor {
     return this.releaseHeldClaims();
   }
 
+  /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
   releaseHeldClaims(): string[] {
     return [...this.held.keys()].filter((id) => this.releaseClaim(id));
   }
@@ -579,11 +579,7 @@ export class Supervisor {
   /** After drift: release the claim; a closed bead stays closed unless it was superseded. */
   private releaseAfterDrift(id: string, after: Bead | undefined): void {
     if (after?.status === 'closed' && typeof after['superseded-by'] === 'string' && after['superseded-by']) {
-      try {
-        this.ctx.store.mutate((d) => reopenBead(d, id, { reason: 'queue drift: superseded during execution', now: this.now() }));
-      } catch (error) {
-        this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
-      }
+      this.reopen(id, 'queue drift: superseded during execution');
       this.held.delete(id);
       return;
     }
