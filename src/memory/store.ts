@@ -50,7 +50,12 @@ interface Candidate {
   vector: Float32Array;
 }
 
-export async function storeMemory(ctx: MemoryContext, input: StoreInput): Promise<StoreResult> {
+export interface StoreOptions {
+  /** false: merge only an identical text, never a near-duplicate by cosine (default true). */
+  mergeNearDuplicates?: boolean;
+}
+
+export async function storeMemory(ctx: MemoryContext, input: StoreInput, options: StoreOptions = {}): Promise<StoreResult> {
   const reason = rejection(input);
   if (reason) return rejected(reason);
   const type = (input.type ?? 'failure') as MemoryType;
@@ -70,7 +75,7 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput): Promis
     let candidate: Candidate = { type, trigger, resolution, vector: vector! };
     // One scan serves the duplicate check, the systemic count and auto-linking.
     let near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-    const duplicate = findDuplicate(ctx, near, candidate, thresholds);
+    const duplicate = findDuplicate(ctx, options.mergeNearDuplicates === false ? [] : near, candidate, thresholds);
     if (duplicate) return merge(ctx, duplicate.row, input.tags ?? [], duplicate.reason);
 
     let note = '';
