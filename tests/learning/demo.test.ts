@@ -1,0 +1,40 @@
+// `npm run demo` end to end (scripts/demo.mjs, the stand-in from examples/demo-agent, the real
+// helix): the parser bead needs a line only its check's message names. The first attempt fails,
+// helix stores the failure with the agent's LEARNED line, and the retry succeeds because the
+// injected memory says what to add — which the control run without memory never does.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, cleanEnv } from '../helpers/cli.js';
+
+const DEMO = join(REPO_ROOT, 'scripts', 'demo.mjs');
+
+function demo(...args: string[]) {
+  const run = spawnSync(process.execPath, [DEMO, ...args], { env: { ...cleanEnv(), HELIX_BACKOFF_SLEEP: '0' }, encoding: 'utf8' });
+  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+describe('npm run demo', () => {
+  it('the retry passes the check because the memory of the failure carries the missing fact, and only that memory is credited', () => {
+    const { status, out } = demo();
+    expect(status).toBe(0);
+    expect(out).toMatch(/run complete: 5 attempted, 5 completed, 0 skipped/);
+    expect(out).toMatch(/attempt 1 failed: execution_failed: the bead's check failed \(sh check\/cli-spec\.sh\)/);
+    expect(out).toContain("LEARNED: src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'");
+    const used = /memory (\S+) says to add the line 'strict: true' to src\/args\.txt; added it/.exec(out);
+    expect(used).not.toBeNull();
+    expect(out).toContain(`UTILIZED: ["${used![1]}"]`);
+    // The stored failure: its resolution is the agent's LEARNED line; one verified use helped, and
+    // the bead it was injected into but did not help (Help text) counts against it.
+    expect(out).toContain(`failure memory ${used![1]}`);
+    expect(out).toContain("resolution: src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'");
+    expect(out).toContain('helped 0.5, failed 0.5, effectiveness 0.5');
+  });
+
+  it('without memory the same bead fails every attempt and is skipped', () => {
+    const { out } = demo('--no-memory');
+    expect(out).toMatch(/run complete: \d+ attempted, \d+ completed, 2 skipped/);
+    expect(out).toMatch(/intractable after 4 attempts with exponential backoff — Argument parser/);
+    expect(out).not.toMatch(/says to add the line/);
+  });
+});
