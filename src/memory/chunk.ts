@@ -16,6 +16,11 @@ export interface ChunkInput {
   task: string;
   outcome: string;
   approach: string;
+  /**
+   * Memories this same success already credited (feedback-verify's `helped`): a pattern among them
+   * that records this approach is not strengthened again, so one verified success counts once.
+   */
+  credited?: string[];
 }
 
 export async function chunk(ctx: MemoryContext, input: ChunkInput) {
@@ -32,13 +37,23 @@ export async function chunk(ctx: MemoryContext, input: ChunkInput) {
   const approach = normaliseText(resolution);
   for (const n of near) {
     const row = rows.get(n.id);
-    if (row && normaliseText(row.resolution) === approach) return strengthen(ctx, row.id, row.name, `similarity ${round3(n.cosine)} ≥ ${duplicate}, same approach`);
+    if (row && normaliseText(row.resolution) === approach) {
+      if (input.credited?.includes(row.name)) return alreadyCredited(row.name);
+      return strengthen(ctx, row.id, row.name, `similarity ${round3(n.cosine)} ≥ ${duplicate}, same approach`);
+    }
   }
   // A different approach is a pattern of its own, however close its text: no near-duplicate merge.
   const stored = await storeMemory(ctx, { trigger, resolution, type: 'pattern', source: 'chunk' }, { mergeNearDuplicates: false });
   if (stored.status === 'rejected') return { status: 'skipped' as const, name: '', reason: stored.reason };
-  if (stored.status === 'merged') return strengthen(ctx, ctx.rowByName(stored.name)!.id, stored.name, stored.reason);
+  if (stored.status === 'merged') {
+    if (input.credited?.includes(stored.name)) return alreadyCredited(stored.name);
+    return strengthen(ctx, ctx.rowByName(stored.name)!.id, stored.name, stored.reason);
+  }
   return { status: 'added' as const, name: stored.name, reason: stored.reason };
+}
+
+function alreadyCredited(name: string) {
+  return { status: 'skipped' as const, name, reason: 'this success already credited it' };
 }
 
 function strengthen(ctx: MemoryContext, id: number, name: string, reason: string) {

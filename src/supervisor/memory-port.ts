@@ -118,14 +118,16 @@ class StoreMemoryPort implements MemoryPort {
 
   async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void> {
     const trailers = parseTrailers(input.output);
-    if (input.injected.length > 0) {
-      this.store.feedbackVerify({ taskId: input.bead.id, verifyPassed: input.verified, injected: input.injected, utilized: trailers.utilized });
-    }
+    const verdict =
+      input.injected.length > 0
+        ? this.store.feedbackVerify({ taskId: input.bead.id, verifyPassed: input.verified, injected: input.injected, utilized: trailers.utilized })
+        : undefined;
     const learned = trailers.learned.join(' ').trim();
     if (!input.verified && input.failureDetail) {
       await this.store.store({ type: 'failure', trigger: failureTrigger(input.bead, input.failureDetail), resolution: learned || UNRESOLVED, source: `helix-run:${input.bead.id}` });
     } else if (input.verified && learned) {
-      await this.store.chunk({ task: input.bead.title, outcome: 'success', approach: learned });
+      // An agent that restates the pattern it was given must not credit it twice for one success.
+      await this.store.chunk({ task: input.bead.title, outcome: 'success', approach: learned, credited: verdict?.helped ?? [] });
     }
   }
 

@@ -142,6 +142,22 @@ describe('what the agent learned', () => {
   });
 });
 
+describe('one verified success counts once', () => {
+  it('an agent that restates the pattern it used as LEARNED credits it by feedback only, not again by chunking', async () => {
+    const p = new Project();
+    const [pattern] = await p.remember({ trigger: `Task: ${WEBHOOK_BEAD.title}`, resolution: `Approach that worked: ${TWICE.resolution}` });
+    p.bead(WEBHOOK_BEAD);
+    const kept = p.keepPrompt();
+    p.script([{ when: 'execute-bead', run: kept.run, stdout: `UTILIZED: ["${pattern}"]\nLEARNED: ${TWICE.resolution}\n`, result: {} }]);
+
+    expect(p.helix(RUN).status).toBe(0);
+    expect(injectedIn(read(kept.file))).toContain(pattern);
+    // feedback-verify: helped += 0.5. Chunking the same approach again would have added 1 more.
+    expect(p.counts()[pattern!]).toMatchObject({ helped: 0.5, failed: 0 });
+    expect(Object.keys(p.counts())).toHaveLength(1);
+  });
+});
+
 describe('the prompt', () => {
   it('carries confidence-tagged lines, the INJECTED list, and --summary says how many were injected', async () => {
     const p = new Project();

@@ -128,6 +128,17 @@ describe('chunk', () => {
     expect(await store.chunk({ task, outcome: 'success', approach: 'set retry_policy = linear-backoff in config/payments.toml' })).toMatchObject({ status: 'strengthened', name: old.name });
     expect([store.get(old.name)!.helped, store.get(fresh.name)!.helped]).toEqual([1, 1]);
   });
+
+  it('does not strengthen a pattern the same success already credited (one success counts once)', async () => {
+    const { store } = testStore();
+    const task = 'Add pagination to the orders API';
+    const first = await store.chunk({ task, outcome: 'success', approach: 'Cursor on (created_at, id)' });
+    const again = await store.chunk({ task, outcome: 'success', approach: 'Cursor on (created_at, id)', credited: [first.name] });
+    expect(again).toEqual({ status: 'skipped', name: first.name, reason: 'this success already credited it' });
+    expect(store.get(first.name)!.helped).toBe(0);
+    // Credit for other memories does not stop it.
+    expect(await store.chunk({ task, outcome: 'success', approach: 'Cursor on (created_at, id)', credited: ['something-else'] })).toMatchObject({ status: 'strengthened' });
+  });
 });
 
 describe('health', () => {
