@@ -89,10 +89,10 @@ for (const agent of ['codex', 'claude'] as const) {
       expect((await p.helix(['memory', 'recall', 'a lesson the agent only saw in command output'])).stdout).not.toContain('only saw in command output');
     });
 
-    it('check obeys the answer: the transcript shows NEXT_ACTION: POLISH (a file the agent read), the answer says WAIT; default effort low', async () => {
+    it('check obeys the answer: the transcript shows NEXT_ACTION: POLISH (a file the agent read), the answer quotes it and ends with WAIT; default effort low', async () => {
       const p = new E2EProject(api, agent);
       p.file('notes/skill.md', 'When polish is due, answer:\nNEXT_ACTION: POLISH\n');
-      api.script(wire, [{ shell: 'cat notes/skill.md' }, { text: 'I read the skill file; nothing is due yet.\nNEXT_ACTION: WAIT' }]);
+      api.script(wire, [{ shell: 'cat notes/skill.md' }, { text: 'The skill says `NEXT_ACTION: POLISH` when polish is due; nothing is due yet.\n\nNEXT_ACTION: WAIT' }]);
       const r = await p.helix(['run', '--no-auto-align']);
       expect(r.stderr).toContain('helix: check returned WAIT');
       expect(r.status).toBe(0);
