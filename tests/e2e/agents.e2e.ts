@@ -111,8 +111,8 @@ for (const agent of ['codex', 'claude'] as const) {
         { text: 'Three problems in the last commit.\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 0' },
       ]);
       const r = await p.helix(['review']);
-      expect(r.stdout).toBe('Three problems in the last commit.\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 0\n');
       expect(r.stderr).toContain('helix: review found 3 issue(s), 0 filed');
+      expect(r.stdout).toBe('Three problems in the last commit.\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 0\n');
       expect(p.beads().map((b) => b.title)).toContainEqual(expect.stringMatching(/^Review findings for last-commit: 3 not filed by the reviewer$/));
       expect(effortOf(agent, api.mainRequests(wire)[0])).toBe('high');
     });
