@@ -46,7 +46,7 @@ for (const program of ['codex', 'claude']) {
   if (!existsSync(bin)) skip(`${program} has no executable in tests/e2e/clis/node_modules/.bin`);
   // Each gets a throwaway HOME: `codex --version` alone creates ~/.codex.
   const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', env: { ...process.env, HOME: join(clis, 'node_modules', '.probe-home'), CODEX_HOME: join(clis, 'node_modules', '.probe-home') } });
-  if (probe.error || probe.status !== 0) skip(`\`${program} --version\` failed on this platform: ${(probe.error?.message ?? probe.stderr).trim().split('\n').pop()}`);
+  if (probe.error || probe.status !== 0) skip(`\`${program} --version\` failed on this platform: ${(probe.error?.message ?? probe.stderr).trim().split('\n')[0]}`);
 }
 
 const vitest = [process.execPath, join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(root, 'vitest.agents.config.ts'), ...process.argv.slice(2)];
