@@ -36,7 +36,9 @@ if (missing.length > 0) {
   const started = Date.now();
   const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clis, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (install.error || install.status !== 0) {
-    const detail = (install.error?.message ?? install.stderr ?? '').trim().split('\n').filter(Boolean).pop() ?? `npm ci exited ${install.status}`;
+    // npm's own summary line (`npm error FetchError: request to … failed, reason: …`), else its code
+    const lines = (install.error?.message ?? install.stderr ?? '').split('\n').map((l) => l.replace(/^npm error\s*/, '').trim());
+    const detail = lines.find((l) => /Error|failed|reason/.test(l) && !l.startsWith('at ')) ?? lines.find(Boolean) ?? `npm ci exited ${install.status}`;
     skip(detail);
   }
   say(`installed in ${Math.round((Date.now() - started) / 1000)}s`);
