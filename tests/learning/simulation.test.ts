@@ -1,7 +1,8 @@
 // The learning simulation (scripts/sim-learning.mjs) through the real `helix run`, small enough for
-// the suite: 3 seeds, 3 families, 8 rounds. It judges the same claims as `npm run sim:learning`
-// (6 seeds, 6 families, 12 rounds; numbers in docs/learning.md) and can fail the same ways, and it
-// shows one claim failing when its mechanism is switched off.
+// the suite: 3 seeds, 3 families, 8 rounds, one misleading note a family. Three seeds are too few
+// for the 95% intervals `npm run sim:learning` judges its claims on (6 seeds, 6 families, 12
+// rounds; docs/learning.md), so this asserts the same behaviour seed by seed — and shows it gone
+// when the mechanism behind it is switched off.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { REPO_ROOT, cleanEnv } from '../helpers/cli.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'sim-learning.mjs');
 const SMALL = ['--seed-list', '1,2,3', '--families', '3', '--rounds', '8', '--change-at', '5', '--change-share', '0.34', '--no-svg'];
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 interface Claim {
   key: string;
@@ -38,23 +40,23 @@ function simulate(args: string[]): { status: number | null; out: SimOutput } {
 const claim = (out: SimOutput, key: string) => out.claims.find((c) => c.key === key)!;
 
 describe('the learning simulation', () => {
-  it('memory beats memory off, misleading notes sink, and stale facts stop being followed (3 seeds)', () => {
-    const { status, out } = simulate([...SMALL, '--arms', 'off,honest']);
+  it('memory on beats memory off; misleading notes sink; stale facts are followed at the change and dropped by the end', () => {
+    const { out } = simulate([...SMALL, '--misleading', '1', '--arms', 'off,honest']);
+    expect(out.seeds).toHaveLength(3);
     for (const s of out.seeds) {
-      // Every seed: the honest agent was misled at first and the store learned it.
-      expect(s.arms.honest!.misleadingEffectiveness).toBeLessThan(0.25);
-      expect(s.arms.honest!.staleCount).toBeGreaterThan(0);
-      expect(s.arms.honest!.staleFollowedAtChange).toBeGreaterThan(0.5);
+      const honest = s.arms.honest!;
+      expect(honest.misleadingEffectiveness).toBeLessThan(0.25);
+      expect(honest.staleCount).toBeGreaterThan(0);
+      expect(honest.staleFollowedAtChange).toBeGreaterThanOrEqual(0.5);
+      expect(honest.staleFollowedLate).toBeLessThan(0.25);
     }
-    expect(claim(out, 'gain')).toMatchObject({ holds: true });
-    expect(claim(out, 'stale')).toMatchObject({ holds: true });
-    expect(status).toBe(out.ok ? 0 : 1);
+    expect(mean(out.seeds.map((s) => s.arms.honest!.success))).toBeGreaterThan(mean(out.seeds.map((s) => s.arms.off!.success)));
   });
 
-  it('with decay switched off (failed never grows) stale facts keep being followed and the stale claim fails', () => {
-    const { status, out } = simulate([...SMALL, '--arms', 'honest', '--ablate', 'decay']);
+  it('with decay switched off (failed never grows) the stale facts are still followed at the end, and the stale claim fails', () => {
+    const { status, out } = simulate([...SMALL, '--misleading', '0', '--arms', 'honest', '--ablate', 'decay']);
+    for (const s of out.seeds) expect(s.arms.honest!.staleFollowedLate).toBeGreaterThanOrEqual(0.5);
     expect(claim(out, 'stale')).toMatchObject({ holds: false });
-    for (const s of out.seeds) expect(s.arms.honest!.staleFollowedLate).toBeGreaterThan(0.5);
     // The exit status says the ablated mechanism's claim failed, as it should.
     expect(status).toBe(0);
   });
