@@ -38,6 +38,8 @@ function simulate(args: string[]): { status: number | null; out: SimOutput } {
 }
 
 const claim = (out: SimOutput, key: string) => out.claims.find((c) => c.key === key)!;
+/** Each simulation runs dozens of real `helix run`s; on a busy 2-core machine that takes minutes. */
+const SIM_TIMEOUT = 300_000;
 
 describe('the learning simulation', () => {
   it('memory on beats memory off; misleading notes sink; stale facts are followed at the change and dropped by the end', () => {
@@ -51,7 +53,7 @@ describe('the learning simulation', () => {
       expect(honest.staleFollowedLate).toBeLessThan(0.25);
     }
     expect(mean(out.seeds.map((s) => s.arms.honest!.success))).toBeGreaterThan(mean(out.seeds.map((s) => s.arms.off!.success)));
-  });
+  }, SIM_TIMEOUT);
 
   it('with decay switched off (failed never grows) the stale facts are still followed at the end, and the stale claim fails', () => {
     const { status, out } = simulate([...SMALL, '--misleading', '0', '--arms', 'honest', '--ablate', 'decay']);
@@ -59,7 +61,7 @@ describe('the learning simulation', () => {
     expect(claim(out, 'stale')).toMatchObject({ holds: false });
     // The exit status says the ablated mechanism's claim failed, as it should.
     expect(status).toBe(0);
-  });
+  }, SIM_TIMEOUT);
 
   it('replays exactly: the same seed gives the same rounds and the same memory counts', () => {
     const args = ['--seed-list', '5', '--families', '2', '--rounds', '3', '--change-at', '2', '--arms', 'honest', '--no-svg'];
@@ -67,5 +69,5 @@ describe('the learning simulation', () => {
     const second = simulate(args).out.seeds[0]!;
     expect(second.rounds).toEqual(first.rounds);
     expect(second.arms).toEqual(first.arms);
-  });
+  }, SIM_TIMEOUT);
 });
