@@ -209,8 +209,10 @@ const esc = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;');
  * optional error bars. Hand-written SVG, no dependencies.
  */
 export function lineChart({ title, xLabel, yLabel, series, yMin = 0, yMax = 1, xTicks, width = 640, height = 380, notes = [] }) {
-  const pad = { left: 60, right: 20, top: 44, bottom: 78 + 16 * notes.length };
-  const h = height + 16 * notes.length;
+  const legendRows = Math.ceil(series.length / 3);
+  const extra = 16 * (legendRows - 1) + 16 * notes.length;
+  const pad = { left: 60, right: 20, top: 44, bottom: 78 + extra };
+  const h = height + extra;
   const plotW = width - pad.left - pad.right;
   const plotH = h - pad.top - pad.bottom;
   const xs = xTicks.map((t) => t.x);
