@@ -169,8 +169,9 @@ async function trueMergesAndPromotions(dbPath, env, at, idOf) {
   };
   {
     const { dir, store } = copy('dup');
+    const typeOf = new Map(data.memories.map((m) => [m.id, m.type]));
     for (const d of data.duplicates) {
-      const r = await store.store({ trigger: d.trigger, resolution: d.resolution, source: 'eval' });
+      const r = await store.store({ trigger: d.trigger, resolution: d.resolution, type: typeOf.get(d.of), source: 'eval' });
       merged.push({ of: d.of, ok: r.status === 'merged' && idOf.get(r.name) === d.of, got: r.status === 'merged' ? idOf.get(r.name) : r.status });
     }
     store.close();

@@ -49,18 +49,24 @@ export const UNTESTED_USES = 3;
 /** Auto-linking touches at most this many neighbours so one store cannot fan out unbounded. */
 export const AUTO_LINK_LIMIT = 5;
 
-/** Reciprocal-rank fusion constant (Cormack et al. use 60). */
-export const RRF_K = 60;
-
 /**
- * How far a BM25 keyword hit may lift a memory's cosine towards 1: relevance =
- * cos + (1 − cos)·HYBRID_LIFT·rrf. Anchored on the cosine so an exact text is 1.0 and a memory
- * with no keyword in common keeps its plain cosine.
+ * Reciprocal-rank fusion (fusion.ts): relevance = Σ weight/(RRF_K + rank) over the lists, scaled so
+ * first place everywhere is 1. Cormack et al. use k = 60 to merge long result lists; here the
+ * relevance also enters a score next to effectiveness and recency, so the first few places must
+ * differ by more than 60 does allow (rank 1 vs 5 is 0.94 of each other at 60, 0.5 at 3).
+ * Calibrated on the tuning queries of eval/memory-hard.json (docs/memory.md).
  */
-export const HYBRID_LIFT = 0.5;
+export const RRF_K = 3;
 
-/** A file-pattern hit in inject counts at least this relevant: the task touches that file. */
-export const FILE_MATCH_RELEVANCE = 0.8;
+/** The BM25 list counts fully; a memory that names the queried file counts as much again. */
+export const BM25_LIST_WEIGHT = 1;
+export const PATH_LIST_WEIGHT = 1;
+
+/** BM25 column weights (trigger, resolution, files): the trigger says what the memory is about. */
+export const BM25_WEIGHTS = { trigger: 2, resolution: 1, files: 1 } as const;
 
 /** Candidates taken from each ranking before scoring; scoring is cheap, ranking all is not. */
 export const CANDIDATE_POOL = 100;
+
+/** Nearest neighbours the semantic list contributes (it adds what BM25 missed, not a long tail). */
+export const SEMANTIC_POOL = 30;
