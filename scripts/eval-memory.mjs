@@ -15,6 +15,7 @@
 // usage: npm run build && npm run eval:memory [-- --embedders lexical,use,minilm] [-- --in-process]
 //        [-- --split tune|heldout|all] [-- --json FILE] [-- --curves] [-- --queries]
 //        [-- --env KEY=VALUE]   (extra environment for the store and the recall processes)
+//        [-- --assert]   exit 1 unless the default embedder meets #13's goal on all queries
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,57 +31,19 @@ const { values: opts } = parseArgs({
     json: { type: 'string' },
     curves: { type: 'boolean', default: false },
     queries: { type: 'boolean', default: false },
+    assert: { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
     set: { type: 'string', default: join(root, 'eval/memory-hard.json') },
   },
 });
 const memory = await import(join(root, 'dist/memory/index.js'));
-const { filePatterns } = await import(join(root, 'dist/memory/files.js'));
+const { KINDS, bm25Baseline, goalFailures, metrics, summary } = await import('./lib/memory-eval.mjs');
 const data = JSON.parse(readFileSync(opts.set, 'utf8'));
 const extraEnv = Object.fromEntries(opts.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-const KINDS = ['paraphrase', 'lexical', 'file', 'near-duplicate'];
 const START = new Date('2026-01-12T09:00:00Z');
 const HOUR = 3_600_000;
 const f3 = (x) => x.toFixed(3);
-
-// ---- metrics -------------------------------------------------------------------------------
-/** R@1: the first result is relevant. R@5: share of the relevant found in the top 5 (of at most 5). MRR@10. */
-function metrics(rankings) {
-  let r1 = 0, r5 = 0, mrr = 0;
-  for (const { relevant, ranked } of rankings) {
-    r1 += relevant.includes(ranked[0]) ? 1 : 0;
-    r5 += ranked.slice(0, 5).filter((id) => relevant.includes(id)).length / Math.min(5, relevant.length);
-    const first = ranked.slice(0, 10).findIndex((id) => relevant.includes(id));
-    mrr += first >= 0 ? 1 / (first + 1) : 0;
-  }
-  const n = rankings.length || 1;
-  return { n: rankings.length, r1: r1 / n, r5: r5 / n, mrr: mrr / n };
-}
-
-const inSplit = (q, split) => split === 'all' || (split === 'heldout') === Boolean(q.heldout);
-
-// ---- the plain BM25 baseline --------------------------------------------------------------------
-const tokens = (text) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-function bm25Baseline(memories, k1 = 1.2, b = 0.75) {
-  const docs = memories.map((m) => tokens(`${m.trigger} ${m.resolution} ${filePatterns(`${m.trigger}\n${m.resolution}`).join(' ')}`));
-  const avgdl = docs.reduce((s, d) => s + d.length, 0) / docs.length;
-  const df = new Map();
-  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  const tf = docs.map((d) => d.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map()));
-  const idf = (t) => Math.log(1 + (docs.length - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
-  return (query) => {
-    const terms = [...new Set(tokens(query))];
-    const scored = memories.map((m, i) => {
-      let s = 0;
-      for (const t of terms) {
-        const f = tf[i].get(t);
-        if (f) s += idf(t) * ((f * (k1 + 1)) / (f + k1 * (1 - b + (b * docs[i].length) / avgdl)));
-      }
-      return [m.id, s];
-    });
-    return scored.filter(([, s]) => s > 0).sort((x, y) => y[1] - x[1]).slice(0, 10).map(([id]) => id);
-  };
-}
+const inSplit = (q, split) => split === 'all' || (split === 'heldout') === Boolean(q.heldout) || (split === 'tune' && !q.heldout);
 
 // ---- helix ------------------------------------------------------------------------------------
 function helixProcess(args, env, input) {
@@ -251,3 +214,12 @@ if (opts.queries) {
 }
 if (opts.curves) await import('./eval-memory-curves.mjs').then((m) => m.printCurves(memory, data, results.map((r) => r.choice), extraEnv));
 if (opts.json) writeFileSync(opts.json, `${JSON.stringify(out, null, 2)}\n`);
+
+// #13's goal, for the default embedder (the first one evaluated), on the chosen queries.
+const defaultId = results[0] && `helix ${results[0].embedderId}`;
+if (defaultId) {
+  const pick = (rankings) => rankings.filter((q) => inSplit(q, opts.split));
+  const failures = goalFailures(summary(pick(results[0].rankings)), summary(pick(baseline)));
+  console.log(failures.length ? `\ngoal NOT met by ${defaultId}: ${failures.join('; ')}` : `\ngoal met by ${defaultId}: Recall@5 ≥ 0.90, MRR ≥ 0.80, and at least the BM25 baseline on every kind`);
+  if (opts.assert && failures.length) process.exitCode = 1;
+}
