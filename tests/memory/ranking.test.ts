@@ -69,20 +69,35 @@ describe('rank fusion', () => {
 });
 
 describe('recall uses the right signal', () => {
-  it('a path query finds the memory naming that file before ones that only share its words', async () => {
+  // BM25's idf needs a few documents: in a store of two, every term looks equally common.
+  async function withOthers(store: ReturnType<typeof testStore>['store']): Promise<void> {
+    await added(store, 'Terraform plan wants to replace the production database', 'Add prevent_destroy');
+    await added(store, 'Flaky snapshot test on the first day of each month', 'Freeze the clock in the test');
+    await added(store, 'Redis memory grows until evictions start', 'Give every rate-limit key a TTL');
+  }
+
+  it('a path query finds the memory naming that file before a shorter one that only shares its words', async () => {
     const { store } = testStore();
-    const named = await added(store, 'Timeout calling the tax API in services/billing/internal/tax/client.go', 'Give the outbound call its own context');
-    await added(store, 'Billing service internal errors from tax rounding in services/billing/internal/round/round.go', 'Use half-even');
-    await added(store, 'Client tax report go job fails in services/report/internal/tax/job.go', 'Retry the export');
-    expect((await store.recall('services/billing/internal/tax/client.go'))[0]!.name).toBe(named);
+    await withOthers(store);
+    const named = await added(
+      store,
+      'Startup crashes after the settings refactor touched api/app/main.py',
+      'The lifespan handler imported the database module before the settings were loaded; load settings first, then open the pool, and cover startup with a test client test.',
+    );
+    await added(store, 'Main API app py-spy: the api app main loop is blocked', 'Profile the app');
+    expect((await store.recall('api/app/main.py'))[0]!.name).toBe(named);
   });
 
-  it('an error code matches only the memory quoting it', async () => {
+  it('an error code matches as a whole, not as the words it is made of', async () => {
     const { store } = testStore();
-    const code = await added(store, 'TS2307 cannot find module after switching to NodeNext', 'Add .js extensions to relative imports');
-    await added(store, 'Cannot find the module cache folder in CI; TS build slow', 'Cache ~/.npm instead');
-    const found = await store.recall('TS2307');
-    expect(found.map((m) => m.name)).toEqual([code]);
+    await withOthers(store);
+    const code = await added(
+      store,
+      'Error [ERR_REQUIRE_ESM] from scripts/seed.js since node-fetch 3',
+      'node-fetch 3 is published as an ES module only; use the global fetch of Node 18 and drop the dependency, or rename the script to .mjs.',
+    );
+    await added(store, 'require of an ESM package: err in the loader', 'Use import()');
+    expect((await store.recall('ERR_REQUIRE_ESM'))[0]!.name).toBe(code);
   });
 
   it('the hashed lexical vectors are not part of the fusion (measured: they only added noise)', () => {
