@@ -59,14 +59,25 @@ export function scoreRow(row: MemoryRow, relevance: number, now: Date): Scored {
 
 export const byScore = (a: Scored, b: Scored): number => b.score - a.score || a.row.name.localeCompare(b.row.name);
 
-/** Memories naming one of `files`, best match first (more shared trailing path segments first). */
+/**
+ * Memories naming one of `files`, best match first (more shared trailing path segments first).
+ * A stored pattern names the file when it is one of the file's path suffixes (`tax/client.go`,
+ * `client.go` for `services/billing/tax/client.go`) or the file is one of its suffixes; both are
+ * index lookups, so a file name that thousands of memories share (`index.ts`) costs nothing.
+ */
 export function pathList(ctx: MemoryContext, files: string[], type?: string): RankedList {
   const best = new Map<number, number>();
-  const sql = type
-    ? 'SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id WHERE f.basename = ? AND m.type = ?'
-    : 'SELECT memory_id AS id, pattern FROM memory_files WHERE basename = ?';
+  const typed = type ? ' AND m.type = ?' : '';
+  const named = ctx.sql(`SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id WHERE f.pattern = ?${typed}`);
+  const longer = ctx.sql(
+    `SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id
+     WHERE f.basename = ? AND substr(f.pattern, -length(?) - 1) = '/' || ?${typed}`,
+  );
   for (const file of new Set(files.map(cleanPath))) {
-    const rows = ctx.sql(sql).all(...(type ? [baseName(file), type] : [baseName(file)])) as { id: number; pattern: string }[];
+    const segments = file.split('/');
+    const rows: { id: number; pattern: string }[] = [];
+    for (let i = 0; i < segments.length; i++) rows.push(...(named.all(...[segments.slice(i).join('/'), ...(type ? [type] : [])]) as typeof rows));
+    rows.push(...(longer.all(...[baseName(file), file, file, ...(type ? [type] : [])]) as typeof rows));
     for (const { id, pattern } of rows) {
       const strength = pathMatch(pattern, file);
       if (strength > (best.get(id) ?? 0)) best.set(id, strength);
