@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Benchmarks the memory store and prints a markdown table (figures for docs/readme/memory.md).
-//   npm run build && npm run bench:memory [-- --sizes 1000,10000,100000] [-- --skip-use]
+// Benchmarks the memory store and prints a markdown table (figures for docs/memory.md).
+//   npm run build && npm run bench:memory [-- --sizes 1000,10000,100000] [-- --skip-use] [-- --runs 9]
 // - whole-process `helix memory recall` (spawned like a hook would) at each size, default embedder;
 // - in-process recall (index warm) and the one-time index load, at each size;
 // - store throughput into a 1K store without a model;
@@ -24,6 +24,7 @@ const { writeTinyModel } = await import(join(root, 'tests/memory/fixtures/tiny-m
 const args = process.argv.slice(2);
 const sizes = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',').map(Number) : [1000, 10000, 100000];
 const skipUse = args.includes('--skip-use');
+const runs = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 9;
 const work = mkdtempSync(join(tmpdir(), 'helix-bench-'));
 const rows = [];
 const row = (what, size, value) => rows.push([what, size, value]);
@@ -90,10 +91,10 @@ for (const size of sizes) {
   const { dbPath, buildMs } = buildStore(size);
   row('generate store (direct insert, one transaction)', size, ms(buildMs));
   const env = { HELIX_EMBEDDER: '', HELIX_MODEL_PATH: '' };
-  const whole = wholeProcess(dbPath, 'database lock timeout in the worker', env, size >= 100000 ? 5 : 9);
+  const whole = wholeProcess(dbPath, 'database lock timeout in the worker', env, size >= 100000 ? 5 : runs);
   row('whole-process `helix memory recall`, default embedder (p50 / min)', size, `${ms(pct(whole, 0.5))} / ${ms(Math.min(...whole))}`);
   // A path as the edit hook sends it; every synthetic memory names some src/…/index.ts.
-  const path = wholeProcess(dbPath, 'src/svc42/index.ts', env, size >= 100000 ? 5 : 9);
+  const path = wholeProcess(dbPath, 'src/svc42/index.ts', env, size >= 100000 ? 5 : runs);
   row('whole-process `helix memory recall <path>`, default embedder (p50 / min)', size, `${ms(pct(path, 0.5))} / ${ms(Math.min(...path))}`);
 
   const store = memory.openMemoryStore({ dbPath, env: {}, embedder: memory.lexicalEmbedder, warn: () => {} });
