@@ -50,13 +50,27 @@ export const UNTESTED_USES = 3;
 export const AUTO_LINK_LIMIT = 5;
 
 /**
- * Reciprocal-rank fusion (fusion.ts): relevance = Σ weight/(RRF_K + rank) over the lists, scaled so
- * first place everywhere is 1. Cormack et al. use k = 60 to merge long result lists; here the
- * relevance also enters a score next to effectiveness and recency, so the first few places must
- * differ by more than 60 does allow (rank 1 vs 5 is 0.94 of each other at 60, 0.5 at 3).
- * Calibrated on the tuning queries of eval/memory-hard.json (docs/memory.md).
+ * Lists fused by rank (fusion.ts: the path list, an embedder's neighbours) give place r the share
+ * (RRF_K + 1)/(RRF_K + r). Cormack et al. use k = 60 to merge long result lists; here relevance
+ * also enters a score next to effectiveness and recency, so the first places must differ by more
+ * (rank 5 keeps 0.94 of first place at 60, 0.5 at 3). Calibrated on the tuning queries of
+ * eval/memory-hard.json (docs/memory.md).
  */
 export const RRF_K = 3;
+
+/**
+ * A BM25 match's share is (score / best score)^0.5: near-equal matches stay near-equal, and a match
+ * half as strong as the best keeps 0.71, so a memory that keeps helping can still overtake
+ * look-alikes that echo the task's words but keep failing (the learning loop, tests/learning).
+ */
+export const SCORE_SHARE_EXPONENT = 0.5;
+
+/**
+ * Any BM25 match keeps at least this share: FTS5 clamps the idf of a term found in half the store
+ * or more to ~0, so in a small store a memory sharing only such words (a systemic warning sharing
+ * "repair" with the next task) would otherwise vanish below the inject floor.
+ */
+export const SCORE_SHARE_FLOOR = 0.25;
 
 /** The BM25 list counts fully; a memory that names the queried file counts as much again. */
 export const BM25_LIST_WEIGHT = 1;

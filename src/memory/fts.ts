@@ -18,16 +18,17 @@ export function ftsQuery(text: string): string | undefined {
 
 const RANK = `bm25(memory_search, ${BM25_WEIGHTS.trigger}, ${BM25_WEIGHTS.resolution}, ${BM25_WEIGHTS.files})`;
 
-/** Memory ids best first by BM25, optionally of one type. */
-export function keywordSearch(db: Sql, text: string, limit: number, type?: string): number[] {
+/** Memories best first by BM25 (score: higher is better), optionally of one type. */
+export function keywordSearch(db: Sql, text: string, limit: number, type?: string): { id: number; score: number }[] {
   const query = ftsQuery(text);
   if (!query) return [];
+  // FTS5's bm25() is negative, best first when sorted ascending.
   const sql = type
-    ? `SELECT s.rowid AS id FROM memory_search s JOIN memories m ON m.id = s.rowid
+    ? `SELECT s.rowid AS id, -${RANK} AS score FROM memory_search s JOIN memories m ON m.id = s.rowid
        WHERE memory_search MATCH ? AND m.type = ? ORDER BY ${RANK} LIMIT ?`
-    : `SELECT rowid AS id FROM memory_search WHERE memory_search MATCH ? ORDER BY ${RANK} LIMIT ?`;
+    : `SELECT rowid AS id, -${RANK} AS score FROM memory_search WHERE memory_search MATCH ? ORDER BY ${RANK} LIMIT ?`;
   const params = type ? [query, type, limit] : [query, limit];
-  return (db.sql(sql).all(...params) as { id: number }[]).map((r) => r.id);
+  return db.sql(sql).all(...params) as { id: number; score: number }[];
 }
 
 /** Indexes a memory's text (call in the transaction that inserts it). */

@@ -1,13 +1,15 @@
 // `recall`: rank memories for a query by 0.5·relevance + 0.3·effectiveness + 0.2·recency.
-// Relevance fuses ranks (fusion.ts) from three lists, each the right signal for some queries:
-//   - BM25 over code-aware terms (fts.ts, tokens.ts): error text, identifiers, most words;
+// Relevance fuses (fusion.ts) three lists, each the right signal for some queries:
+//   - BM25 over code-aware terms (fts.ts, tokens.ts): error text, identifiers, most words; a match
+//     counts by its score relative to the best one, so look-alikes stay close;
 //   - the files the query (or the task) names, matched as paths against the memories' file index:
 //     an edit hook's `services/billing/client.go` is a path, not five words;
 //   - the embedder's nearest neighbours, above the embedder's own floor, when its calibrated weight
-//     says they pay (thresholds.ts): what BM25 misses because the words differ.
+//     says they pay (thresholds.ts): what BM25 misses because the words differ; by rank, never by
+//     raw cosine.
 // A query equal to a memory's text (normalised) has relevance 1. Recall only reads: it never
 // changes counters or last_used.
-import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SEMANTIC_POOL } from './constants.js';
+import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
 import type { MemoryContext } from './context.js';
 import { HelixError } from '../errors.js';
 import { baseName, cleanPath, pathMatch, queryPaths } from './files.js';
@@ -89,8 +91,9 @@ export function pathList(ctx: MemoryContext, files: string[], type?: string): Ra
 
 /** The ranked lists relevance is fused from, for `query` (and the task's files). */
 export async function rankedLists(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<RankedList[]> {
+  const keyword = keywordSearch(ctx, query, pool, type);
   const lists: RankedList[] = [
-    { weight: BM25_LIST_WEIGHT, ids: keywordSearch(ctx, query, pool, type) },
+    { weight: BM25_LIST_WEIGHT, ids: keyword.map((k) => k.id), scores: keyword.map((k) => k.score) },
     pathList(ctx, [...queryPaths(query), ...files], type),
   ];
   const { semanticWeight, semanticFloor } = await ctx.thresholds();
@@ -106,7 +109,7 @@ export async function rankedLists(ctx: MemoryContext, query: string, pool: numbe
 /** Relevance of every candidate memory for `query`, in [0, 1]. */
 export async function relevances(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<{ relevance: Map<number, number>; named: Set<number> }> {
   const lists = await rankedLists(ctx, query, pool, type, files);
-  const relevance = fuse(lists, RRF_K);
+  const relevance = fuse(lists, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR);
   const exact = ctx
     .sql(`SELECT id FROM memories WHERE norm_text = ?${type ? ' AND type = ?' : ''}`)
     .all(...(type ? [normaliseText(query), type] : [normaliseText(query)])) as { id: number }[];

@@ -63,6 +63,13 @@ describe('rank fusion', () => {
     expect([...fused].sort((a, b) => b[1] - a[1]).map(([id]) => id)).toEqual([1, 2, 3, 9]);
   });
 
+  it('a scored list shares by score: near-equal look-alikes stay near-equal, and any match keeps the floor', () => {
+    const fused = fuse([{ weight: 1, ids: [1, 2, 3], scores: [10, 9.5, 0.001] }], 3, 0.5, 0.25);
+    expect(fused.get(1)).toBe(1);
+    expect(fused.get(2)).toBeCloseTo(Math.sqrt(0.95));
+    expect(fused.get(3)).toBe(0.25);
+  });
+
   it('tied entries share the best rank of their group', () => {
     expect([...ranks({ weight: 1, ids: [4, 5, 6], ties: [3, 3, 1] })]).toEqual([[4, 1], [5, 1], [6, 3]]);
   });
