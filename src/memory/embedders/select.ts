@@ -11,7 +11,7 @@ export type EmbedderChoice = (typeof EMBEDDER_CHOICES)[number];
 
 /**
  * The tier used when nothing is configured. Lexical, not USE-lite: on the hard eval set USE-lite
- * adds little to BM25 and path matching (Recall@5 0.931 vs 0.919, held-out queries equal), and its
+ * adds little to BM25 and path matching (Recall@5 0.919 both, MRR 0.908 vs 0.905), and its
  * import, load and first inference (0.3–1 s) alone exceed the 150 ms whole-process recall budget
  * (measured numbers in docs/memory.md).
  */
