@@ -22,11 +22,11 @@ const RANK = `bm25(memory_search, ${BM25_WEIGHTS.trigger}, ${BM25_WEIGHTS.resolu
 export function keywordSearch(db: Sql, text: string, limit: number, type?: string): { id: number; score: number }[] {
   const query = ftsQuery(text);
   if (!query) return [];
-  // FTS5's bm25() is negative, best first when sorted ascending.
+  // FTS5's bm25() is negative (best lowest); computed once per row and sorted by its negation.
   const sql = type
     ? `SELECT s.rowid AS id, -${RANK} AS score FROM memory_search s JOIN memories m ON m.id = s.rowid
-       WHERE memory_search MATCH ? AND m.type = ? ORDER BY ${RANK} LIMIT ?`
-    : `SELECT rowid AS id, -${RANK} AS score FROM memory_search WHERE memory_search MATCH ? ORDER BY ${RANK} LIMIT ?`;
+       WHERE memory_search MATCH ? AND m.type = ? ORDER BY score DESC LIMIT ?`
+    : `SELECT rowid AS id, -${RANK} AS score FROM memory_search WHERE memory_search MATCH ? ORDER BY score DESC LIMIT ?`;
   const params = type ? [query, type, limit] : [query, limit];
   return db.sql(sql).all(...params) as { id: number; score: number }[];
 }
