@@ -114,6 +114,7 @@ export async function relevances(ctx: MemoryContext, query: string, pool: number
     .sql(`SELECT id FROM memories WHERE norm_text = ?${type ? ' AND type = ?' : ''}`)
     .all(...(type ? [normaliseText(query), type] : [normaliseText(query)])) as { id: number }[];
   for (const { id } of exact) relevance.set(id, 1);
+  // lists[1] is the path list: the memories naming one of the files.
   return { relevance, named: new Set(lists[1]!.ids) };
 }
 
