@@ -33,7 +33,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
         const lines = [`Tracker: ${store.file}`];
         lines.push(tracker.healthy ? `  ok: ${tracker.total} bead(s)` : `  ${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s)`);
         for (const p of tracker.problems) lines.push(`  line ${p.line}: ${p.kind}: ${p.detail}`);
-        for (const s of tracker.stale_claims) lines.push(`  stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} dead)`);
+        for (const s of tracker.stale_claims) lines.push(`  stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
         if (fixed?.backup) lines.push(`  fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
         lines.push('Tools:');
         for (const [name, path] of Object.entries(tools)) lines.push(`  ${name}: ${path ?? 'not on PATH'}`);

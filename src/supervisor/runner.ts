@@ -803,7 +803,7 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 'unknown';
-    say(`helix: reclaiming orphaned ${released.stale.id} (age=${age}s, pid=${released.stale.pid ?? 'none'} dead)`);
+    say(`helix: reclaiming orphaned ${released.stale.id} (age=${age}s, pid=${released.stale.pid ?? 'none'} ${released.stale.why})`);
   }
   if (recovered.length > 0) say(`helix: recovered ${recovered.length} orphaned issue(s)`);
   return recovered;
