@@ -83,8 +83,8 @@ export class World {
 
   /** The prompt a call received: `--text` value (ddx agent run), last argument (codex) or stdin (claude). */
   static promptOf(call: StubCall): string {
-    if (call.program === 'claude') return call.stdin;
-    if (call.program === 'ddx') return call.argv[call.argv.indexOf('--text') + 1] ?? '';
+    // claude and `ddx agent run` / `ddx run` read the prompt on stdin
+    if (call.program === 'claude' || call.program === 'ddx') return call.stdin;
     return call.argv[call.argv.length - 1] ?? '';
   }
 

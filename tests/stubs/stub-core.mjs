@@ -25,6 +25,14 @@ export async function main(program) {
   const call = describeCall(program, argv, stdin);
   const script = readScript();
 
+  if (call.kind === 'version') {
+    // helix's one probe per run: this stub stands in for DDx v0.6.1 (the `ddx agent` surface);
+    // `executeBeadHelp: false` makes it an older DDx helix does not drive, `ddxVersion` any other.
+    log(call, null);
+    const version = script.ddxVersion ?? (script.executeBeadHelp === false ? 'v0.5.3' : 'v0.6.1');
+    process.stdout.write(`DDx ${version}\nCommit: stub\nBuilt: stub\n`);
+    process.exit(0);
+  }
   if (call.kind === 'execute-bead-help') {
     log(call, null);
     if (script.executeBeadHelp === false) {
@@ -46,7 +54,8 @@ export async function main(program) {
 }
 
 function readStdin(program) {
-  if (program !== 'claude') return '';
+  // claude reads its prompt on stdin, and so do `ddx agent run` / `ddx run` when helix calls them
+  if (program !== 'claude' && !(program === 'ddx' && (process.argv[2] === 'run' || process.argv[3] === 'run'))) return '';
   try {
     return readFileSync(0, 'utf8');
   } catch {
@@ -59,6 +68,7 @@ function describeCall(program, argv, stdin) {
   const call = { program, argv, stdin, cwd: process.cwd(), kind: 'unsupported', action: null, prompt: null, id: null };
   if (program === 'ddx') {
     const [group, sub, ...rest] = argv;
+    if (group === 'version') return { ...call, kind: 'version' };
     if (group === 'agent' && sub === 'execute-bead') {
       if (rest.includes('--help') || rest.includes('-h')) return { ...call, kind: 'execute-bead-help' };
       return { ...call, kind: 'execute-bead', id: rest[0] ?? null };
@@ -66,7 +76,7 @@ function describeCall(program, argv, stdin) {
     if (group === 'agent' && sub === 'execute-loop') return { ...call, kind: 'execute-loop', id: process.env.HELIX_SELECTED_ISSUE ?? null };
     if (group === 'agent' && sub === 'run') {
       const at = argv.indexOf('--text');
-      return withPrompt({ ...call, kind: 'agent-run' }, at >= 0 ? argv[at + 1] ?? '' : '');
+      return withPrompt({ ...call, kind: 'agent-run' }, at >= 0 ? argv[at + 1] ?? '' : stdin);
     }
     return call;
   }
