@@ -620,6 +620,11 @@ export class Supervisor {
       this.held.delete(id);
       return;
     }
+    // On `ddx try` DDx closes on its own: a close made against changed governance is refused.
+    if (after?.status === 'closed' && this.ctx.buildPath === 'try') {
+      this.reopen(id, 'queue drift: DDx closed it, but its governance fields changed during execution');
+      return;
+    }
     if (after) this.releaseClaim(id);
     else this.held.delete(id);
   }

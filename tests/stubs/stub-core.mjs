@@ -265,3 +265,6 @@ function gitHead(cwd) {
   const r = spawnSync('git', ['rev-parse', 'HEAD'], { cwd, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : '0000000000000000000000000000000000000000';
 }
+
+// Shared with the DDx stand-ins in ddx-standin/ (their harness answers come from the same script).
+export { ACTION_PHRASES, defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt };
