@@ -109,10 +109,8 @@ export function withLock<T>(dir: string, work: () => T, env: NodeJS.ProcessEnv =
     if (tryAcquire(lockDir, token)) break;
     const seen = lockIdentity(lockDir);
     const reason = staleLockReason(lockDir, Date.now(), timeoutMs);
-    if (reason && seen) {
-      breakLock(lockDir, seen);
-      continue;
-    }
+    // A broken lock is retried at once; one another breaker is working on waits like any lock.
+    if (reason && seen && breakLock(lockDir, seen)) continue;
     if (Date.now() >= deadline) {
       const owner = readLockOwner(lockDir);
       throw new HelixError(
@@ -227,23 +225,21 @@ export function tryStaleBreakGuard(lockDir: string): number | 'busy' | 'unavaila
  * (shared with DDx) and, under it, break the lock only if it is still the very one judged stale
  * (same inode, pid, acquired_at).
  */
-function breakLock(lockDir: string, judged: LockIdentity): void {
+function breakLock(lockDir: string, judged: LockIdentity): boolean {
   const guard = tryStaleBreakGuard(lockDir);
-  if (guard === 'busy') {
-    sleepSync(1); // another breaker (helix or DDx) is at it; look again
-    return;
-  }
+  if (guard === 'busy') return false; // another breaker (helix or DDx) is at it
   const release = guard === 'unavailable' ? takeFallbackGuard(lockDir) : () => closeSync(guard);
-  if (!release) return;
+  if (!release) return false;
   try {
-    if (!sameLock(lockIdentity(lockDir), judged)) return; // already broken (and maybe re-taken)
+    if (!sameLock(lockIdentity(lockDir), judged)) return true; // already broken (and maybe re-taken): look again
     const aside = `${lockDir}.tombstone.${process.pid}-${Date.now()}-${randomBytes(3).toString('hex')}.lock`;
     try {
       renameSync(lockDir, aside);
     } catch {
-      return; // released meanwhile
+      return true; // released meanwhile
     }
     rmSync(aside, { recursive: true, force: true });
+    return true;
   } finally {
     release();
   }
@@ -257,7 +253,6 @@ function takeFallbackGuard(lockDir: string): (() => void) | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     removeAbandonedGuard(guard);
-    sleepSync(1);
     return undefined;
   }
   return () => rmSync(guard, { recursive: true, force: true });

@@ -46,7 +46,10 @@ function harness(call) {
   const script = readScript();
   const { index, response } = takeResponse(script, call.id && !call.action ? { ...call, action: call.id } : call);
   log(call, index);
-  return response;
+  if (response) return response;
+  // `defaults` by tag, as in the other stubs (for executions: the kind or the bead id)
+  for (const tag of [call.id, call.kind, call.action]) if (tag && script.defaults?.[tag]) return script.defaults[tag];
+  return null;
 }
 
 function logWorked(id, by) {
