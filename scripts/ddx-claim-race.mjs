@@ -46,7 +46,7 @@ function helixWorker({ helix, cwd, env, log, workMs }) {
   }
 }
 
-export async function raceRound({ version, beads = 8, helix = join(ROOT, 'bin', 'helix'), workMs = 40, ddxWorkMs = 150 }) {
+export async function raceRound({ version, beads = 8, helix = join(ROOT, 'bin', 'helix'), workMs = 40, ddxWorkMs = 300 }) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'helix-race-')));
   const cwd = join(dir, 'repo');
   mkdirSync(join(cwd, '.ddx'), { recursive: true });

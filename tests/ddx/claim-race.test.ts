@@ -8,7 +8,7 @@ import { VERSIONS } from './standin.js';
 
 describe.each(VERSIONS)('claim race with DDx %s', (version) => {
   it('helix and DDx drain one file together: every bead worked once, by one of them', async () => {
-    const rounds = 3;
+    const rounds = 2;
     const t = await race({ version, rounds, beads: 8 });
     expect(t.doubles).toBe(0);
     expect(t.worked).toBe(rounds * 8);
