@@ -131,7 +131,7 @@ export class Supervisor {
   /** This run's live claims (bead id → claim token): the primary and its batch, released on every exit path. */
   private readonly held = new Map<string, string>();
   private warnedProblems = false;
-  private warnedDirty = false;
+  private checkedDirty = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
 
@@ -656,13 +656,14 @@ export class Supervisor {
    * "chore: checkpoint pre-execute-bead <attempt>"): say so before it happens.
    */
   private warnIfDirty(): void {
-    if (this.warnedDirty) return;
+    // Once per run: the tree a user leaves dirty is dirty before the first build.
+    if (this.checkedDirty) return;
+    this.checkedDirty = true;
     // The tracker itself is DDx's to commit (it commits beads.jsonl first, CommitTracker).
     const tracker = relative(this.ctx.root, this.ctx.store.dir) || '.ddx';
     const status = spawnSync('git', ['status', '--porcelain', '--', '.', `:(exclude)${tracker}`], { cwd: this.ctx.root, encoding: 'utf8' });
     const changed = status.status === 0 ? status.stdout.split('\n').filter((l) => l.trim()).length : 0;
     if (changed > 0) {
-      this.warnedDirty = true;
       this.say(`helix: warning: ${changed} uncommitted change(s) in ${this.ctx.root}: DDx ${this.ctx.ddx?.version ?? 'v0.6.x'} execute-bead commits them as a checkpoint on the current branch before it runs (\`git reset HEAD~\` undoes it)`, 'summary');
     }
   }

@@ -166,7 +166,11 @@ export function leaseIsLive(record: LeaseRecord, facts: LivenessFacts): boolean 
 
 /** Ids of beads a live lease holds. One directory listing; only lease files are read. */
 export function leasedIds(storeDir: string, facts: LivenessFacts, env: NodeJS.ProcessEnv = process.env): Set<string> {
-  const dir = leaseDir(storeDir, env);
+  return leasedIn(leaseDir(storeDir, env), facts);
+}
+
+/** Ids a live lease in this lease folder holds. */
+export function leasedIn(dir: string, facts: LivenessFacts): Set<string> {
   const held = new Set<string>();
   let names: string[];
   try {

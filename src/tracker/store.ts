@@ -11,7 +11,7 @@ import { beadsFile, excludeRuntimeFiles } from './paths.js';
 import { isPidAlive, sleepSync } from './process.js';
 import { describeProblems, parseBeads, readBeadsText, type Snapshot } from './read.js';
 import { schemaProblems } from './schema.js';
-import { leaseDir, leasedIds } from './liveness.js';
+import { leaseDir, leasedIn } from './liveness.js';
 
 export { describeProblems, parseBeads, problemsWarning, type ProblemKind, type Snapshot, type StoreProblem } from './read.js';
 
@@ -100,7 +100,7 @@ export class BeadStore {
 
   /** Ids of beads a live DDx worker lease holds (taken, though DDx leaves them `open`). */
   leased(now: Date = new Date()): Set<string> {
-    return leasedIds(this.dir, { now }, this.env);
+    return leasedIn(this.leaseDir, { now });
   }
 
   /** Reads without the lock (a rename makes every read see a whole file). Missing file = empty. */
