@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Benchmarks the memory store and prints a markdown table (figures for docs/readme/memory.md).
-//   npm run build && npm run bench:memory [-- --sizes 1000,10000,100000] [-- --skip-use]
+// Benchmarks the memory store and prints a markdown table (figures for docs/memory.md).
+//   npm run build && npm run bench:memory [-- --sizes 1000,10000,100000] [-- --skip-use] [-- --runs 9]
 // - whole-process `helix memory recall` (spawned like a hook would) at each size, default embedder;
 // - in-process recall (index warm) and the one-time index load, at each size;
 // - store throughput into a 1K store without a model;
@@ -17,11 +17,14 @@ const root = new URL('..', import.meta.url).pathname;
 const memory = await import(join(root, 'dist/memory/index.js'));
 const { lexicalVector } = await import(join(root, 'dist/memory/embedders/lexical.js'));
 const { normaliseText } = await import(join(root, 'dist/memory/text.js'));
+const { searchRow } = await import(join(root, 'dist/memory/migrations.js'));
+const { filePatterns, baseName } = await import(join(root, 'dist/memory/files.js'));
 const { writeTinyModel } = await import(join(root, 'tests/memory/fixtures/tiny-model.mjs'));
 
 const args = process.argv.slice(2);
 const sizes = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1].split(',').map(Number) : [1000, 10000, 100000];
 const skipUse = args.includes('--skip-use');
+const runs = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 9;
 const work = mkdtempSync(join(tmpdir(), 'helix-bench-'));
 const rows = [];
 const row = (what, size, value) => rows.push([what, size, value]);
@@ -49,14 +52,20 @@ function buildStore(size, label = "lexical") {
   const dbPath = join(work, `bench-${label}-${size}.db`);
   memory.openMemoryStore({ dbPath, env: {}, embedder: memory.lexicalEmbedder }).close();
   const db = new Database(dbPath);
-  const insert = db.prepare(`INSERT INTO memories (name, type, trigger, resolution, norm_text, file_patterns, created_at) VALUES (?, ?, ?, ?, ?, '[]', ?)`);
+  const insert = db.prepare(`INSERT INTO memories (name, type, trigger, resolution, norm_text, file_patterns, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const vec = db.prepare('INSERT INTO embeddings (memory_id, embedder, dim, vector) VALUES (?, ?, ?, ?)');
+  // What the store's own insert does besides the row: the BM25 terms and the file index.
+  const search = db.prepare('INSERT INTO memory_search (rowid, trigger, resolution, files) VALUES (?, ?, ?, ?)');
+  const file = db.prepare('INSERT OR IGNORE INTO memory_files (memory_id, pattern, basename) VALUES (?, ?, ?)');
   const t0 = performance.now();
   db.transaction(() => {
     for (let i = 0; i < size; i++) {
       const m = synthetic(i);
       const text = memory.memoryText(m.trigger, m.resolution);
-      const id = insert.run(m.name, m.type, m.trigger, m.resolution, normaliseText(text), '2026-03-01T00:00:00.000Z').lastInsertRowid;
+      const files = filePatterns(text);
+      const id = insert.run(m.name, m.type, m.trigger, m.resolution, normaliseText(text), JSON.stringify(files), '2026-03-01T00:00:00.000Z').lastInsertRowid;
+      search.run(id, ...searchRow(m.trigger, m.resolution));
+      for (const f of files) file.run(id, f, baseName(f));
       const v = lexicalVector(text);
       vec.run(id, memory.LEXICAL_ID, v.length, Buffer.from(v.buffer));
     }
@@ -82,8 +91,11 @@ for (const size of sizes) {
   const { dbPath, buildMs } = buildStore(size);
   row('generate store (direct insert, one transaction)', size, ms(buildMs));
   const env = { HELIX_EMBEDDER: '', HELIX_MODEL_PATH: '' };
-  const whole = wholeProcess(dbPath, 'database lock timeout in the worker', env, size >= 100000 ? 5 : 9);
+  const whole = wholeProcess(dbPath, 'database lock timeout in the worker', env, size >= 100000 ? 5 : runs);
   row('whole-process `helix memory recall`, default embedder (p50 / min)', size, `${ms(pct(whole, 0.5))} / ${ms(Math.min(...whole))}`);
+  // A path as the edit hook sends it; every synthetic memory names some src/…/index.ts.
+  const path = wholeProcess(dbPath, 'src/svc42/index.ts', env, size >= 100000 ? 5 : runs);
+  row('whole-process `helix memory recall <path>`, default embedder (p50 / min)', size, `${ms(pct(path, 0.5))} / ${ms(Math.min(...path))}`);
 
   const store = memory.openMemoryStore({ dbPath, env: {}, embedder: memory.lexicalEmbedder, warn: () => {} });
   let t0 = performance.now();

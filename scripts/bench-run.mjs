@@ -21,7 +21,8 @@ const BEADS = option('--beads', 1000);
 const RUNS = option('--runs', 3);
 
 const STUB = `#!/bin/sh
-# no-op executor: answers the probe, the check, and every execute-bead with success at once
+# no-op executor: answers the version probe (DDx v0.6.1), the check, and every execute-bead with success at once
+[ "$1" = version ] && { echo "DDx v0.6.1"; exit 0; }
 case "$2" in
   execute-bead)
     case "$3" in --help) exit 0 ;; esac
@@ -63,8 +64,8 @@ function oneRun() {
     // The stub's own cost: the same calls outside helix (one execute-bead per bead, plus the check).
     const stubStarted = performance.now();
     for (let i = 0; i < BEADS; i++) spawnSync(stub, ['agent', 'execute-bead', `bench-${i}`, '--json'], { cwd: dir });
-    spawnSync(stub, ['agent', 'run', '--text', 'check'], { cwd: dir });
-    spawnSync(stub, ['agent', 'execute-bead', '--help'], { cwd: dir });
+    spawnSync(stub, ['agent', 'run'], { cwd: dir, input: 'check' });
+    spawnSync(stub, ['version', '--no-check'], { cwd: dir });
     const stubMs = performance.now() - stubStarted;
     return { wallMs, stubMs, perCycleMs: (wallMs - stubMs) / BEADS };
   } finally {

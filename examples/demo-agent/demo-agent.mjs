@@ -30,6 +30,12 @@ export function main(program) {
 
 function ddx(argv, started) {
   const [group, sub, ...rest] = argv;
+  // helix asks `ddx version --no-check` once to learn the command surface: this stands in for
+  // DDx v0.6.1, whose builds go through `ddx agent execute-bead`.
+  if (group === 'version') {
+    process.stdout.write(`DDx v0.6.1\nCommit: demo-agent\nBuilt: (${LABEL})\n`);
+    return;
+  }
   if (group !== 'agent') fail(`${LABEL}: only \`ddx agent …\` is stood in for`, 2);
   if (sub === 'execute-bead') {
     if (rest.includes('--help') || rest.includes('-h')) {
@@ -53,8 +59,9 @@ function ddx(argv, started) {
     return;
   }
   if (sub === 'run') {
+    // the prompt comes on stdin (helix never puts a prompt in argv); --text is still read
     const at = argv.indexOf('--text');
-    const answer = answerPrompt(at >= 0 ? argv[at + 1] ?? '' : '', process.cwd());
+    const answer = answerPrompt(at >= 0 ? argv[at + 1] ?? '' : readFileSync(0, 'utf8'), process.cwd());
     process.stdout.write(answer.text);
     process.exitCode = answer.exitCode;
     return;

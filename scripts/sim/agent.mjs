@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The learning simulation's stand-in agent, installed as `ddx` on the simulation's PATH and run by
-// `helix run` exactly as DDx is: it answers the `execute-bead --help` probe, builds through
-// `ddx agent execute-bead <id> --prompt <file> --json`, and answers the queue-drain check with STOP.
+// `helix run` exactly as DDx is: it answers the `ddx version` probe (as DDx v0.6.1), builds through
+// `ddx agent execute-bead <id> … --prompt <file>`, and answers `ddx agent run` (prompt on stdin)
+// (check → NEXT_ACTION: STOP).
 //
 // It is a reader, not an oracle. For a bead it knows the family's setting and its five documented
 // values (they are in the bead and the docs), never which one is right. It reads the memory block
@@ -110,6 +111,11 @@ function agentRun(prompt) {
 
 function main(argv) {
   const [group, sub, ...rest] = argv;
+  // helix asks which DDx this is once per run (`ddx version --no-check`): the `ddx agent` surface
+  if (group === 'version') {
+    process.stdout.write('DDx v0.6.1\nCommit: simulation\nBuilt: (simulation stand-in)\n');
+    return 0;
+  }
   if (group === 'agent' && sub === 'execute-bead') {
     if (rest.includes('--help')) {
       process.stdout.write('Usage:\n  ddx agent execute-bead <bead-id> [flags]\n\n(simulation stand-in)\n');
@@ -117,7 +123,8 @@ function main(argv) {
     }
     return build(rest[0], option(rest, '--prompt'));
   }
-  if (group === 'agent' && sub === 'run') return agentRun(option(argv, '--text') ?? '');
+  // helix sends the prompt on stdin (never in argv); --text is still read
+  if (group === 'agent' && sub === 'run') return agentRun(option(argv, '--text') ?? readFileSync(0, 'utf8'));
   process.stderr.write(`sim agent: unsupported call: ${argv.join(' ')}\n`);
   return 2;
 }

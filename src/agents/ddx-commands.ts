@@ -1,7 +1,14 @@
-// Builders for the three ways helix calls DDx (contract §8): managed execution of one bead
-// (`execute-bead`), DDx's own claim-and-close loop (`execute-loop --once`, HELIX_EXECUTOR=
-// execute-loop) and a plain prompt through a harness (`ddx agent run`) for the other actions.
+// Builders for the ways helix calls DDx (contract §8), per surface (ddx-surface.ts):
+//   - one bead where helix owns claim and close: `ddx agent execute-bead` (DDx v0.6.x);
+//   - one bead where DDx claims and closes itself: `ddx try <id>` (current DDx; also what
+//     HELIX_EXECUTOR=execute-loop asks for there);
+//   - a plain prompt through a harness for the other actions: `ddx agent run` / `ddx run`.
+// Prompts never travel in argv: a prompt above 128 KiB breaks the exec (E2BIG). Both `run`
+// commands read the prompt from stdin when neither --prompt nor --text is given and stdin is not a
+// terminal (93be5c8cb2 cli/cmd/agent_cmd.go, ae663ca012 cli/cmd/run.go); execute-bead takes a
+// prompt file (--prompt); `ddx try` has no prompt option at all — DDx writes its own from the bead.
 import type { AgentCommand } from './command.js';
+import type { DdxSurfaceKind } from './ddx-surface.js';
 
 /** execute-bead's effort when none is given (contract §8). */
 export const DEFAULT_EXECUTE_BEAD_EFFORT = 'medium';
@@ -18,7 +25,7 @@ export interface ExecuteBeadOptions {
   promptFile?: string;
 }
 
-/** `ddx agent execute-bead <id> [--harness h] [--model m] --effort <e> --json [--prompt <file>]`. */
+/** `ddx agent execute-bead <id> [--harness h] [--model m] --effort <e> --json [--prompt <file>]` (DDx v0.6.x). */
 export function executeBeadCommand(options: ExecuteBeadOptions): AgentCommand {
   const args = ['agent', 'execute-bead', options.beadId];
   if (options.harness) args.push('--harness', options.harness);
@@ -28,25 +35,24 @@ export function executeBeadCommand(options: ExecuteBeadOptions): AgentCommand {
   return { file: 'ddx', args, cwd: options.root, env: { HELIX_SELECTED_ISSUE: options.beadId } };
 }
 
-export interface ExecuteLoopOptions {
+export interface TryOptions {
   root: string;
-  /** The bead helix selected; DDx claims and closes it itself on this path. */
   beadId: string;
   harness?: string;
   model?: string;
   effort?: string;
 }
 
-/** `ddx agent execute-loop --once [--harness h] [--model m] [--effort e]` with HELIX_SELECTED_ISSUE. */
-export function executeLoopCommand(options: ExecuteLoopOptions): AgentCommand {
-  const args = ['agent', 'execute-loop', '--once'];
+/** `ddx try <id> [--harness h] [--model m] [--effort e]` (current DDx: claims, lands and closes itself). */
+export function tryCommand(options: TryOptions): AgentCommand {
+  const args = ['try', options.beadId];
   if (options.harness) args.push('--harness', options.harness);
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
   return { file: 'ddx', args, cwd: options.root, env: { HELIX_SELECTED_ISSUE: options.beadId } };
 }
 
-export interface DdxAgentRunOptions {
+export interface DdxRunOptions {
   root: string;
   harness: string;
   prompt: string;
@@ -56,16 +62,18 @@ export interface DdxAgentRunOptions {
   effort?: string;
 }
 
-/** `ddx agent run --harness h --permissions unrestricted --timeout <T>s [--model m] [--effort e] --text <prompt>`. */
-export function ddxAgentRunCommand(options: DdxAgentRunOptions): AgentCommand {
+/**
+ * `ddx agent run` (v0.6.x) or `ddx run` (current) `--harness h --permissions unrestricted
+ * --timeout <T>s [--model m] [--effort e]`, the prompt on stdin.
+ */
+export function ddxRunCommand(surface: DdxSurfaceKind, options: DdxRunOptions): AgentCommand {
   const args = [
-    'agent', 'run',
+    ...(surface === 'agent' ? ['agent', 'run'] : ['run']),
     '--harness', options.harness,
     '--permissions', 'unrestricted',
     '--timeout', `${options.timeoutSeconds}s`,
   ];
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
-  args.push('--text', options.prompt);
-  return { file: 'ddx', args, cwd: options.root, env: {} };
+  return { file: 'ddx', args, cwd: options.root, env: {}, input: options.prompt };
 }

@@ -1,9 +1,6 @@
-// What is installed: programs on PATH, and whether this ddx has managed execution
-// (`ddx agent execute-bead --help` exits 0, contract §8 — an older DDx does not).
+// What is installed: programs on PATH. (Which DDx it is: ddx-surface.ts.)
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { runAgentCommand } from './runner.js';
-import { HelixError } from '../errors.js';
 
 /** Absolute path of an executable `name` on env.PATH, or undefined. */
 export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -24,38 +21,4 @@ function isExecutableFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The probe gets its own short limit: `--help` answers at once or not at all. */
-const PROBE_TIMEOUT_MS = 30_000;
-const probes = new Map<string, Promise<boolean>>();
-
-/**
- * Whether `ddx agent execute-bead --help` succeeds. Asked once per process for each ddx binary
- * (and folder): the answer cannot change during a run.
- */
-export function ddxExecuteBeadAvailable(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Promise<boolean> {
-  const ddx = findOnPath('ddx', env);
-  if (!ddx) return Promise.resolve(false);
-  const key = `${ddx}\0${cwd}`;
-  let probe = probes.get(key);
-  if (!probe) {
-    probe = runAgentCommand(
-      { file: ddx, args: ['agent', 'execute-bead', '--help'], cwd, env: {} },
-      { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000 },
-    ).then(
-      (run) => run.exitCode === 0,
-      (error: unknown) => {
-        if (error instanceof HelixError) return false;
-        throw error;
-      },
-    );
-    probes.set(key, probe);
-  }
-  return probe;
-}
-
-/** Forgets cached probe answers (tests that swap the ddx on PATH). */
-export function forgetDdxProbes(): void {
-  probes.clear();
 }

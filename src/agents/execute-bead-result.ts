@@ -1,32 +1,30 @@
-// The JSON result of `ddx agent execute-bead --json` (contract §8): found in the output after any
-// advisory lines, validated field by field, unknown fields dropped. Three answers, never a throw:
-// a result, `undefined` when there is no JSON at all (an older DDx or a wrapper: the supervisor
-// then judges from the tracker and exit code), or an InvalidExecuteBeadResult it can report.
+// The result of a DDx bead execution: the JSON of `ddx agent execute-bead --json` (DDx v0.6.x,
+// contract §8), found in the output after any advisory lines, validated field by field, unknown
+// fields dropped; or the `bead:` / `status:` lines `ddx try` prints (current DDx, which has no
+// --json: cli/cmd/try.go writeTryResult). Three answers, never a throw: a result, `undefined` when
+// there is none at all (an older DDx or a wrapper: the supervisor then judges from the tracker and
+// exit code), or an InvalidExecuteBeadResult it can report. Status and outcome are kept as DDx
+// wrote them — what they mean is ddx-outcomes.ts's business, and a status helix does not know is
+// reported by its name, never refused as "invalid".
 import { excerptOf, findJsonDocument } from './json-in-output.js';
 
-export const EXECUTE_BEAD_OUTCOMES = ['merged', 'preserved', 'no-changes', 'error'] as const;
-export const EXECUTE_BEAD_STATUSES = [
-  'success',
-  'no_changes',
-  'execution_failed',
-  'land_conflict',
-  'post_run_check_failed',
-  'structural_validation_failed',
-] as const;
-
-export type ExecuteBeadOutcome = (typeof EXECUTE_BEAD_OUTCOMES)[number];
-export type ExecuteBeadStatus = (typeof EXECUTE_BEAD_STATUSES)[number];
+/** DDx writes these as open vocabularies; see ddx-outcomes.ts for the known values per version. */
+export type ExecuteBeadOutcome = string;
+export type ExecuteBeadStatus = string;
 
 /** The fields of contract §8, with DDx's own snake_case names. Absent or null → undefined. */
 export interface ExecuteBeadResult {
   bead_id: string;
-  outcome: ExecuteBeadOutcome;
+  /** undefined in `ddx try` output, which prints no outcome. */
+  outcome?: ExecuteBeadOutcome;
   status: ExecuteBeadStatus;
   base_rev?: string;
   result_rev?: string;
   detail?: string;
   preserve_ref?: string;
   session_id?: string;
+  /** The landing reason (`post-run checks failed`, `--no-merge specified`, …). */
+  reason?: string;
   duration_ms?: number;
   tokens?: number;
   cost_usd?: number;
@@ -48,7 +46,7 @@ export function isInvalidExecuteBeadResult(
   return value !== undefined && 'invalid' in value;
 }
 
-const STRING_FIELDS = ['base_rev', 'result_rev', 'detail', 'preserve_ref', 'session_id'] as const;
+const STRING_FIELDS = ['base_rev', 'result_rev', 'detail', 'preserve_ref', 'session_id', 'reason'] as const;
 const NUMBER_FIELDS = ['duration_ms', 'tokens', 'cost_usd', 'exit_code'] as const;
 
 /**
@@ -74,12 +72,8 @@ function validateResult(value: unknown, excerpt: string): ExecuteBeadResult | In
   const invalid = (reason: string): InvalidExecuteBeadResult => ({ invalid: true, reason, excerpt });
   if (!isRecord(value)) return invalid('execute-bead result is not a JSON object');
   if (typeof value.bead_id !== 'string' || value.bead_id === '') return invalid('execute-bead result has no bead_id');
-  if (!includes(EXECUTE_BEAD_STATUSES, value.status)) {
-    return invalid(`execute-bead result has an unknown status: ${JSON.stringify(value.status)}`);
-  }
-  if (!includes(EXECUTE_BEAD_OUTCOMES, value.outcome)) {
-    return invalid(`execute-bead result has an unknown outcome: ${JSON.stringify(value.outcome)}`);
-  }
+  if (typeof value.status !== 'string' || value.status === '') return invalid('execute-bead result has no status');
+  if (typeof value.outcome !== 'string' || value.outcome === '') return invalid('execute-bead result has no outcome');
   const result: ExecuteBeadResult = { bead_id: value.bead_id, outcome: value.outcome, status: value.status };
   for (const key of STRING_FIELDS) {
     const field = value[key];
@@ -100,6 +94,29 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function includes<T extends string>(list: readonly T[], value: unknown): value is T {
-  return typeof value === 'string' && (list as readonly string[]).includes(value);
+/**
+ * The result block `ddx try` prints on stdout after its progress lines (try.go writeTryResult):
+ * a blank line, `bead: <id>`, `status: <status>`, then optional `detail:`, `result_rev:`,
+ * `preserve_ref:` … lines. The last block wins; undefined when there is none.
+ */
+export function parseTryResult(output: string, expectedBeadId?: string): ExecuteBeadResult | undefined {
+  const lines = output.split('\n');
+  let found: ExecuteBeadResult | undefined;
+  for (let i = 0; i < lines.length - 1; i++) {
+    const bead = /^bead: (\S+)$/.exec(lines[i] ?? '');
+    const status = /^status: (\S+)$/.exec(lines[i + 1] ?? '');
+    if (!bead?.[1] || !status?.[1]) continue;
+    if (expectedBeadId && bead[1] !== expectedBeadId) continue;
+    const result: ExecuteBeadResult = { bead_id: bead[1], status: status[1] };
+    for (let j = i + 2; j < lines.length; j++) {
+      const field = /^(detail|result_rev|preserve_ref|landed_rev|implementation_rev): (.*)$/.exec(lines[j] ?? '');
+      if (!field) break;
+      const [, key, value] = field;
+      if (key === 'detail') result.detail = value;
+      else if (key === 'result_rev' || key === 'landed_rev') result.result_rev = value;
+      else if (key === 'preserve_ref') result.preserve_ref = value;
+    }
+    found = result;
+  }
+  return found;
 }

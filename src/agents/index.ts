@@ -11,23 +11,17 @@
 export type { AgentCommand, AnswerFormat, DirectAgent } from './command.js';
 export { DIRECT_AGENTS, isDirectAgent } from './command.js';
 export { DEFAULT_AGENT_TIMEOUT_SECONDS, agentTimeoutSeconds } from './timeout.js';
-export {
-  DEFAULT_EXECUTE_BEAD_EFFORT,
-  ddxAgentRunCommand,
-  executeBeadCommand,
-  executeLoopCommand,
-} from './ddx-commands.js';
-export type { DdxAgentRunOptions, ExecuteBeadOptions, ExecuteLoopOptions } from './ddx-commands.js';
+export { DEFAULT_EXECUTE_BEAD_EFFORT, ddxRunCommand, executeBeadCommand, tryCommand } from './ddx-commands.js';
+export type { DdxRunOptions, ExecuteBeadOptions, TryOptions } from './ddx-commands.js';
+export { SUPPORTED_DDX, SURFACE_COMMANDS, describeDdx, detectDdx, forgetDdxProbes, helpCommands, parseDdxVersion, surfaceOfVersion } from './ddx-surface.js';
+export type { DdxInstall, DdxSurfaceKind } from './ddx-surface.js';
+export { CURRENT_STATUSES, KNOWN_OUTCOMES, V061_STATUSES, judgeDdxResult } from './ddx-outcomes.js';
+export type { DdxVerdict } from './ddx-outcomes.js';
 export { claudeCommand, codexCommand, directAgentCommand } from './direct-commands.js';
 export type { DirectAgentOptions } from './direct-commands.js';
 export { formatDryRun, shellQuote } from './dry-run.js';
 export { extractTokens } from './tokens.js';
-export {
-  EXECUTE_BEAD_OUTCOMES,
-  EXECUTE_BEAD_STATUSES,
-  isInvalidExecuteBeadResult,
-  parseExecuteBeadResult,
-} from './execute-bead-result.js';
+export { isInvalidExecuteBeadResult, parseExecuteBeadResult, parseTryResult } from './execute-bead-result.js';
 export type {
   ExecuteBeadOutcome,
   ExecuteBeadResult,
@@ -53,4 +47,4 @@ export { CLAUDE_ROOT_REFUSAL, claudeRootHint, claudeRootWarning, claudeWouldRefu
 export type { AgentAction, AgentChoice, AgentChoiceInput, AgentPlan } from './agent-choice.js';
 export { DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './runner.js';
 export type { AgentRunResult, OutputStream, RunAgentOptions } from './runner.js';
-export { ddxExecuteBeadAvailable, findOnPath, forgetDdxProbes } from './discovery.js';
+export { findOnPath } from './discovery.js';

@@ -11,7 +11,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const { homedir } = await import('node:os');
       const { fileURLToPath } = await import('node:url');
       const t = await import('../tracker/index.js');
-      const { claudeRootWarning, claudeWouldRefuse, findOnPath } = await import('../agents/index.js');
+      const { claudeRootWarning, claudeWouldRefuse, describeDdx, detectDdx, findOnPath } = await import('../agents/index.js');
       const links = await import('../installer/skill-links.js');
       const store = new t.BeadStore(t.trackerDir());
       const facts = { now: new Date(), thresholdSec: t.orphanThresholdSec() };
@@ -23,22 +23,33 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const snapshot = store.read();
       const tracker = t.diagnose(snapshot.beads, snapshot.problems, facts);
       const tools = Object.fromEntries(['ddx', 'codex', 'claude', 'git'].map((name) => [name, findOnPath(name) ?? null]));
+      const ddx = await detectDdx(process.env, process.cwd());
       const skillLinks = links.inspectSkillLinks(linkOptions);
       const launcher = links.inspectLauncher(linkOptions);
       const badLinks = skillLinks.filter((l) => l.state === 'missing' || l.state === 'broken');
       // Advice, not a failure: claude may never be used, and only the user can say the machine is disposable.
       const warnings = tools.claude && claudeWouldRefuse(process.getuid?.(), process.env) ? [`claude: ${claudeRootWarning()}`] : [];
-      const report = { tracker, tools, warnings, skill_links: skillLinks, launcher, fixed: fixed ?? null, repaired: repairs.filter((r) => r.action !== 'left') };
+      const report = {
+        tracker,
+        tools,
+        ddx: ddx ? { version: ddx.version ?? null, surface: ddx.surface ?? null, path: ddx.path, supported: Boolean(ddx.surface) } : null,
+        warnings,
+        skill_links: skillLinks,
+        launcher,
+        fixed: fixed ?? null,
+        repaired: repairs.filter((r) => r.action !== 'left'),
+      };
 
       if (o.json) printJson(report);
       else {
         const lines = [`Tracker: ${store.file}`];
-        lines.push(tracker.healthy ? `  ok: ${tracker.total} bead(s)` : `  ${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s)`);
+        lines.push(tracker.healthy ? `  ok: ${tracker.total} bead(s)` : `  ${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s), ${tracker.ddx_damage.length} field(s) DDx would damage`);
         for (const p of tracker.problems) lines.push(`  line ${p.line}: ${p.kind}: ${p.detail}`);
-        for (const s of tracker.stale_claims) lines.push(`  stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} dead)`);
+        for (const s of tracker.stale_claims) lines.push(`  stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+        for (const d of tracker.ddx_damage) lines.push(`  DDx would damage ${d.id}: ${d.problem}`);
         if (fixed?.backup) lines.push(`  fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
         lines.push('Tools:');
-        for (const [name, path] of Object.entries(tools)) lines.push(`  ${name}: ${path ?? 'not on PATH'}`);
+        for (const [name, path] of Object.entries(tools)) lines.push(`  ${name}: ${name === 'ddx' && path ? describeDdx(ddx) : (path ?? 'not on PATH')}`);
         for (const warning of warnings) lines.push(`  ${warning}`);
         if (!tools.ddx && !tools.codex && !tools.claude) lines.push('  no agent: install DDx (ddx agent execute-bead) or the codex / claude CLI for `helix run`');
         lines.push('Skill links:');

@@ -81,7 +81,7 @@ export function registerRunCommands(program: HelixCommand): void {
     const { openStore } = await import('../supervisor/project.js');
     const { readyBeads } = await import('../tracker/index.js');
     const { store } = openStore(process.cwd(), process.env);
-    const first = readyBeads(store.read().beads, { execution: true })[0];
+    const first = readyBeads(store.read().beads, { execution: true, held: store.leased() })[0];
     process.stdout.write(`${first ? first.id : 'no ready issues'}\n`);
   });
 
@@ -96,9 +96,10 @@ export function registerRunCommands(program: HelixCommand): void {
       const { openStore } = await import('../supervisor/project.js');
       const { buildStatus, statusText } = await import('../supervisor/status.js');
       const { memoryHealth } = await import('../supervisor/memory-port.js');
+      const { detectDdx } = await import('../agents/ddx-surface.js');
       const { root, store } = openStore(process.cwd(), process.env);
       const now = new Date();
-      const report = buildStatus(store, now, process.env, await memoryHealth(root, process.env));
+      const report = buildStatus(store, now, process.env, await memoryHealth(root, process.env), await detectDdx(process.env, root));
       if (o.json) printJson(report);
       else process.stdout.write(statusText(report, store.read().beads.filter((b) => b.status === 'in_progress'), now));
     });

@@ -64,13 +64,27 @@ async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, strin
 }
 
 async function readyText(options: { execution?: boolean; json?: boolean }): Promise<string> {
-  const [{ readyBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
-  return formatBeads(readyBeads(beads, { execution: options.execution }), options.json, rawLines);
+  const [{ readyBeads }, { leasedIds }, { trackerDir }, { beads, rawLines }] = await Promise.all([
+    import('../tracker/ready.js'),
+    import('../tracker/liveness.js'),
+    import('../tracker/paths.js'),
+    readBeads(),
+  ]);
+  // A bead a live DDx worker lease holds stays `open` in the file but is taken.
+  const held = leasedIds(trackerDir(), { now: new Date() });
+  return formatBeads(readyBeads(beads, { execution: options.execution, held }), options.json, rawLines);
 }
 
 async function blockedText(options: { json?: boolean }): Promise<string> {
-  const [{ blockedBeads }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
-  return formatBeads(blockedBeads(beads), options.json, rawLines);
+  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+  const entries = blockedEntries(beads);
+  if (!options.json) return formatBeads(entries.map((e) => e.bead), false);
+  // Each record as stored, with DDx's `blocker` object added (`ddx bead blocked --json`).
+  const items = entries.map(({ bead, blocker }) => {
+    const raw = rawLines.get(bead.id)?.trim() ?? JSON.stringify(bead);
+    return `  ${raw.slice(0, -1)},"blocker":${JSON.stringify(blocker)}}`;
+  });
+  return items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n';
 }
 
 export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {

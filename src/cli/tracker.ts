@@ -68,7 +68,8 @@ export function withCreateFlags(command: Command): Command {
     .option('--parent <id>', 'parent bead id')
     .option('-d, --description <text>', 'description')
     .option('--acceptance <text>', 'acceptance criteria')
-    .option('--deps <ids>', 'comma-separated ids this bead depends on')
+    .option('--deps <ids>', 'comma-separated ids this bead depends on (repeatable)', collect)
+    .option('--depends-on <ids>', 'alias of --deps, as `ddx bead create --depends-on` (repeatable)', collect)
     .option('--spec-id <id>', 'governing spec id')
     .option('--set <k=v>', 'set any other field (repeatable)', collect);
 }
@@ -86,11 +87,16 @@ export async function createFromFlags(title: string, opts: Record<string, string
       parent: text('parent'),
       description: text('description'),
       acceptance: text('acceptance'),
-      deps: t.splitList(text('deps')),
+      deps: listFlag(opts.deps).concat(listFlag(opts.dependsOn)).flatMap((v) => t.splitList(v)),
       specId: text('specId'),
       set: Array.isArray(opts.set) ? opts.set : undefined,
     }, t.idPrefix(dir)),
   );
+}
+
+/** A repeatable flag's values (one string when given once by older callers). */
+function listFlag(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 function sub(parent: Command, name: string, description: string): Command {
@@ -140,7 +146,8 @@ export function registerTrackerCommands(program: HelixCommand): void {
   sub(tracker, 'update', 'Update fields of a bead, or claim / release it')
     .argument('<id>')
     .option('--title <text>')
-    .option('--status <status>', 'open, in_progress or closed')
+    .option('--status <status>', 'open, in_progress, closed, blocked, proposed or cancelled (DDx lifecycle transitions)')
+    .option('--external-blocker-reason <text>', 'why the bead is blocked (required with --status blocked)')
     .option('-p, --priority <n>')
     .option('--type <type>')
     .option('--labels <labels>', 'comma-separated labels (replaces the list)')
@@ -162,9 +169,12 @@ export function registerTrackerCommands(program: HelixCommand): void {
         throw new HelixError('validation', `bead: invalid pid ${JSON.stringify(opts.pid)}`);
       }
       const bead = store.mutate((draft) => {
-        const hasFieldChanges = ['title', 'status', 'priority', 'type', 'labels', 'assignee', 'parent', 'description', 'notes', 'acceptance', 'set', 'unset'].some(
+        const hasFieldChanges = ['title', 'status', 'priority', 'type', 'labels', 'assignee', 'parent', 'description', 'notes', 'acceptance', 'set', 'unset', 'externalBlockerReason'].some(
           (key) => opts[key] !== undefined,
         );
+        const set: string[] | undefined = opts.externalBlockerReason === undefined
+          ? opts.set
+          : [...(opts.set ?? []), `${t.EXTERNAL_BLOCKER_REASON_KEY}=${opts.externalBlockerReason}`];
         if (opts.unclaim) t.unclaimBead(draft, id, { token: opts.token });
         if (hasFieldChanges || (!opts.claim && !opts.unclaim)) {
           t.updateBead(draft, id, {
@@ -178,7 +188,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
             description: opts.description,
             notes: opts.notes,
             acceptance: opts.acceptance,
-            set: opts.set,
+            set,
             unset: opts.unset,
             token: opts.unclaim ? undefined : opts.token,
           });
@@ -187,7 +197,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
           t.assertToken(draft.require(id), opts.token);
           // Without --pid the claimant is the process that called helix: this CLI process exits at
           // once, so recording its own pid would make every such claim look abandoned.
-          t.claimBead(draft, id, { pid: opts.pid === undefined ? process.ppid : Number(opts.pid), assignee: opts.assignee });
+          t.claimBead(draft, id, { pid: opts.pid === undefined ? process.ppid : Number(opts.pid), assignee: opts.assignee, leaseDir: store.leaseDir });
         }
         return draft.require(id);
       });
@@ -195,7 +205,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
       else process.stdout.write(`${opts.claim ? 'Claimed' : opts.unclaim ? 'Released' : 'Updated'} ${id}\n`);
     });
 
-  sub(tracker, 'close', 'Close a bead (refuses while a blocks dependency is open)')
+  sub(tracker, 'close', 'Close a bead (refuses while a dependency is open)')
     .argument('<id>')
     .option('--session <id>', 'session id that closed it')
     .option('--commit <sha>', 'closing commit sha')
@@ -212,10 +222,11 @@ export function registerTrackerCommands(program: HelixCommand): void {
   sub(tracker, 'reopen', 'Reopen a closed bead')
     .argument('<id>')
     .option('--reason <text>', 'why it is reopened (added to notes)')
+    .option('--append-notes <text>', 'text to append to the notes, as `ddx bead reopen --append-notes`')
     .option('--json', 'print the bead as JSON')
     .action(async (id: string, opts) => {
       const { store, tracker: t } = await open(loadTracker);
-      const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason }));
+      const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason, appendNotes: opts.appendNotes }));
       if (opts.json) printJson(bead);
       else process.stdout.write(`Reopened ${id}\n`);
     });
@@ -305,6 +316,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
         if (fixed.backup) process.stderr.write(`helix: backed up ${store.file} to ${fixed.backup}\n`);
         if (fixed.quarantined) process.stderr.write(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
         for (const id of fixed.released) process.stderr.write(`helix: released stale claim ${id}\n`);
+        for (const id of fixed.repaired) process.stderr.write(`helix: repaired fields DDx would damage in ${id}\n`);
       }
       const snapshot = store.read();
       const report = t.diagnose(snapshot.beads, snapshot.problems, facts);
@@ -346,7 +358,8 @@ function doctorText(report: import('../tracker/index.js').DoctorReport): string 
   for (const p of report.problems) lines.push(`line ${p.line}: ${p.kind}: ${p.detail}`);
   for (const d of report.dangling) lines.push(`dangling dependency: ${d.id} -> ${d.depends_on_id}`);
   for (const c of report.cycles) lines.push(`dependency cycle: ${c.join(' -> ')}`);
-  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} dead)`);
+  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const s of report.ddx_damage) lines.push(`DDx would damage ${s.id}: ${s.problem}`);
   lines.push(report.healthy ? `ok: ${report.total} bead(s), no problems` : `${lines.length} problem(s) in ${report.total} bead(s)`);
   return `${lines.join('\n')}\n`;
 }

@@ -49,18 +49,38 @@ export const UNTESTED_USES = 3;
 /** Auto-linking touches at most this many neighbours so one store cannot fan out unbounded. */
 export const AUTO_LINK_LIMIT = 5;
 
-/** Reciprocal-rank fusion constant (Cormack et al. use 60). */
-export const RRF_K = 60;
+/**
+ * Lists fused by rank (fusion.ts: the path list, an embedder's neighbours) give place r the share
+ * (RRF_K + 1)/(RRF_K + r). Cormack et al. use k = 60 to merge long result lists; here relevance
+ * also enters a score next to effectiveness and recency, so the first places must differ by more
+ * (rank 5 keeps 0.94 of first place at 60, 0.5 at 3). Calibrated on the tuning queries of
+ * eval/memory-hard.json (docs/memory.md).
+ */
+export const RRF_K = 3;
 
 /**
- * How far a BM25 keyword hit may lift a memory's cosine towards 1: relevance =
- * cos + (1 − cos)·HYBRID_LIFT·rrf. Anchored on the cosine so an exact text is 1.0 and a memory
- * with no keyword in common keeps its plain cosine.
+ * A BM25 match's share is (score / best score)^0.5: near-equal matches stay near-equal, and a match
+ * half as strong as the best keeps 0.71, so a memory that keeps helping can still overtake
+ * look-alikes that echo the task's words but keep failing (the learning loop, tests/learning).
  */
-export const HYBRID_LIFT = 0.5;
+export const SCORE_SHARE_EXPONENT = 0.5;
 
-/** A file-pattern hit in inject counts at least this relevant: the task touches that file. */
-export const FILE_MATCH_RELEVANCE = 0.8;
+/**
+ * Any BM25 match keeps at least this share: FTS5 clamps the idf of a term found in half the store
+ * or more to ~0, so in a small store a memory sharing only such words (a systemic warning sharing
+ * "repair" with the next task) would otherwise vanish below the inject floor.
+ */
+export const SCORE_SHARE_FLOOR = 0.25;
+
+/** The BM25 list counts fully; a memory that names the queried file counts as much again. */
+export const BM25_LIST_WEIGHT = 1;
+export const PATH_LIST_WEIGHT = 1;
+
+/** BM25 column weights (trigger, resolution, files): the trigger says what the memory is about. */
+export const BM25_WEIGHTS = { trigger: 2, resolution: 1, files: 1 } as const;
 
 /** Candidates taken from each ranking before scoring; scoring is cheap, ranking all is not. */
 export const CANDIDATE_POOL = 100;
+
+/** Nearest neighbours the semantic list contributes (it adds what BM25 missed, not a long tail). */
+export const SEMANTIC_POOL = 30;

@@ -9,6 +9,7 @@ import { memoryText } from './text.js';
 import type { MemoryRow } from './rows.js';
 import { VectorIndex, fromBlob, toBlob, type PackedIndex } from './vectors.js';
 import { BUSY_TIMEOUT_MS } from './db.js';
+import { unindexMemory } from './fts.js';
 
 const BACKFILL_BATCH = 64;
 
@@ -208,6 +209,7 @@ export class MemoryContext {
     const delEdges = this.sql('DELETE FROM edges WHERE from_name = ? OR to_name = ?');
     for (const row of rows) {
       del.run(row.id);
+      unindexMemory(this, row.id);
       delEdges.run(row.name, row.name);
       this.index?.remove(row.id);
     }

@@ -1,25 +1,41 @@
-// Keyword search over trigger and resolution with SQLite FTS5 (BM25). User text never reaches
-// MATCH as syntax: each content word is quoted, so `"`, `*`, `:`, `-`, NEAR, AND/OR/NOT are inert.
+// Keyword search: BM25 (SQLite FTS5) over the code-aware terms of tokens.ts, in three columns —
+// trigger, resolution and the files the memory names — weighted so a word in the trigger counts
+// more than the same word in a long resolution. User text never reaches MATCH as syntax: every
+// term is quoted, so `"`, `*`, `:`, `-`, NEAR, AND/OR/NOT are inert.
 import type Database from 'better-sqlite3';
-import { contentWords } from './text.js';
+import { BM25_WEIGHTS } from './constants.js';
+import { searchRow } from './migrations.js';
+import { queryTerms } from './tokens.js';
 
-const MAX_QUERY_TERMS = 32;
+type Sql = { sql(text: string): Database.Statement };
 
-/** `"word1" OR "word2" …` for the content words of `text`; undefined when nothing is left. */
+/** `"term1" OR "term2" …` for the content terms of `text`; undefined when nothing is left. */
 export function ftsQuery(text: string): string | undefined {
-  const terms = [...new Set(contentWords(text))].slice(0, MAX_QUERY_TERMS);
+  const terms = queryTerms(text);
   if (terms.length === 0) return undefined;
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
-/** Memory ids best first by BM25, optionally of one type. */
-export function keywordSearch(db: { sql(text: string): Database.Statement }, text: string, limit: number, type?: string): number[] {
+const RANK = `bm25(memory_search, ${BM25_WEIGHTS.trigger}, ${BM25_WEIGHTS.resolution}, ${BM25_WEIGHTS.files})`;
+
+/** Memories best first by BM25 (score: higher is better), optionally of one type. */
+export function keywordSearch(db: Sql, text: string, limit: number, type?: string): { id: number; score: number }[] {
   const query = ftsQuery(text);
   if (!query) return [];
+  // FTS5's bm25() is negative (best lowest); computed once per row and sorted by its negation.
   const sql = type
-    ? `SELECT f.rowid AS id FROM memories_fts f JOIN memories m ON m.id = f.rowid
-       WHERE memories_fts MATCH ? AND m.type = ? ORDER BY bm25(memories_fts) LIMIT ?`
-    : `SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY bm25(memories_fts) LIMIT ?`;
+    ? `SELECT s.rowid AS id, -${RANK} AS score FROM memory_search s JOIN memories m ON m.id = s.rowid
+       WHERE memory_search MATCH ? AND m.type = ? ORDER BY score DESC LIMIT ?`
+    : `SELECT rowid AS id, -${RANK} AS score FROM memory_search WHERE memory_search MATCH ? ORDER BY score DESC LIMIT ?`;
   const params = type ? [query, type, limit] : [query, limit];
-  return (db.sql(sql).all(...params) as { id: number }[]).map((r) => r.id);
+  return db.sql(sql).all(...params) as { id: number; score: number }[];
+}
+
+/** Indexes a memory's text (call in the transaction that inserts it). */
+export function indexMemory(db: Sql, id: number, trigger: string, resolution: string): void {
+  db.sql('INSERT INTO memory_search (rowid, trigger, resolution, files) VALUES (?, ?, ?, ?)').run(id, ...searchRow(trigger, resolution));
+}
+
+export function unindexMemory(db: Sql, id: number): void {
+  db.sql('DELETE FROM memory_search WHERE rowid = ?').run(id);
 }

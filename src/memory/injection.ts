@@ -3,9 +3,8 @@
 // renders `[NN%] trigger -> resolution` lines, systemic ones first as WARNING lines.
 // `batchInject` does that for a wave of tasks without giving one memory to two tasks;
 // `strategicRecall` summarises what the store knows about an objective (seed 003).
-import { FILE_MATCH_RELEVANCE, PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
+import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
 import type { MemoryContext } from './context.js';
-import { baseName } from './files.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
 import { effectiveness, uses } from './rows-math.js';
 import { byScore, present, rankMemories, scoreRow, type RecalledMemory, type Scored } from './recall.js';
@@ -35,37 +34,19 @@ export function renderPrompt(rows: MemoryRow[]): string {
   return [PROMPT_HEADER, ...ordered.map(renderMemory)].join('\n');
 }
 
-/** Memories whose file patterns match one of `files` (same path, a path suffix, or a bare basename). */
-export function fileMatches(ctx: MemoryContext, files: string[]): MemoryRow[] {
-  if (files.length === 0) return [];
-  const clean = files.map((f) => f.replace(/^\.\//, ''));
-  const bases = [...new Set(clean.map(baseName))];
-  const rows = ctx
-    .sql(
-      `SELECT DISTINCT m.*, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id
-       WHERE f.basename IN (${bases.map(() => '?').join(',')})`,
-    )
-    .all(...bases) as (MemoryRow & { pattern: string })[];
-  const matches = (pattern: string, file: string) =>
-    pattern === file || file.endsWith(`/${pattern}`) || pattern.endsWith(`/${file}`) || (!pattern.includes('/') && baseName(file) === pattern);
-  const seen = new Map<number, MemoryRow>();
-  for (const row of rows) {
-    if (clean.some((file) => matches(row.pattern, file))) seen.set(row.id, row);
-  }
-  return [...seen.values()];
-}
-
-/** Semantic ∪ file-pattern candidates for one task, ranked, not yet cut. */
+/**
+ * Semantic ∪ file-pattern candidates for one task, ranked, not yet cut. The task's files join the
+ * query as paths; a memory that names one of them is kept whatever the objective says, with at
+ * least the embedder's file floor as relevance (contract: dual query).
+ */
 export async function candidatesFor(ctx: MemoryContext, task: InjectTask, pool: number): Promise<Scored[]> {
-  const { related } = await ctx.thresholds();
-  const semantic = (await rankMemories(ctx, task.objective, { limit: pool })).filter((s) => s.relevance >= related);
-  const byId = new Map(semantic.map((s) => [s.row.id, s]));
+  const { related, fileFloor } = await ctx.thresholds();
+  const ranked = await rankMemories(ctx, task.objective, { limit: pool, files: task.files ?? [] });
   const now = ctx.now();
-  for (const row of fileMatches(ctx, task.files ?? [])) {
-    const known = byId.get(row.id);
-    byId.set(row.id, scoreRow(row, Math.max(known?.relevance ?? 0, FILE_MATCH_RELEVANCE), now));
-  }
-  return [...byId.values()].sort(byScore);
+  return ranked
+    .filter((s) => s.namesFile || s.relevance >= related)
+    .map((s) => (s.namesFile && s.relevance < fileFloor ? { ...scoreRow(s.row, fileFloor, now), namesFile: true } : s))
+    .sort(byScore);
 }
 
 export async function inject(ctx: MemoryContext, task: InjectTask & { limit?: number }) {

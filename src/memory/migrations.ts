@@ -2,10 +2,19 @@
 // inside the same immediate transaction that re-reads the version, so two processes opening a
 // fresh file at once cannot both apply it.
 import type Database from 'better-sqlite3';
+import { filePatterns } from './files.js';
+import { indexText } from './tokens.js';
 
 interface Migration {
   version: number;
   sql: string;
+  /** Work SQL cannot do (text computed in JS), run after `sql` in the same transaction. */
+  run?: (db: Database.Database) => void;
+}
+
+/** The row of `memory_search` for one memory: code-aware terms of its trigger, resolution and files. */
+export function searchRow(trigger: string, resolution: string): [string, string, string] {
+  return [indexText(trigger), indexText(resolution), indexText(filePatterns(`${trigger}\n${resolution}`).join(' '))];
 }
 
 const MIGRATIONS: Migration[] = [
@@ -102,6 +111,31 @@ const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    // BM25 over code-aware terms (tokens.ts): the search text is computed in JS, so the index is
+    // kept by the store's own writes (store.ts, context.ts) instead of SQL triggers. Replaces the
+    // plain-word memories_fts of version 1; existing memories are indexed here.
+    version: 3,
+    sql: `
+      DROP TRIGGER IF EXISTS memories_fts_insert;
+      DROP TRIGGER IF EXISTS memories_fts_delete;
+      DROP TRIGGER IF EXISTS memories_fts_update;
+      DROP TABLE IF EXISTS memories_fts;
+      CREATE VIRTUAL TABLE memory_search USING fts5(trigger, resolution, files, tokenize = "porter unicode61 tokenchars '_'");
+    `,
+    run: (db) => {
+      const insert = db.prepare('INSERT INTO memory_search (rowid, trigger, resolution, files) VALUES (?, ?, ?, ?)');
+      // The file extractor now also knows extension-less build files (worker/Dockerfile).
+      const setFiles = db.prepare('UPDATE memories SET file_patterns = ? WHERE id = ?');
+      const addFile = db.prepare('INSERT OR IGNORE INTO memory_files (memory_id, pattern, basename) VALUES (?, ?, ?)');
+      for (const m of db.prepare('SELECT id, trigger, resolution FROM memories').all() as { id: number; trigger: string; resolution: string }[]) {
+        insert.run(m.id, ...searchRow(m.trigger, m.resolution));
+        const files = filePatterns(`${m.trigger}\n${m.resolution}`);
+        setFiles.run(JSON.stringify(files), m.id);
+        for (const file of files) addFile.run(m.id, file, file.slice(file.lastIndexOf('/') + 1));
+      }
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -115,6 +149,7 @@ export function migrate(db: Database.Database, now: Date): void {
     for (const migration of MIGRATIONS) {
       if (migration.version <= from) continue;
       db.exec(migration.sql);
+      migration.run?.(db);
       db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(migration.version, now.toISOString());
     }
   }).immediate();

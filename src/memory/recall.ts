@@ -1,13 +1,24 @@
 // `recall`: rank memories for a query by 0.5·relevance + 0.3·effectiveness + 0.2·recency.
-// Candidates come from both the vector index (cosine) and FTS5 (BM25); relevance is the hybrid of
-// scoring.ts. Recall only reads: it never changes counters or last_used.
-import { CANDIDATE_POOL, MEMORY_TYPES } from './constants.js';
+// Relevance fuses (fusion.ts) three lists, each the right signal for some queries:
+//   - BM25 over code-aware terms (fts.ts, tokens.ts): error text, identifiers, most words; a match
+//     counts by its score relative to the best one, so look-alikes stay close;
+//   - the files the query (or the task) names, matched as paths against the memories' file index:
+//     an edit hook's `services/billing/client.go` is a path, not five words;
+//   - the embedder's nearest neighbours, above the embedder's own floor, when its calibrated weight
+//     says they pay (thresholds.ts): what BM25 misses because the words differ; by rank, never by
+//     raw cosine.
+// A query equal to a memory's text (normalised) has relevance 1. Recall only reads: it never
+// changes counters or last_used.
+import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
 import type { MemoryContext } from './context.js';
 import { HelixError } from '../errors.js';
+import { baseName, cleanPath, pathMatch, queryPaths } from './files.js';
 import { keywordSearch } from './fts.js';
+import { fuse, type RankedList } from './fusion.js';
 import { neighbours } from './graph.js';
 import { toMemory, type Memory, type MemoryRow } from './rows.js';
-import { effectiveness, fusedRank, hybridRelevance, recency, round3, score } from './scoring.js';
+import { effectiveness, recency, round3, score } from './scoring.js';
+import { normaliseText } from './text.js';
 
 export interface RecallOptions {
   type?: string;
@@ -15,6 +26,8 @@ export interface RecallOptions {
   minEffectiveness?: number;
   minRelevance?: number;
   expand?: boolean;
+  /** Files the task touches (inject): matched as paths, like paths in the query itself. */
+  files?: string[];
 }
 
 export type RecalledMemory = Memory & {
@@ -30,6 +43,8 @@ export interface Scored {
   relevance: number;
   recency: number;
   score: number;
+  /** The memory names one of the files the query or task names. */
+  namesFile?: boolean;
 }
 
 export function checkType(type: string | undefined): string | undefined {
@@ -46,49 +61,77 @@ export function scoreRow(row: MemoryRow, relevance: number, now: Date): Scored {
 
 export const byScore = (a: Scored, b: Scored): number => b.score - a.score || a.row.name.localeCompare(b.row.name);
 
-/** Relevance of every candidate memory for `query` (vector top-N ∪ BM25 top-N). */
-export async function relevances(ctx: MemoryContext, query: string, pool: number, type?: string): Promise<Map<number, number>> {
-  const index = await ctx.vectors();
-  const [queryVector] = await ctx.embed([query]);
-  const nearest = index.nearest(queryVector!, pool, type);
-  const vectorRank = new Map(nearest.map((n, i) => [n.id, i + 1]));
-  const cosines = new Map(nearest.map((n) => [n.id, n.cosine]));
-  const bm25 = keywordSearch(ctx, query, pool, type);
-  const result = new Map<number, number>();
-  for (const n of nearest) result.set(n.id, n.cosine);
-  bm25.forEach((id, i) => {
-    let cos = cosines.get(id);
-    if (cos === undefined) {
-      const v = index.vector(id);
-      cos = v ? dot(v, queryVector!) : 0;
+/**
+ * Memories naming one of `files`, best match first (more shared trailing path segments first).
+ * A stored pattern names the file when it is one of the file's path suffixes (`tax/client.go`,
+ * `client.go` for `services/billing/tax/client.go`) or the file is one of its suffixes; both are
+ * index lookups, so a file name that thousands of memories share (`index.ts`) costs nothing.
+ */
+export function pathList(ctx: MemoryContext, files: string[], type?: string): RankedList {
+  const best = new Map<number, number>();
+  const typed = type ? ' AND m.type = ?' : '';
+  const named = ctx.sql(`SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id WHERE f.pattern = ?${typed}`);
+  const longer = ctx.sql(
+    `SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id
+     WHERE f.basename = ? AND substr(f.pattern, -length(?) - 1) = '/' || ?${typed}`,
+  );
+  for (const file of new Set(files.map(cleanPath))) {
+    const segments = file.split('/');
+    const rows: { id: number; pattern: string }[] = [];
+    for (let i = 0; i < segments.length; i++) rows.push(...(named.all(...[segments.slice(i).join('/'), ...(type ? [type] : [])]) as typeof rows));
+    rows.push(...(longer.all(...[baseName(file), file, file, ...(type ? [type] : [])]) as typeof rows));
+    for (const { id, pattern } of rows) {
+      const strength = pathMatch(pattern, file);
+      if (strength > (best.get(id) ?? 0)) best.set(id, strength);
     }
-    result.set(id, hybridRelevance(cos, fusedRank(i + 1, vectorRank.get(id))));
-  });
-  for (const [id, rel] of result) result.set(id, Math.max(0, Math.min(1, rel)));
-  return result;
+  }
+  const sorted = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return { weight: PATH_LIST_WEIGHT, ids: sorted.map(([id]) => id), ties: sorted.map(([, s]) => s) };
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return Math.min(1, sum);
+/** The ranked lists relevance is fused from, for `query` (and the task's files). */
+export async function rankedLists(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<RankedList[]> {
+  const keyword = keywordSearch(ctx, query, pool, type);
+  const lists: RankedList[] = [
+    { weight: BM25_LIST_WEIGHT, ids: keyword.map((k) => k.id), scores: keyword.map((k) => k.score) },
+    pathList(ctx, [...queryPaths(query), ...files], type),
+  ];
+  const { semanticWeight, semanticFloor } = await ctx.thresholds();
+  if (semanticWeight > 0) {
+    const index = await ctx.vectors();
+    const [vector] = await ctx.embed([query]);
+    const near = index.nearest(vector!, SEMANTIC_POOL, type).filter((n) => n.cosine >= semanticFloor);
+    lists.push({ weight: semanticWeight, ids: near.map((n) => n.id) });
+  }
+  return lists;
+}
+
+/** Relevance of every candidate memory for `query`, in [0, 1]. */
+export async function relevances(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<{ relevance: Map<number, number>; named: Set<number> }> {
+  const lists = await rankedLists(ctx, query, pool, type, files);
+  const relevance = fuse(lists, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR);
+  const exact = ctx
+    .sql(`SELECT id FROM memories WHERE norm_text = ?${type ? ' AND type = ?' : ''}`)
+    .all(...(type ? [normaliseText(query), type] : [normaliseText(query)])) as { id: number }[];
+  for (const { id } of exact) relevance.set(id, 1);
+  // lists[1] is the path list: the memories naming one of the files.
+  return { relevance, named: new Set(lists[1]!.ids) };
 }
 
 /** Ranked candidates for `query`, unrounded, before the limit. */
 export async function rankMemories(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<Scored[]> {
   const type = checkType(options.type);
   const limit = options.limit ?? 5;
-  const rel = await relevances(ctx, query, Math.max(CANDIDATE_POOL, limit * 4), type);
-  const rows = ctx.rowsByIds([...rel.keys()]);
+  const { relevance, named } = await relevances(ctx, query, Math.max(CANDIDATE_POOL, limit * 4), type, options.files);
+  const rows = ctx.rowsByIds([...relevance.keys()]);
   const now = ctx.now();
   const scored: Scored[] = [];
-  for (const [id, relevance] of rel) {
+  for (const [id, rel] of relevance) {
     const row = rows.get(id);
-    // Nothing in common with the query (cosine ≤ 0, no keyword): not a recall, whatever its score.
-    if (!row || relevance <= 0) continue;
+    if (!row || rel <= 0) continue;
     if (effectiveness(row.helped, row.failed) < (options.minEffectiveness ?? 0)) continue;
-    if (options.minRelevance !== undefined && relevance < options.minRelevance) continue;
-    scored.push(scoreRow(row, relevance, now));
+    if (options.minRelevance !== undefined && rel < options.minRelevance) continue;
+    scored.push({ ...scoreRow(row, rel, now), namesFile: named.has(id) });
   }
   return scored.sort(byScore);
 }
@@ -99,17 +142,19 @@ export function present(s: Scored): RecalledMemory {
 
 export async function recall(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<RecalledMemory[]> {
   const limit = options.limit ?? 5;
-  const top = (await rankMemories(ctx, query, options)).slice(0, limit);
+  const ranked = await rankMemories(ctx, query, options);
+  const top = ranked.slice(0, limit);
   const out = top.map(present);
-  if (options.expand) out.push(...(await expansion(ctx, query, top)));
+  if (options.expand) out.push(...expansion(ctx, top, new Map(ranked.map((s) => [s.row.id, s.relevance]))));
   return out;
 }
 
-/** 1-hop neighbours of the results that are not results themselves, marked with `_via_edge`. */
-async function expansion(ctx: MemoryContext, query: string, top: Scored[]): Promise<RecalledMemory[]> {
+/**
+ * 1-hop neighbours of the results that are not results themselves, marked with `_via_edge`; a
+ * neighbour keeps the relevance the query gave it (0 when no list ranked it).
+ */
+function expansion(ctx: MemoryContext, top: Scored[], relevance: Map<number, number>): RecalledMemory[] {
   const shown = new Set(top.map((s) => s.row.name));
-  const index = await ctx.vectors();
-  const [queryVector] = await ctx.embed([query]);
   const now = ctx.now();
   const found: { scored: Scored; via: string }[] = [];
   for (const s of top) {
@@ -118,8 +163,7 @@ async function expansion(ctx: MemoryContext, query: string, top: Scored[]): Prom
       const row = ctx.rowByName(n.name);
       if (!row) continue;
       shown.add(n.name);
-      const v = index.vector(row.id);
-      found.push({ scored: scoreRow(row, v ? Math.max(0, dot(v, queryVector!)) : 0, now), via: s.row.name });
+      found.push({ scored: scoreRow(row, relevance.get(row.id) ?? 0, now), via: s.row.name });
     }
   }
   found.sort((a, b) => byScore(a.scored, b.scored));

@@ -7,6 +7,7 @@ import { AUTO_LINK_LIMIT, MEMORY_TYPES, MIN_TRIGGER_LENGTH, SYSTEMIC_PRIOR_FAILU
 import type { MemoryContext } from './context.js';
 import { isoDaysBefore } from './clock.js';
 import { baseName, filePatterns } from './files.js';
+import { indexMemory } from './fts.js';
 import { addEdge } from './graph.js';
 import { linkBetween } from './graph-rules.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
@@ -154,6 +155,7 @@ function insertMemory(ctx: MemoryContext, index: VectorIndex, embedderId: string
     .run(id, embedderId, c.vector.length, toBlob(c.vector));
   const addFile = ctx.sql('INSERT OR IGNORE INTO memory_files (memory_id, pattern, basename) VALUES (?, ?, ?)');
   for (const file of files) addFile.run(id, file, baseName(file));
+  indexMemory(ctx, id, c.trigger, c.resolution);
   index.add(id, c.type, c.vector);
   return name;
 }

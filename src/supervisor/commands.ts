@@ -1,8 +1,8 @@
 // The supervisor's entry points, one per command: run the loop, one build pass, one check, a
 // dry run. Each takes plain options and returns an exit code; src/cli only parses and prints.
-import { formatDryRun, parseNextAction } from '../agents/index.js';
+import { describeDdx, formatDryRun, parseNextAction } from '../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../errors.js';
-import { excludeRuntimeFiles, readyBeads } from '../tracker/index.js';
+import { excludeRuntimeFiles, readyBeads, readyEpics } from '../tracker/index.js';
 import { type MemoryPort, RunInterrupted, Supervisor, type SupervisorEnvironment } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { writeRunState } from './run-state.js';
@@ -68,6 +68,7 @@ export async function runLoop(options: RunOptions): Promise<number> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
   output.verbose(`helix: run started (pid=${process.pid}, agent=${session.plan.primary.agent}, build path=${session.buildPath}, log=${output.logName})`);
+  output.verbose(`helix: DDx: ${describeDdx(session.ddx)}`);
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
   const outcome = await withSignals(async (signal) => {
@@ -108,8 +109,9 @@ export async function runLoop(options: RunOptions): Promise<number> {
 async function dryRunNext(options: CommandOptions): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, false);
   const { beads } = session.store.read();
-  const ready = readyBeads(beads, { execution: true });
-  const selection = selectNext({ ready, beads, focusedEpic: undefined, excluded: new Set() });
+  const held = session.store.leased();
+  const ready = readyBeads(beads, { execution: true, held });
+  const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
   const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: 'repo', env: options.env }));
@@ -130,7 +132,7 @@ function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead,
 export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   const { beads } = session.store.read();
-  const ready = readyBeads(beads, { execution: true });
+  const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
   const bead = resolveSelector(ready, options.selector);
   if (!bead) throw new HelixError('error', 'helix: no execution-ready bead matched the build selector');
   if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);

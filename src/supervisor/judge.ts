@@ -1,6 +1,7 @@
-// Was an attempt a completion? Judged from the tracker, the execute-bead result and verification
-// (contract §6.4) — never from what the agent says about itself.
-import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../agents/index.js';
+// Was an attempt a completion? Judged from the tracker, DDx's result and verification
+// (contract §6.4) — never from what the agent says about itself. DDx's statuses are read per
+// version (agents/ddx-outcomes.ts): only a landed result counts, a `preserved` one never does.
+import { type ExecuteBeadResult, type InvalidExecuteBeadResult, judgeDdxResult } from '../agents/index.js';
 import { type Bead, type Fingerprint, fingerprintChanges } from '../tracker/index.js';
 
 /** agent-failed: the agent errored; no-completion: it exited 0 but the work is not done and verified. */
@@ -13,16 +14,18 @@ export interface DispatchFacts {
   afterFingerprint: Fingerprint | undefined;
   exitCode: number;
   timedOut: boolean;
-  /** execute-bead's JSON result; undefined when it printed none (older DDx, direct agents). */
+  /** DDx's result (execute-bead JSON or `ddx try` lines); undefined when it printed none (older DDx, direct agents). */
   result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined;
+  /** Who closes a landed bead: helix (execute-bead, the default) or DDx itself (`ddx try`). */
+  closer?: 'helix' | 'ddx';
 }
 
 export type DispatchAssessment =
   | { kind: 'drift'; changes: string[] }
   | { kind: 'verify'; helixCloses: boolean; salvaged: boolean }
-  | { kind: 'failed'; failure: FailureKind; detail: string };
-
-const AGENT_FAILURE_STATUSES = new Set(['execution_failed', 'land_conflict', 'structural_validation_failed']);
+  | { kind: 'failed'; failure: FailureKind; detail: string; unknown?: true }
+  /** DDx kept the work aside without merging it: not landed, whatever its status says. */
+  | { kind: 'preserved'; detail: string };
 
 export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
   const { after, result } = facts;
@@ -35,11 +38,15 @@ export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
 
   if (facts.timedOut && !closed) return { kind: 'failed', failure: 'agent-failed', detail: 'agent timed out' };
   if (validResult) {
-    if (validResult.status === 'success') return { kind: 'verify', helixCloses: !closed, salvaged: agentFailed };
+    const verdict = judgeDdxResult(validResult);
+    if (verdict.kind === 'preserved') return { kind: 'preserved', detail: verdict.detail };
+    if (verdict.kind === 'unknown') return { kind: 'failed', failure: agentFailed ? 'agent-failed' : 'no-completion', detail: verdict.detail, unknown: true };
+    if (verdict.kind === 'landed') {
+      if (facts.closer === 'ddx' && !closed) return { kind: 'failed', failure: 'no-completion', detail: `DDx reported ${validResult.status} but left the bead ${after.status}` };
+      return { kind: 'verify', helixCloses: !closed, salvaged: agentFailed };
+    }
     if (closed) return { kind: 'verify', helixCloses: false, salvaged: true };
-    const detail = `${validResult.status}${validResult.detail ? `: ${validResult.detail}` : ''}`;
-    const failure: FailureKind = AGENT_FAILURE_STATUSES.has(validResult.status) || validResult.outcome === 'error' || agentFailed ? 'agent-failed' : 'no-completion';
-    return { kind: 'failed', failure, detail };
+    return { kind: 'failed', failure: verdict.agentFailed || agentFailed ? 'agent-failed' : 'no-completion', detail: verdict.detail };
   }
   if (closed) return { kind: 'verify', helixCloses: false, salvaged: agentFailed };
   const invalidNote = result && 'invalid' in result ? ` (${result.reason})` : '';

@@ -100,7 +100,7 @@ export interface Spent {
 export type Event =
   | { type: 'started' }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
-  | { type: 'queue'; ready: Bead[]; beads: Bead[] }
+  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[] }
   | { type: 'epicClosed'; epicId: string; reviewScope: string }
   | ({ type: 'reviewed'; cycle: number; parseable: boolean } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
@@ -179,7 +179,7 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
         return stop(state, 0, 'completed', `helix: reached max cycles (${settings.maxCycles})`);
       }
       const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver]);
-      const selection = selectNext({ ready: event.ready, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
+      const selection = selectNext({ ready: event.ready, epics: event.epics, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
       if (selection.kind === 'closeEpic') return { state, effects: [{ type: 'closeEpic', epicId: selection.epic.id }] };
       if (selection.kind === 'drained') {
         const effects: Effect[] = [];

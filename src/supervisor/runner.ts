@@ -4,36 +4,41 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import {
   type AgentCommand,
   type AgentChoice,
   type AgentRunResult,
   type ExecuteBeadResult,
   type AgentPlan,
+  type DdxInstall,
   agentForAction,
   agentTimeoutSeconds,
   claudeRootHint,
-  ddxAgentRunCommand,
+  ddxRunCommand,
   directAgentCommand,
   executeBeadCommand,
-  executeLoopCommand,
   isDirectAgent,
   parseExecuteBeadResult,
   parseNextAction,
   parseTrailers,
+  parseTryResult,
   rootRefusalIn,
   runAgentCommand,
+  tryCommand,
 } from '../agents/index.js';
 import { HelixError, isHelixError } from '../errors.js';
 import {
   type Bead,
   type Fingerprint,
   BeadStore,
+  HEARTBEAT_INTERVAL_MS,
   claimBead,
   closeBead,
   fingerprintOf,
+  heartbeatBead,
   readyBeads,
+  readyEpics,
   reopenBead,
   staleClaimOf,
   staleClaims,
@@ -65,8 +70,12 @@ import { followUpReview } from './review-findings.js';
 import { writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
-/** How builds reach an agent: DDx managed execution, DDx's own loop, or a direct codex/claude call. */
-export type BuildPath = 'execute-bead' | 'execute-loop' | 'direct';
+/**
+ * How builds reach an agent: `execute-bead` (DDx v0.6.x runs the bead; helix claims and closes),
+ * `try` (current DDx runs, claims and closes it; helix re-reads, fingerprints and verifies around
+ * DDx's own claim), or `direct` (helix claims, codex/claude work, the agent closes).
+ */
+export type BuildPath = 'execute-bead' | 'try' | 'direct';
 
 /** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
 export interface MemoryPort {
@@ -87,8 +96,10 @@ export interface SupervisorEnvironment {
   env: NodeJS.ProcessEnv;
   settings: SupervisorSettings;
   plan: AgentPlan;
+  /** The DDx found on PATH (once per run); decides the `run` command's form. */
+  ddx?: DdxInstall;
   buildPath: BuildPath;
-  /** Non-build actions go through `ddx agent run` (else direct codex/claude). */
+  /** Non-build actions go through `ddx agent run` / `ddx run` (else direct codex/claude). */
   actionsViaDdx: boolean;
   output: RunOutput;
   now?: () => Date;
@@ -123,6 +134,7 @@ export class Supervisor {
   /** This run's live claims (bead id → claim token): the primary and its batch, released on every exit path. */
   private readonly held = new Map<string, string>();
   private warnedProblems = false;
+  private checkedDirty = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
 
@@ -302,14 +314,21 @@ export class Supervisor {
     return snapshot;
   }
 
+  /** Execution-ready beads, leaving out those a live DDx worker lease holds (DDx leaves them `open`). */
+  private ready(beads: Bead[]): Bead[] {
+    const now = this.now();
+    return readyBeads(beads, { execution: true, now, held: this.ctx.store.leased(now) });
+  }
+
   private readyCount(): number {
-    return readyBeads(this.snapshot().beads, { execution: true, now: this.now() }).length;
+    return this.ready(this.snapshot().beads).length;
   }
 
   private readQueue(): Event {
     let { beads } = this.snapshot();
     if (this.promoteEpics(beads)) beads = this.snapshot().beads;
-    return { type: 'queue', ready: readyBeads(beads, { execution: true, now: this.now() }), beads };
+    const now = this.now();
+    return { type: 'queue', ready: this.ready(beads), epics: readyEpics(beads, { now, held: this.ctx.store.leased(now) }), beads };
   }
 
   /** Promotes tasks that gained more than one child; true when the file changed. */
@@ -332,7 +351,7 @@ export class Supervisor {
 
   private contextText(beads: Bead[] = this.snapshot().beads): string {
     const focused = this.state.focusedEpic ? beads.find((b) => b.id === this.state.focusedEpic) : undefined;
-    return renderContext({ root: this.ctx.root, trackerFile: this.ctx.store.file, beads, readyCount: readyBeads(beads, { execution: true, now: this.now() }).length, focusedEpic: focused });
+    return renderContext({ root: this.ctx.root, trackerFile: this.ctx.store.file, beads, readyCount: this.ready(beads).length, focusedEpic: focused });
   }
 
   // ── orphan recovery (contract §7) ───────────────────────────────────────────────────────────
@@ -363,17 +382,18 @@ export class Supervisor {
     // Re-read just before claiming: another session may have refined or taken the bead.
     const current = this.snapshot();
     const bead = current.byId.get(selected.id);
-    if (!bead || !readyBeads(current.beads, { execution: true, now: this.now() }).some((b) => b.id === selected.id)) {
+    if (!bead || !this.ready(current.beads).some((b) => b.id === selected.id)) {
       return passedOver('no longer open and ready');
     }
     const before = fingerprintOf(bead, this.now());
     // The verify command is taken now: text the agent writes during the attempt is never run.
     const verifyCommand = verifyCommandOf(bead, this.ctx.env);
 
-    const selfClaim = this.ctx.buildPath !== 'execute-loop';
+    // On `ddx try` DDx takes the claim itself (a claim of ours would make it refuse the bead).
+    const selfClaim = this.ctx.buildPath !== 'try';
     if (selfClaim) {
       try {
-        const claimed = this.ctx.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: this.now() }));
+        const claimed = this.ctx.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: this.now(), leaseDir: this.ctx.store.leaseDir }));
         this.held.set(bead.id, String(claimed['claim-token']));
       } catch (error) {
         if (isHelixError(error) && error.kind === 'conflict') return passedOver(error.message);
@@ -385,7 +405,8 @@ export class Supervisor {
 
     let injected: string[] = [];
     let memoryBlock: { block: string; names: string[] } | undefined;
-    if (this.ctx.memory) {
+    // `ddx try` takes no prompt from helix: memories injected there would reach no agent.
+    if (this.ctx.memory && this.ctx.buildPath !== 'try') {
       try {
         memoryBlock = await this.ctx.memory.inject(bead);
         injected = memoryBlock.names;
@@ -407,7 +428,9 @@ export class Supervisor {
       env: this.ctx.env,
     });
     const baseRev = gitHead(this.ctx.root);
+    if (this.ctx.buildPath === 'execute-bead') this.warnIfDirty();
     let run: AgentRunResult;
+    const stopHeartbeats = this.startHeartbeats();
     try {
       run = await this.dispatchBuild(bead, prompt);
     } catch (error) {
@@ -415,8 +438,11 @@ export class Supervisor {
       // left on a released bead they would be fed back by some later recovery. Drop them.
       if (injected.length > 0) this.forgetInjected(bead.id);
       throw error;
+    } finally {
+      stopHeartbeats();
     }
-    const result = this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : undefined;
+    const result =
+      this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : this.ctx.buildPath === 'try' ? parseTryResult(run.stdout, bead.id) : undefined;
     const validResult = result && !('invalid' in result) ? result : undefined;
     if (result && 'invalid' in result) this.say(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`, 'summary');
     const tokens = validResult?.tokens ?? run.tokens;
@@ -431,7 +457,9 @@ export class Supervisor {
       exitCode: run.exitCode,
       timedOut: run.timedOut,
       result,
+      closer: this.ctx.buildPath === 'try' ? 'ddx' : 'helix',
     });
+    if (assessment.kind === 'failed' && assessment.unknown) this.say(`helix: ${bead.id}: ${assessment.detail}`, 'summary');
 
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verifications = new Map<string, Promise<Verification>>();
@@ -473,13 +501,13 @@ export class Supervisor {
     let claimed: Array<BatchMember & { token: string }>;
     try {
       claimed = this.ctx.store.mutate((d) => {
-        const readyNow = new Set(readyBeads(d.beads, { execution: true, now }).map((b) => b.id));
+        const readyNow = new Set(readyBeads(d.beads, { execution: true, now, held: this.ctx.store.leased(now) }).map((b) => b.id));
         const out: Array<BatchMember & { token: string }> = [];
         for (const candidate of candidates) {
           const current = d.get(candidate.id);
           if (!current || !readyNow.has(candidate.id)) continue;
           const member = { before: fingerprintOf(current, now), verifyCommand: verifyCommandOf(current, this.ctx.env) };
-          const bead = claimBead(d, candidate.id, { pid: process.pid, now });
+          const bead = claimBead(d, candidate.id, { pid: process.pid, now, leaseDir: this.ctx.store.leaseDir });
           out.push({ ...member, bead: { ...bead }, token: String(bead['claim-token']) });
         }
         return out;
@@ -550,6 +578,15 @@ export class Supervisor {
       this.releaseClaim(bead.id);
       return { kind: 'failed', failure: assessment.failure, detail: assessment.detail };
     }
+    if (assessment.kind === 'preserved') {
+      // Not landed: the bead goes back to the queue. A bead closed meanwhile is reopened, with why.
+      this.say(`helix: ${bead.id} not landed: ${assessment.detail}`, 'summary');
+      if (after?.status === 'closed') {
+        this.reopen(bead.id, `not landed: ${assessment.detail}`);
+        this.held.delete(bead.id);
+      } else this.releaseClaim(bead.id);
+      return { kind: 'failed', failure: 'no-completion', detail: assessment.detail };
+    }
     const verification = verifyCommand ? await verify(verifyCommand) : { passed: true, detail: '' };
     if (!verification.passed) {
       const reason = `verification failed: ${verification.detail}`;
@@ -589,8 +626,52 @@ export class Supervisor {
       this.held.delete(id);
       return;
     }
+    // On `ddx try` DDx closes on its own: a close made against changed governance is refused.
+    if (after?.status === 'closed' && this.ctx.buildPath === 'try') {
+      this.reopen(id, 'queue drift: DDx closed it, but its governance fields changed during execution');
+      return;
+    }
     if (after) this.releaseClaim(id);
     else this.held.delete(id);
+  }
+
+  /**
+   * Keeps this run's claims live for DDx while an agent works: every 30 s (DDx's
+   * HeartbeatInterval; its TTL is 90 s) each held claim gets fresh heartbeat keys, under the lock
+   * and only while the claim token is still ours. Returns the function that stops it.
+   */
+  private startHeartbeats(): () => void {
+    if (this.held.size === 0) return () => undefined;
+    const timer = setInterval(() => {
+      for (const [id, token] of this.held) {
+        try {
+          const kept = this.ctx.store.mutate((d) => heartbeatBead(d, id, token, this.now()));
+          if (!kept) this.say(`helix: claim on ${id} is no longer ours; heartbeat stopped`);
+        } catch (error) {
+          this.say(`helix: heartbeat on ${id} failed: ${(error as Error).message}`);
+        }
+      }
+    }, HEARTBEAT_INTERVAL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /**
+   * DDx v0.6.x execute-bead commits every uncommitted change as a checkpoint on the current branch
+   * before it runs (93be5c8cb2 internal/agent/execute_bead.go: SynthesizeCommit
+   * "chore: checkpoint pre-execute-bead <attempt>"): say so before it happens.
+   */
+  private warnIfDirty(): void {
+    // Once per run: the tree a user leaves dirty is dirty before the first build.
+    if (this.checkedDirty) return;
+    this.checkedDirty = true;
+    // The tracker itself is DDx's to commit (it commits beads.jsonl first, CommitTracker).
+    const tracker = relative(this.ctx.root, this.ctx.store.dir) || '.ddx';
+    const status = spawnSync('git', ['status', '--porcelain', '--', '.', `:(exclude)${tracker}`], { cwd: this.ctx.root, encoding: 'utf8' });
+    const changed = status.status === 0 ? status.stdout.split('\n').filter((l) => l.trim()).length : 0;
+    if (changed > 0) {
+      this.say(`helix: warning: ${changed} uncommitted change(s) in ${this.ctx.root}: DDx ${this.ctx.ddx?.version ?? 'v0.6.x'} execute-bead commits them as a checkpoint on the current branch before it runs (\`git reset HEAD~\` undoes it)`, 'summary');
+    }
   }
 
   /** The build command for a bead on this session's build path (writes the --prompt file when asked). */
@@ -605,8 +686,8 @@ export class Supervisor {
       }
       return executeBeadCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile });
     }
-    if (this.ctx.buildPath === 'execute-loop') {
-      return executeLoopCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
+    if (this.ctx.buildPath === 'try') {
+      return tryCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
     }
     return this.directCommand(choice, prompt);
   }
@@ -685,8 +766,9 @@ export class Supervisor {
     const choice = agentForAction(this.ctx.plan, planAction);
     const root = this.ctx.root;
     if (this.ctx.actionsViaDdx) {
+      const surface = this.ctx.ddx?.surface ?? 'agent';
       return {
-        command: ddxAgentRunCommand({ root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(this.ctx.env), model: choice.model, effort: choice.effort }),
+        command: ddxRunCommand(surface, { root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(this.ctx.env), model: choice.model, effort: choice.effort }),
         label: choice.agent,
       };
     }
@@ -831,7 +913,7 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 'unknown';
-    say(`helix: reclaiming orphaned ${released.stale.id} (age=${age}s, pid=${released.stale.pid ?? 'none'} dead)`);
+    say(`helix: reclaiming orphaned ${released.stale.id} (age=${age}s, pid=${released.stale.pid ?? 'none'} ${released.stale.why})`);
   }
   if (recovered.length > 0) say(`helix: recovered ${recovered.length} orphaned issue(s)`);
   return recovered;

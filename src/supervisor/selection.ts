@@ -1,6 +1,9 @@
 // Which bead the loop works on next (contract §6.2): epic focus first, then beads that carry their
 // own governance (spec-id, acceptance or design), then any task, then an epic that hands over to a
 // child. Pure: the ready list and the whole file in, a decision out.
+// Epics are not execution work (DDx's `ready --execution` leaves them out, and so does helix's),
+// so the epics the loop may focus or close come in their own list: open epics whose dependencies
+// are closed (`readyEpics`). An epic is never attempted itself; focus hands over to its children.
 import { type Bead, issueTypeOf, labelsOf } from '../tracker/index.js';
 
 export type Selection =
@@ -9,8 +12,10 @@ export type Selection =
   | { kind: 'drained'; focusedEpic: string | undefined };
 
 export interface SelectionInput {
-  /** `ready --execution`, in ready order. */
+  /** `ready --execution`, in ready order (no epics). */
   ready: Bead[];
+  /** Open, dependency-ready epics in ready order (`readyEpics`); default: the epics in `ready`. */
+  epics?: Bead[];
   /** Every bead in the file. */
   beads: Bead[];
   focusedEpic: string | undefined;
@@ -53,7 +58,7 @@ export function selectNext(input: SelectionInput): Selection {
       : { kind: 'attempt', bead: task, focusedEpic: undefined };
   }
 
-  for (const epic of candidates.filter(isEpic)) {
+  for (const epic of (input.epics ?? ready.filter(isEpic)).filter((b) => !excluded.has(b.id))) {
     const children = childrenOf(beads, epic.id);
     // An epic nobody has broken down yet is not "done": it waits for design, it is not closed.
     if (children.length > 0 && children.every((c) => c.status === 'closed')) return { kind: 'closeEpic', epic };

@@ -1,6 +1,7 @@
-// Setting up one supervisor session from flags and environment: which agents, which build path,
-// and — before anything touches the tracker — whether the programs it needs exist at all.
-import { type AgentPlan, ddxExecuteBeadAvailable, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
+// Setting up one supervisor session from flags and environment: which agents, which DDx (asked
+// once per run), which build path, and — before anything touches the tracker — whether the
+// programs it needs exist at all.
+import { type AgentPlan, type DdxInstall, SUPPORTED_DDX, detectDdx, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
 import { HelixError } from '../errors.js';
 import type { BeadStore } from '../tracker/index.js';
 import { openStore } from './project.js';
@@ -19,20 +20,44 @@ export interface Session {
   root: string;
   store: BeadStore;
   plan: AgentPlan;
+  /** The DDx on PATH and its surface; undefined when there is none. */
+  ddx: DdxInstall | undefined;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
+}
+
+/**
+ * The build path for a DDx surface and HELIX_EXECUTOR:
+ *   v0.6.x: helix claims and runs `ddx agent execute-bead`; `execute-loop` has no one-bead form
+ *     there (it picks its own bead and, without --local, only hands the job to a ddx server), so
+ *     HELIX_EXECUTOR=execute-loop is refused with one line.
+ *   current: `ddx try <id>` either way — DDx claims and closes, helix keeps its guarantees around it.
+ */
+export function buildPathFor(ddx: DdxInstall | undefined, env: NodeJS.ProcessEnv): BuildPath {
+  if (!ddx?.surface) return 'direct';
+  if (ddx.surface === 'current') return 'try';
+  if (env.HELIX_EXECUTOR === 'execute-loop') {
+    throw new HelixError(
+      'error',
+      `helix: HELIX_EXECUTOR=execute-loop needs DDx's \`ddx try <id>\` (v0.6.2-alpha50 or later); DDx ${ddx.version ?? '(version unknown)'} has only \`ddx agent execute-loop\`, which picks its own bead. Unset HELIX_EXECUTOR to let helix claim and run \`ddx agent execute-bead\`.`,
+    );
+  }
+  return 'execute-bead';
 }
 
 export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true): Promise<Session> {
   const { root, store } = openStore(cwd, env);
   const isOnPath = (program: string) => findOnPath(program, env) !== undefined;
   const plan = resolveAgentPlan({ explicitAgent: flags.agent, model: flags.model, effort: flags.effort, reviewAgent: flags.reviewAgent, env, isOnPath });
-  const ddxOnPath = isOnPath('ddx');
-  const managed = ddxOnPath && (await ddxExecuteBeadAvailable(env, root));
-  const buildPath: BuildPath = managed ? (env.HELIX_EXECUTOR === 'execute-loop' ? 'execute-loop' : 'execute-bead') : 'direct';
-  const actionsViaDdx = ddxOnPath && env.HELIX_DIRECT_AGENT !== '1';
+  const ddx = await detectDdx(env, root);
+  if (ddx && !ddx.surface) {
+    // Never a silent change of path: say once why this ddx is not used.
+    process.stderr.write(`helix: ddx ${ddx.version ?? '(no version)'} at ${ddx.path} is not a DDx helix supports (${ddx.unsupported}; supported: ${SUPPORTED_DDX}); calling codex/claude directly\n`);
+  }
+  const buildPath = buildPathFor(ddx, env);
+  const actionsViaDdx = Boolean(ddx?.surface) && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
-  return { root, store, plan, buildPath, actionsViaDdx };
+  return { root, store, plan, ddx, buildPath, actionsViaDdx };
 }
 
 /** Says exactly what is missing and how to get it, before the run touches the tracker. */
@@ -45,7 +70,7 @@ export function assertToolsPresent(plan: AgentPlan, buildPath: BuildPath, action
   throw new HelixError(
     'missingTool',
     [
-      `helix: cannot run agents: \`ddx\` (DDx, for \`ddx agent execute-bead\`) is not on PATH, and neither is ${missing.map((m) => `\`${m}\``).join(' or ')}.`,
+      `helix: cannot run agents: no DDx helix can drive is on PATH (\`ddx\`, ${SUPPORTED_DDX}), and neither is ${missing.map((m) => `\`${m}\``).join(' or ')}.`,
       'helix: install DDx, or install the codex or claude CLI, and make sure it is on PATH;',
       'helix: choose the agent with --agent codex|claude or HELIX_AGENT. Nothing in the tracker was changed.',
     ].join('\n'),

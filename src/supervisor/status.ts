@@ -4,10 +4,11 @@ import {
   type Bead,
   type BeadStore,
   blockedBeads,
-  claimedPidOf,
+  claimerAlive,
   isPidAlive,
   labelsOf,
   orphanThresholdSec,
+  retryAfterOf,
   staleClaims,
   statusCounts,
   timeOf,
@@ -28,6 +29,8 @@ export interface StatusReport {
   run: Record<string, unknown> | null;
   active_run: { pid: number; started: string; log: string | null } | null;
   memory: Record<string, unknown> | null;
+  /** The DDx on PATH: version, surface (`agent` = v0.6.x `ddx agent …`, `current` = `ddx try/run/work`) and path. */
+  ddx: { version: string | null; surface: string | null; path: string; supported: boolean } | null;
 }
 
 /** `--set k=N` stores text; the cycle is a number either way. */
@@ -41,7 +44,13 @@ const ageSeconds = (now: Date, iso: unknown) => {
   return t === undefined ? 0 : Math.max(0, Math.floor((now.getTime() - t) / 1000));
 };
 
-export function buildStatus(store: BeadStore, now: Date, env: NodeJS.ProcessEnv, memory: Record<string, unknown> | null): StatusReport {
+export function buildStatus(
+  store: BeadStore,
+  now: Date,
+  env: NodeJS.ProcessEnv,
+  memory: Record<string, unknown> | null,
+  ddx: { version?: string; surface?: string; path: string } | undefined = undefined,
+): StatusReport {
   const beads = store.read().beads;
   const run = readRunState(store.dir) ?? null;
   const pidFile = readPidFile(store.dir);
@@ -51,19 +60,17 @@ export function buildStatus(store: BeadStore, now: Date, env: NodeJS.ProcessEnv,
     else removeStalePidFile(store.dir, pidFile.pid);
   }
   const claimed = beads.filter((b) => b.status === 'in_progress');
-  const live = (b: Bead) => {
-    const pid = claimedPidOf(b);
-    return pid !== undefined && isPidAlive(pid);
-  };
+  // Live = the claiming process still runs (same pid and start time), not merely a pid in use.
+  const live = (b: Bead) => claimerAlive(b);
   // A batch holds several live claims: the run's own current issue is the one it is running.
   const runningBead = claimed.find((b) => b.id === run?.current_issue && live(b)) ?? claimed.find(live);
   const stale = new Set(staleClaims(beads, { now, thresholdSec: orphanThresholdSec(env) }).map((s) => s.id));
   const parked: StatusReport['parked_beads'] = [];
   for (const b of blockedBeads(beads)) parked.push({ id: b.id, reason: 'dep-blocked', next_eligible: null, age_seconds: ageSeconds(now, b.updated_at) });
   for (const b of beads) {
-    const retry = timeOf(b['execute-loop-retry-after']);
-    if (b.status === 'open' && retry !== undefined && retry > now.getTime()) {
-      parked.push({ id: b.id, reason: 'retry-parked', next_eligible: String(b['execute-loop-retry-after']), age_seconds: ageSeconds(now, b.updated_at) });
+    const retry = retryAfterOf(b, now);
+    if (b.status === 'open' && retry) {
+      parked.push({ id: b.id, reason: 'retry-parked', next_eligible: String(b[retry.key]), age_seconds: ageSeconds(now, b.updated_at) });
     }
     if (stale.has(b.id)) parked.push({ id: b.id, reason: 'orphaned-claim', next_eligible: null, age_seconds: ageSeconds(now, b['claimed-at'] ?? b.updated_at) });
     if (b.status === 'open' && labelsOf(b).includes('blocked')) parked.push({ id: b.id, reason: 'skipped', next_eligible: null, age_seconds: ageSeconds(now, b.updated_at) });
@@ -97,12 +104,18 @@ export function buildStatus(store: BeadStore, now: Date, env: NodeJS.ProcessEnv,
     run,
     active_run: active,
     memory,
+    ddx: ddx ? { version: ddx.version ?? null, surface: ddx.surface ?? null, path: ddx.path, supported: Boolean(ddx.surface) } : null,
   };
 }
 
 export function statusText(report: StatusReport, claimedBeads: Bead[], now: Date): string {
   const t = report.tracker;
   const lines = ['HELIX Status', '', 'Tracker:', `  Total:   ${t.total}`, `  Open:    ${t.open}`, `  Closed:  ${t.closed}`, `  Ready:   ${t.ready}`, `  Blocked: ${t.blocked}`];
+  if (report.ddx) {
+    const d = report.ddx;
+    const surface = d.surface === 'agent' ? 'ddx agent execute-bead / ddx agent run' : d.surface === 'current' ? 'ddx try / ddx run' : 'not supported: codex/claude are called directly';
+    lines.push('', `DDx: ${d.version ?? 'unknown version'} (${surface}) at ${d.path}`);
+  }
   if (report.active_run) {
     lines.push('', 'Active Run:', `  PID:     ${report.active_run.pid}`, `  Started: ${report.active_run.started}`, `  Log:     ${report.active_run.log ?? '-'}`);
   }

@@ -2,9 +2,9 @@
 // A bead is kept as the plain JSON object read from the file: keys helix does not know are never
 // touched, and keys it changes keep their position, so a rewrite preserves other tools' data.
 import { HelixError } from '../errors.js';
+import { STATUSES, type BeadStatus, isStatus } from './lifecycle.js';
 
-export const STATUSES = ['open', 'in_progress', 'closed'] as const;
-export type BeadStatus = (typeof STATUSES)[number];
+export { STATUSES, type BeadStatus } from './lifecycle.js';
 export const ISSUE_TYPES = ['task', 'epic', 'bug', 'chore'] as const;
 export const DEFAULT_PRIORITY = 2;
 
@@ -34,11 +34,22 @@ export interface Bead {
   [key: string]: unknown;
 }
 
-/** Keys a claim writes; unclaim removes them all. */
-export const CLAIM_KEYS = ['claimed-at', 'claimed-pid', 'claimed-machine', 'claim-token'] as const;
+/** The heartbeat key DDx 0.6.x reads (DDx 93be5c8cb2 store.go heartbeatIsStale). */
+export const HEARTBEAT_KEY = 'execute-loop-heartbeat-at';
+/** The heartbeat key current DDx reads when a bead has no lease file (ae663ca012 store.go heartbeatIsStale). */
+export const CURRENT_HEARTBEAT_KEY = 'work-heartbeat-at';
 
-/** Dependency types that gate readiness; `related`, `discovered-from`, … only link. */
-const BLOCKING_DEPENDENCY_TYPES = new Set(['blocks', '']);
+/**
+ * Keys a claim writes; unclaim removes them all. `claimed-pid-start` ties the pid to one process
+ * (its start time); the two heartbeat keys are what each DDx version reads as a live claim.
+ */
+export const CLAIM_KEYS = ['claimed-at', 'claimed-pid', 'claimed-machine', 'claimed-pid-start', 'claim-token', HEARTBEAT_KEY, CURRENT_HEARTBEAT_KEY] as const;
+
+/** The retry cool-down keys: DDx 0.6.x wrote the first, current DDx the second (e444cf37fc). */
+export const RETRY_AFTER_KEYS = ['execute-loop-retry-after', 'work-retry-after'] as const;
+
+/** Current DDx stamps every record it writes with this schema version (types.go CurrentSchemaVersion). */
+export const SCHEMA_VERSION = 1;
 
 export function nowIso(now: Date = new Date()): string {
   return now.toISOString();
@@ -57,23 +68,24 @@ export function hasUnreadableDependencies(bead: Bead): boolean {
   return bead.dependencies != null && !Array.isArray(bead.dependencies);
 }
 
-/** The id this dependency blocks on, or undefined for a non-blocking link (`related`, …). */
-export function blockingDependencyId(dep: unknown): string | undefined {
+/**
+ * The id this dependency blocks on. Every dependency type blocks, as in DDx (`DepIDs()` ignores the
+ * type). An entry without a readable target blocks on '' — an id no bead has — as DDx's empty
+ * dependency does: a lost target must never make a bead ready.
+ */
+export function blockingDependencyId(dep: unknown): string {
   if (typeof dep === 'string') return dep;
   if (dep && typeof dep === 'object') {
-    const { depends_on_id: id, type } = dep as Dependency;
-    if (typeof id === 'string' && BLOCKING_DEPENDENCY_TYPES.has(typeof type === 'string' ? type : '')) return id;
+    const id = (dep as Dependency).depends_on_id;
+    if (typeof id === 'string') return id;
   }
-  return undefined;
+  return '';
 }
 
 /** Ids of the dependencies that must be closed before this bead is ready. */
 export function blockingDependencyIds(bead: Bead): string[] {
   const ids: string[] = [];
-  for (const dep of dependencyList(bead)) {
-    const id = blockingDependencyId(dep);
-    if (id !== undefined) ids.push(id);
-  }
+  for (const dep of dependencyList(bead)) ids.push(blockingDependencyId(dep));
   return ids;
 }
 
@@ -120,10 +132,10 @@ export function validatePriority(value: unknown): number {
 }
 
 export function validateStatus(value: unknown): BeadStatus {
-  if (typeof value !== 'string' || !(STATUSES as readonly string[]).includes(value)) {
+  if (!isStatus(value)) {
     throw new HelixError('validation', `bead: invalid status ${JSON.stringify(value)}: must be one of ${STATUSES.join(', ')}`);
   }
-  return value as BeadStatus;
+  return value;
 }
 
 export function validateIssueType(value: unknown): string {

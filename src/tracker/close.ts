@@ -1,8 +1,12 @@
-// Closing and reopening. close refuses while a `blocks` dependency is open (unless forced), so the
-// tracker never records work as done before what it depends on.
+// Closing and reopening. close refuses while a dependency of any type is open (unless forced), so
+// the tracker never records work as done before what it depends on (DDx rejectIfUnclosedBlockingDeps).
+// Both follow DDx's lifecycle: close is DDx's manual close (open, in_progress, blocked or proposed
+// → closed; a cancelled bead cannot be closed), reopen is DDx's manual reopen (closed → open; a
+// cancelled bead stays cancelled).
 import { HelixError } from '../errors.js';
 import { type Bead, CLAIM_KEYS, blockingDependencyIds, nowIso } from './bead.js';
 import { assertToken } from './claim.js';
+import { assertTransition } from './lifecycle.js';
 import type { Draft } from './store.js';
 
 export interface CloseOptions {
@@ -16,6 +20,7 @@ export interface CloseOptions {
 export function closeBead(draft: Draft, id: string, options: CloseOptions = {}): Bead {
   const bead = draft.require(id);
   assertToken(bead, options.token);
+  assertTransition(id, bead.status, 'closed', { manualClose: true });
   const open = blockingDependencyIds(bead).filter((dep) => draft.get(dep)?.status !== 'closed');
   if (open.length > 0 && !options.force) {
     throw new HelixError('openDependencies', `bead: cannot close ${id}: blocked by open dependencies: ${open.join(', ')} (use --force to override)`);
@@ -31,14 +36,27 @@ export function closeBead(draft: Draft, id: string, options: CloseOptions = {}):
   });
 }
 
-export function reopenBead(draft: Draft, id: string, options: { reason?: string; now?: Date } = {}): Bead {
-  draft.require(id);
+export interface ReopenOptions {
+  reason?: string;
+  /** `--append-notes`: text appended to the notes as DDx does (a blank line between). */
+  appendNotes?: string;
+  now?: Date;
+}
+
+export function reopenBead(draft: Draft, id: string, options: ReopenOptions = {}): Bead {
+  const bead = draft.require(id);
+  assertTransition(id, bead.status, 'open', { manualReopen: true });
   const stamp = nowIso(options.now);
   return draft.change(id, (b) => {
     b.status = 'open';
     for (const key of CLAIM_KEYS) delete b[key];
+    delete b.owner;
     delete b.closed_at;
     if (options.reason) b.notes = appendNote(b.notes, `REOPENED [${stamp}]: ${options.reason}`);
+    if (options.appendNotes) {
+      const notes = typeof b.notes === 'string' ? b.notes : '';
+      b.notes = notes ? `${notes}\n\n${options.appendNotes}` : options.appendNotes;
+    }
     b.updated_at = stamp;
   });
 }

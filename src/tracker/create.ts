@@ -3,6 +3,7 @@ import { HelixError } from '../errors.js';
 import {
   type Bead,
   DEFAULT_PRIORITY,
+  SCHEMA_VERSION,
   nowIso,
   parseSetValue,
   splitAssignment,
@@ -37,7 +38,7 @@ export function createBead(draft: Draft, input: CreateInput, prefix: string, now
   for (const dep of input.deps ?? []) draft.require(dep);
   const stamp = nowIso(now);
   const id = newBeadId(prefix, (candidate) => draft.get(candidate) !== undefined);
-  const bead: Bead = { id, title, status: 'open', priority, issue_type: issueType, created_at: stamp, updated_at: stamp };
+  const bead: Bead = { id, title, status: 'open', priority, issue_type: issueType, schema_version: SCHEMA_VERSION, created_at: stamp, updated_at: stamp };
   if (input.labels?.length) bead.labels = [...input.labels];
   if (input.parent) bead.parent = input.parent;
   if (input.description) bead.description = input.description;

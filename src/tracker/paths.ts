@@ -11,6 +11,7 @@ export const RUNTIME_EXCLUDES = [
   '.ddx/beads.lock',
   '.ddx/beads.lock.stale-*',
   '.ddx/beads.lock.break',
+  '.ddx/beads.lock.tombstone.*',
   '.ddx/beads.jsonl.tmp-*',
   '.ddx/helix.pid',
   '.ddx/run-state.json',

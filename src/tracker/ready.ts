@@ -1,12 +1,17 @@
-// Readiness (contract §5): ready = open and every blocking dependency closed (an unknown
-// dependency never counts as closed); blocked = open with an unclosed dependency.
-// `execution` readiness also drops beads the supervisor must not build.
-import { type Bead, blockingDependencyId, dependencyList, hasUnreadableDependencies, priorityOf, timeOf } from './bead.js';
+// Readiness (contract §5), with DDx's rules: ready = open and every dependency closed, whatever
+// its type (an unknown or lost dependency never counts as closed; DDx store.go readyFiltered uses
+// DepIDs()); blocked = open with an unclosed dependency. `execution` readiness also drops what the
+// supervisor must not build: epics (structural containers, as DDx's `ready --execution`),
+// `execution-eligible: false`, superseded beads and a future retry time under either DDx key.
+// Beads a live DDx worker lease holds (current DDx leaves them `open`) are never ready.
+import { type Bead, RETRY_AFTER_KEYS, blockingDependencyId, dependencyList, hasUnreadableDependencies, issueTypeOf, priorityOf, timeOf } from './bead.js';
 
 export interface ReadyOptions {
-  /** Also exclude `execution-eligible: false`, superseded beads and future retry-after times. */
+  /** Also exclude epics, `execution-eligible: false`, superseded beads and future retry-after times. */
   execution?: boolean;
   now?: Date;
+  /** Ids held by someone else's live claim outside the file (DDx worker leases). */
+  held?: ReadonlySet<string>;
 }
 
 function closedIds(beads: Bead[]): Set<string> {
@@ -21,19 +26,29 @@ function dependenciesClosed(bead: Bead, closed: Set<string>): boolean {
   // A plain loop: this runs for every open bead on every read, and allocating id lists showed up
   // in the profile of `ready` on large files.
   for (const dep of dependencyList(bead)) {
-    const id = blockingDependencyId(dep);
-    if (id !== undefined && !closed.has(id)) return false;
+    if (!closed.has(blockingDependencyId(dep))) return false;
   }
   return true;
+}
+
+/** The latest future retry time under either retry key, or undefined when none is pending. */
+export function retryAfterOf(bead: Bead, now: Date = new Date()): { key: string; at: number } | undefined {
+  let found: { key: string; at: number } | undefined;
+  for (const key of RETRY_AFTER_KEYS) {
+    const at = timeOf(bead[key]);
+    if (at !== undefined && at > now.getTime() && (!found || at > found.at)) found = { key, at };
+  }
+  return found;
 }
 
 export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
   if (bead['execution-eligible'] === false || bead['execution-eligible'] === 'false') return false;
   const superseded = bead['superseded-by'];
   if (typeof superseded === 'string' ? superseded.trim() !== '' : superseded != null && superseded !== false) return false;
-  const retryAfter = timeOf(bead['execute-loop-retry-after']);
-  return retryAfter === undefined || retryAfter <= now.getTime();
+  return retryAfterOf(bead, now) === undefined;
 }
+
+const isEpic = (bead: Bead) => issueTypeOf(bead) === 'epic';
 
 /** Priority ascending, then created_at, then id: the order every ready list uses. */
 export function compareReadyOrder(a: Bead, b: Bead): number {
@@ -62,9 +77,78 @@ export function sortReadyOrder(beads: Bead[]): Bead[] {
 export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
   const closed = closedIds(beads);
   const now = options.now ?? new Date();
+  const held = options.held;
   return sortReadyOrder(
-    beads.filter((b) => b.status === 'open' && dependenciesClosed(b, closed) && (!options.execution || isExecutionEligible(b, now))),
+    beads.filter(
+      (b) =>
+        b.status === 'open' &&
+        !held?.has(b.id) &&
+        dependenciesClosed(b, closed) &&
+        (!options.execution || (!isEpic(b) && isExecutionEligible(b, now))),
+    ),
   );
+}
+
+/**
+ * Open epics whose dependencies are closed, in ready order. Epics are not execution work, but the
+ * supervisor still looks at them to focus one and work its children (contract §6.2).
+ */
+export function readyEpics(beads: Bead[], options: Omit<ReadyOptions, 'execution'> = {}): Bead[] {
+  const closed = closedIds(beads);
+  const now = options.now ?? new Date();
+  return sortReadyOrder(
+    beads.filter((b) => b.status === 'open' && isEpic(b) && !options.held?.has(b.id) && dependenciesClosed(b, closed) && isExecutionEligible(b, now)),
+  );
+}
+
+/** DDx's `blocker` object in `ddx bead blocked --json` (types.go Blocker). */
+export interface Blocker {
+  kind: 'dependency' | 'retry-cooldown' | 'blocked-status';
+  next_eligible_at?: string;
+  unclosed_dep_ids?: string[];
+  last_status?: string;
+  last_detail?: string;
+  reason?: string;
+}
+
+const stringField = (bead: Bead, ...keys: string[]): string | undefined => {
+  for (const key of keys) {
+    const value = bead[key];
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
+};
+
+/**
+ * What `blocked` lists, as DDx v0.6.1's BlockedAll does (store.go): open beads waiting on an
+ * unclosed dependency first in rank, then open beads parked by a retry cool-down, each with its
+ * `blocker`; a bead in DDx's `blocked` status (current DDx) is listed with its external reason.
+ */
+export function blockedEntries(beads: Bead[], now: Date = new Date()): Array<{ bead: Bead; blocker: Blocker }> {
+  const closed = closedIds(beads);
+  const entries: Array<{ bead: Bead; blocker: Blocker }> = [];
+  for (const bead of sortReadyOrder(beads)) {
+    if (bead.status === 'blocked') {
+      entries.push({ bead, blocker: { kind: 'blocked-status', reason: stringField(bead, 'lifecycle-external-blocker-reason') ?? '' } });
+      continue;
+    }
+    if (bead.status !== 'open') continue;
+    if (!dependenciesClosed(bead, closed)) {
+      const unclosed = hasUnreadableDependencies(bead) ? [] : dependencyList(bead).map(blockingDependencyId).filter((id) => !closed.has(id));
+      entries.push({ bead, blocker: { kind: 'dependency', unclosed_dep_ids: unclosed } });
+      continue;
+    }
+    const retry = retryAfterOf(bead, now);
+    if (retry) {
+      const blocker: Blocker = { kind: 'retry-cooldown', next_eligible_at: new Date(retry.at).toISOString().replace(/\.\d+Z$/, 'Z') };
+      const lastStatus = stringField(bead, 'work-last-status', 'execute-loop-last-status');
+      const lastDetail = stringField(bead, 'work-last-detail', 'execute-loop-last-detail');
+      if (lastStatus) blocker.last_status = lastStatus;
+      if (lastDetail) blocker.last_detail = lastDetail;
+      entries.push({ bead, blocker });
+    }
+  }
+  return entries;
 }
 
 export function blockedBeads(beads: Bead[]): Bead[] {
@@ -81,14 +165,14 @@ export interface StatusCounts {
   blocked: number;
 }
 
-export function statusCounts(beads: Bead[]): StatusCounts {
+export function statusCounts(beads: Bead[], options: Pick<ReadyOptions, 'held'> = {}): StatusCounts {
   const count = (status: string) => beads.filter((b) => b.status === status).length;
   return {
     total: beads.length,
     open: count('open'),
     in_progress: count('in_progress'),
     closed: count('closed'),
-    ready: readyBeads(beads).length,
+    ready: readyBeads(beads, options).length,
     blocked: blockedBeads(beads).length,
   };
 }

@@ -1,7 +1,11 @@
 // The stale-claim rule (contract §7), shared by `tracker doctor` and the supervisor's orphan
-// recovery: an in_progress bead claimed by helix whose claimer is dead on this machine and whose
-// claim is older than HELIX_ORPHAN_THRESHOLD. A live pid or a claim from another host is never stale.
+// recovery: an in_progress bead claimed by helix whose claimer is gone on this machine and whose
+// claim is older than HELIX_ORPHAN_THRESHOLD. A claim from another host is never judged here.
+// "Gone" is more than a dead pid (issue #12 item 6): a pid now used by another process (its
+// start time differs from the one the claim recorded) is gone too, and where the start time
+// cannot be checked, a claim whose heartbeat is older than the threshold has lapsed.
 import { type Bead, claimedPidOf, labelsOf, timeOf } from './bead.js';
+import { claimerAlive, heartbeatAgeMs, processStartOf } from './liveness.js';
 import { isPidAlive, thisMachine } from './process.js';
 
 /** Two hours: long enough that a slow agent call is never mistaken for a crash. */
@@ -17,6 +21,8 @@ export interface StaleClaim {
   id: string;
   ageSec: number;
   pid: number | undefined;
+  /** Why the claimer counts as gone: `dead`, `reused` (same pid, another process) or `lapsed` (no heartbeat). */
+  why: 'dead' | 'reused' | 'lapsed';
 }
 
 export interface StaleClaimFacts {
@@ -24,10 +30,26 @@ export interface StaleClaimFacts {
   thresholdSec: number;
   isAlive?: (pid: number) => boolean;
   machine?: string;
+  /** Process start time of a pid (default: /proc); undefined when it cannot be read. */
+  startOf?: (pid: number) => string | undefined;
 }
 
 export function isHelixClaim(bead: Bead): boolean {
   return bead.owner === 'helix' || bead.assignee === 'helix' || labelsOf(bead).includes('helix');
+}
+
+/** Why the claimer of this bead is gone, or undefined while it must be taken as alive. */
+export function claimerGone(bead: Bead, facts: StaleClaimFacts): StaleClaim['why'] | undefined {
+  const isAlive = facts.isAlive ?? isPidAlive;
+  const startOf = facts.startOf ?? processStartOf;
+  const pid = claimedPidOf(bead);
+  if (pid === undefined || !isAlive(pid)) return 'dead';
+  if (!claimerAlive(bead, { isAlive, startOf })) return 'reused';
+  const recorded = bead['claimed-pid-start'];
+  const verified = typeof recorded === 'string' && recorded !== '' && startOf(pid) !== undefined;
+  if (verified) return undefined;
+  const heartbeat = heartbeatAgeMs(bead, facts.now);
+  return heartbeat !== undefined && heartbeat >= facts.thresholdSec * 1000 ? 'lapsed' : undefined;
 }
 
 /** The stale claim for this bead, or undefined when it must be left alone. */
@@ -35,12 +57,12 @@ export function staleClaimOf(bead: Bead, facts: StaleClaimFacts): StaleClaim | u
   if (bead.status !== 'in_progress' || !isHelixClaim(bead)) return undefined;
   const machine = bead['claimed-machine'];
   if (typeof machine === 'string' && machine && machine !== (facts.machine ?? thisMachine())) return undefined;
-  const pid = claimedPidOf(bead);
-  if (pid !== undefined && (facts.isAlive ?? isPidAlive)(pid)) return undefined;
+  const why = claimerGone(bead, facts);
+  if (!why) return undefined;
   const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
   const ageSec = claimedAt === undefined ? Number.POSITIVE_INFINITY : Math.floor((facts.now.getTime() - claimedAt) / 1000);
   if (ageSec < facts.thresholdSec) return undefined;
-  return { id: bead.id, ageSec, pid };
+  return { id: bead.id, ageSec, pid: claimedPidOf(bead), why };
 }
 
 export function staleClaims(beads: Bead[], facts: StaleClaimFacts): StaleClaim[] {

@@ -10,6 +10,8 @@ import { withLock } from './lock.js';
 import { beadsFile, excludeRuntimeFiles } from './paths.js';
 import { isPidAlive, sleepSync } from './process.js';
 import { describeProblems, parseBeads, readBeadsText, type Snapshot } from './read.js';
+import { schemaProblems } from './schema.js';
+import { leaseDir, leasedIn } from './liveness.js';
 
 export { describeProblems, parseBeads, problemsWarning, type ProblemKind, type Snapshot, type StoreProblem } from './read.js';
 
@@ -57,6 +59,11 @@ export class Draft {
     return this.dirty.size > 0 || this.removed.size > 0;
   }
 
+  /** The records this draft rewrites. */
+  get changedBeads(): Bead[] {
+    return [...this.dirty];
+  }
+
   /** The whole file text, sorted by id; untouched records keep their original line. */
   serialise(): string {
     const sorted = [...this.snapshot.beads].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -73,6 +80,7 @@ export class BeadStore {
   readonly dir: string;
   readonly file: string;
   private readonly env: NodeJS.ProcessEnv;
+  private leases: string | undefined;
 
   constructor(dir: string, env: NodeJS.ProcessEnv = process.env) {
     this.dir = dir;
@@ -82,6 +90,17 @@ export class BeadStore {
 
   exists(): boolean {
     return existsSync(this.file);
+  }
+
+  /** Where current DDx keeps its worker leases for this project (see liveness.ts). */
+  get leaseDir(): string {
+    this.leases ??= leaseDir(this.dir, this.env);
+    return this.leases;
+  }
+
+  /** Ids of beads a live DDx worker lease holds (taken, though DDx leaves them `open`). */
+  leased(now: Date = new Date()): Set<string> {
+    return leasedIn(this.leaseDir, { now });
   }
 
   /** Reads without the lock (a rename makes every read see a whole file). Missing file = empty. */
@@ -112,6 +131,7 @@ export class BeadStore {
         }
         const draft = new Draft(snapshot);
         const result = apply(draft);
+        assertDdxCanKeep(draft.changedBeads);
         if (draft.changed) {
           this.removeAbandonedTempFiles();
           this.writeAtomically(draft.serialise());
@@ -191,6 +211,16 @@ export class BeadStore {
     if (!(hold > 0)) return;
     closeSync(openSync(join(this.dir, 'beads.test-hold'), 'w'));
     sleepSync(hold * 1000);
+  }
+}
+
+/** Refuses a write that would put a record in the file that DDx's next rewrite would damage. */
+function assertDdxCanKeep(beads: Bead[]): void {
+  for (const bead of beads) {
+    const problems = schemaProblems(bead);
+    if (problems.length > 0) {
+      throw new HelixError('validation', `bead: refusing to write ${bead.id}: ${problems.join('; ')}`);
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from './bead.js';
 import { assertToken } from './claim.js';
 import { assertNoCycle } from './deps.js';
+import { EXTERNAL_BLOCKER_REASON_KEY, assertTransition } from './lifecycle.js';
 import type { Draft } from './store.js';
 
 export interface UpdateInput {
@@ -56,9 +57,15 @@ export function updateBead(draft: Draft, id: string, input: UpdateInput, now: Da
     const [key, raw] = splitAssignment(pair);
     if (PROTECTED_KEYS.has(key)) throw new HelixError('validation', `bead: ${key} cannot be set`);
     const value = parseSetValue(raw);
-    if (key === 'status') validateStatus(value);
-    if (key === 'priority') fields.priority = validatePriority(value);
+    if (key === 'status') fields.status = validateStatus(value);
+    else if (key === 'priority') fields.priority = validatePriority(value);
     else fields[key] = value;
+  }
+  // A status change follows DDx's lifecycle (`ddx bead update --status`): no manual close or
+  // reopen here, `blocked` needs an external blocker reason, `proposed` is an operator's move.
+  if (fields.status !== undefined && fields.status !== bead.status) {
+    const reason = fields[EXTERNAL_BLOCKER_REASON_KEY] ?? bead[EXTERNAL_BLOCKER_REASON_KEY];
+    assertTransition(id, bead.status, String(fields.status), { externalBlockerReason: typeof reason === 'string' ? reason : undefined });
   }
   const unset = input.unset ?? [];
   for (const key of unset) {

@@ -83,10 +83,9 @@ export class World {
     return this.calls().filter((c) => c.kind !== 'execute-bead-help').map((c) => (c.kind === 'execute-bead' ? 'execute-bead' : c.action ?? c.kind));
   }
 
-  /** The prompt a call received: `--text` value (ddx agent run), else stdin (codex `exec -`, claude -p). */
+  /** The prompt a call received: stdin (ddx agent run / ddx run, codex `exec -`, claude -p). */
   static promptOf(call: StubCall): string {
-    if (call.program === 'ddx') return call.argv[call.argv.indexOf('--text') + 1] ?? '';
-    return call.stdin;
+    return call.stdin; // every agent helix runs reads its prompt on stdin (ddx run, codex exec -, claude -p)
   }
 
   bead(input: CreateInput & { set?: string[] }): Bead {

@@ -191,7 +191,7 @@ describe('every prompt names its action file and carries its action phrase', () 
     { action: 'check', file: 'check.md', phrase: 'check action', args: ['check'] },
   ];
 
-  it('for each one-shot action and check, through codex (last argument), claude (stdin) and ddx agent run (--text)', () => {
+  it('for each one-shot action and check, through codex (last argument), claude (stdin) and ddx agent run (stdin)', () => {
     for (const [program, agent] of [['codex', 'codex'], ['claude', 'claude'], ['ddx', 'claude']] as const) {
       const w = new World({
         programs: [program],
@@ -202,7 +202,7 @@ describe('every prompt names its action file and carries its action phrase', () 
       w.git('add', 'report.md');
       w.git('commit', '-q', '-m', 'report');
       for (const e of expected) expect(w.helix([...e.args, '--agent', agent]).status).toBe(0);
-      const calls = w.calls().filter((c) => c.kind !== 'execute-bead-help');
+      const calls = w.calls().filter((c) => c.kind !== 'execute-bead-help' && c.kind !== 'version');
       expect(calls.every((c) => c.kind === (program === 'ddx' ? 'agent-run' : program))).toBe(true);
       expect(calls.map((c) => c.action)).toEqual(expected.map((e) => e.action));
       calls.forEach((call, i) => {

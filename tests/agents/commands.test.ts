@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   claudeCommand,
   codexCommand,
-  ddxAgentRunCommand,
+  ddxRunCommand,
   directAgentCommand,
   executeBeadCommand,
-  executeLoopCommand,
+  tryCommand,
 } from '../../src/agents/index.js';
 
 const root = '/repo/root';
@@ -27,21 +27,21 @@ describe('ddx command builders (contract §8)', () => {
     ]);
   });
 
-  it('execute-loop --once carries the selected issue and optional flags', () => {
-    expect(executeLoopCommand({ root, beadId: 'hx-2' })).toEqual({
-      file: 'ddx', args: ['agent', 'execute-loop', '--once'], cwd: root, env: { HELIX_SELECTED_ISSUE: 'hx-2' },
-    });
-    expect(executeLoopCommand({ root, beadId: 'hx-2', harness: 'codex', model: 'm', effort: 'low' }).args).toEqual([
-      'agent', 'execute-loop', '--once', '--harness', 'codex', '--model', 'm', '--effort', 'low',
-    ]);
+  it('ddx try (current DDx) carries the bead and the routing flags it has (no --json, no --prompt)', () => {
+    expect(tryCommand({ root, beadId: 'hx-2' })).toEqual({ file: 'ddx', args: ['try', 'hx-2'], cwd: root, env: { HELIX_SELECTED_ISSUE: 'hx-2' } });
+    expect(tryCommand({ root, beadId: 'hx-2', harness: 'codex', model: 'm', effort: 'low' }).args).toEqual(['try', 'hx-2', '--harness', 'codex', '--model', 'm', '--effort', 'low']);
   });
 
-  it('ddx agent run: unrestricted permissions, timeout in seconds, prompt last after --text', () => {
-    expect(ddxAgentRunCommand({ root, harness: 'codex', prompt: 'do the check action', timeoutSeconds: 2700 }).args).toEqual([
-      'agent', 'run', '--harness', 'codex', '--permissions', 'unrestricted', '--timeout', '2700s', '--text', 'do the check action',
-    ]);
-    expect(ddxAgentRunCommand({ root, harness: 'claude', prompt: 'p', timeoutSeconds: 60, model: 'sonnet', effort: 'max' }).args).toEqual([
-      'agent', 'run', '--harness', 'claude', '--permissions', 'unrestricted', '--timeout', '60s', '--model', 'sonnet', '--effort', 'max', '--text', 'p',
+  it.each([
+    ['agent', ['agent', 'run']],
+    ['current', ['run']],
+  ] as const)('ddx run on the %s surface: unrestricted permissions, timeout in seconds, the prompt on stdin (never argv)', (surface, head) => {
+    const big = 'x'.repeat(200 * 1024); // above Linux's 128 KiB single-argument limit
+    const cmd = ddxRunCommand(surface, { root, harness: 'codex', prompt: big, timeoutSeconds: 2700 });
+    expect(cmd.args).toEqual([...head, '--harness', 'codex', '--permissions', 'unrestricted', '--timeout', '2700s']);
+    expect(cmd.input).toBe(big);
+    expect(ddxRunCommand(surface, { root, harness: 'claude', prompt: 'p', timeoutSeconds: 60, model: 'sonnet', effort: 'max' }).args).toEqual([
+      ...head, '--harness', 'claude', '--permissions', 'unrestricted', '--timeout', '60s', '--model', 'sonnet', '--effort', 'max',
     ]);
   });
 });

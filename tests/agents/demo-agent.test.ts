@@ -6,7 +6,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   codexCommand,
-  ddxAgentRunCommand,
+  ddxRunCommand,
   executeBeadCommand,
   parseExecuteBeadResult,
   parseNextAction,
@@ -105,7 +105,7 @@ describe('demo stand-in agent', () => {
 
   it('answers the check action with NEXT_ACTION: STOP through ddx agent run', async () => {
     const p = demoProject({});
-    const run = await runAgentCommand(ddxAgentRunCommand({ root: p.repo, harness: 'codex', prompt: 'Perform the check action.', timeoutSeconds: 60 }), { env: p.env });
+    const run = await runAgentCommand(ddxRunCommand('agent', { root: p.repo, harness: 'codex', prompt: 'Perform the check action.', timeoutSeconds: 60 }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(parseNextAction(run.output)).toBe('STOP');
     expect(run.stdout.split('\n')[0]).toBe('NEXT_ACTION: STOP');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInvalidExecuteBeadResult, parseExecuteBeadResult } from '../../src/agents/index.js';
+import { isInvalidExecuteBeadResult, parseExecuteBeadResult, parseTryResult } from '../../src/agents/index.js';
 
 const full = {
   bead_id: 'hx-1a2b3c4d',
@@ -45,8 +45,8 @@ describe('parseExecuteBeadResult (contract §8)', () => {
   });
 
   it.each([
-    [{ ...full, status: 'exploded' }, 'unknown status'],
-    [{ ...full, outcome: 'landed' }, 'unknown outcome'],
+    [{ ...full, status: 42 }, 'no status'],
+    [{ ...full, outcome: '' }, 'no outcome'],
     [{ ...full, bead_id: undefined }, 'no bead_id'],
     [{ ...full, tokens: 'many' }, 'tokens is not a number'],
     [{ ...full, result_rev: 42 }, 'result_rev is not a string'],
@@ -54,6 +54,19 @@ describe('parseExecuteBeadResult (contract §8)', () => {
     const result = parseExecuteBeadResult(JSON.stringify(value));
     expect(isInvalidExecuteBeadResult(result)).toBe(true);
     expect(result).toMatchObject({ reason: expect.stringContaining(reason) });
+  });
+
+  it('keeps a status or outcome helix does not know, as DDx wrote it (judged later, reported by name)', () => {
+    expect(parseExecuteBeadResult(JSON.stringify({ ...full, status: 'push_conflict', outcome: 'landed-later' }))).toMatchObject({ status: 'push_conflict', outcome: 'landed-later' });
+  });
+
+  it('reads the result block of `ddx try` (current DDx has no --json): the last block for the bead', () => {
+    const out = 'claim hx-1a2b3c4d\nrunning…\n\nbead: hx-1a2b3c4d\nstatus: preserved_needs_review\ndetail: large deletion\nresult_rev: abc\npreserve_ref: refs/ddx/iterations/hx-1a2b3c4d/1\nrouting intent: difficulty=x\n';
+    expect(parseTryResult(out, 'hx-1a2b3c4d')).toEqual({
+      bead_id: 'hx-1a2b3c4d', status: 'preserved_needs_review', detail: 'large deletion', result_rev: 'abc', preserve_ref: 'refs/ddx/iterations/hx-1a2b3c4d/1',
+    });
+    expect(parseTryResult(out, 'hx-other')).toBeUndefined();
+    expect(parseTryResult('bead not found: hx-1\n')).toBeUndefined();
   });
 
   it('finds the result after a progress line that only looks like JSON', () => {

@@ -52,8 +52,8 @@ describe('edges', () => {
     await added(store, 'Terraform wants to replace the database', 'prevent_destroy');
     const suggestions = await store.suggestEdges(failure);
     expect(suggestions.map((s) => [s.from, s.to, s.rel_type])).toEqual([[pattern, failure, 'solves']]);
-    expect(suggestions[0]!.confidence).toBeGreaterThanOrEqual(0.35);
-    expect(suggestions[0]!.reason).toMatch(/^similarity 0\.\d+ ≥ 0\.35$/);
+    expect(suggestions[0]!.confidence).toBeGreaterThanOrEqual(0.4);
+    expect(suggestions[0]!.reason).toMatch(/^similarity 0\.\d+ ≥ 0\.4$/);
     await expect(store.suggestEdges('missing')).rejects.toThrow(/not found/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confidenceTag, effectiveness, fusedRank, hybridRelevance, recency, score } from '../../src/memory/scoring.js';
+import { confidenceTag, effectiveness, recency, score } from '../../src/memory/scoring.js';
 
 describe('scoring arithmetic', () => {
   it('effectiveness is helped/(helped+failed), 0.5 with no feedback', () => {
@@ -19,19 +19,6 @@ describe('scoring arithmetic', () => {
 
   it('relevance 1.0, no feedback, used today scores 0.85', () => {
     expect(score(1, effectiveness(0, 0), 1)).toBeCloseTo(0.85);
-  });
-
-  it('hybrid relevance is 1.0 for an identical text whatever rank BM25 gave it', () => {
-    expect(hybridRelevance(1, fusedRank(7, 1))).toBe(1);
-    expect(hybridRelevance(1, undefined)).toBe(1);
-  });
-
-  it('hybrid relevance lifts a keyword match above its cosine but stays within [0, 1]', () => {
-    const lifted = hybridRelevance(0.3, fusedRank(1, 3));
-    expect(lifted).toBeGreaterThan(0.3);
-    expect(lifted).toBeLessThan(1);
-    expect(hybridRelevance(0.3, undefined)).toBe(0.3);
-    expect(fusedRank(1, 1)).toBeCloseTo(1);
   });
 
   it('confidence tags round to the nearest percent, [unproven] without feedback', () => {

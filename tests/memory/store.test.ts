@@ -120,7 +120,7 @@ describe('store', () => {
     expect((await reopened.health()).total_memories).toBe(1);
     reopened.close();
     const db = new Database(dbPath, { readonly: true });
-    expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Project, bead } from './harness.js';
+import { Project, STUBS, bead } from './harness.js';
 
 const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
@@ -24,6 +24,8 @@ describe('helix status', () => {
         '  Closed:  1',
         '  Ready:   1',
         '  Blocked: 1',
+        '',
+        `DDx: v0.6.1 (ddx agent execute-bead / ddx agent run) at ${STUBS}/ddx`,
         '',
         'No run state found. Run `helix run` to generate.',
         '',
@@ -63,9 +65,11 @@ describe('helix status', () => {
     });
     const before = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
     expect(Object.keys(before).sort()).toEqual(
-      ['active_run', 'current_cycle', 'injected_supervisory', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
+      ['active_run', 'current_cycle', 'ddx', 'injected_supervisory', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
     );
     expect(before).toMatchObject({ current_cycle: 0, running_bead: null, last_stop_reason: null, run: null, active_run: null });
+    // which DDx was found: the stub answers `ddx version` as v0.6.1, the `ddx agent` surface
+    expect(before.ddx).toEqual({ version: 'v0.6.1', surface: 'agent', path: expect.stringMatching(/\/ddx$/), supported: true });
     expect(before.tracker).toEqual({ total: 6, open: 5, in_progress: 1, closed: 0, ready: 4, blocked: 1 });
     const parked = before.parked_beads as Array<Record<string, unknown>>;
     expect(parked.map((b) => [b.id, b.reason]).sort()).toEqual([

@@ -29,6 +29,14 @@ export async function main(program) {
   const call = describeCall(program, argv, stdin);
   const script = readScript();
 
+  if (call.kind === 'version') {
+    // helix's one probe per run: this stub stands in for DDx v0.6.1 (the `ddx agent` surface);
+    // `executeBeadHelp: false` makes it an older DDx helix does not drive, `ddxVersion` any other.
+    log(call, null);
+    const version = script.ddxVersion ?? (script.executeBeadHelp === false ? 'v0.5.3' : 'v0.6.1');
+    process.stdout.write(`DDx ${version}\nCommit: stub\nBuilt: stub\n`);
+    process.exit(0);
+  }
   if (call.kind === 'execute-bead-help') {
     log(call, null);
     if (script.executeBeadHelp === false) {
@@ -75,7 +83,9 @@ function claudeFormat(argv) {
 /** codex reads its prompt from stdin when it is given as `-`; claude -p always does. */
 function readStdin(program) {
   const argv = process.argv.slice(2);
-  if (program !== 'claude' && !(program === 'codex' && argv[argv.length - 1] === '-')) return '';
+  // `ddx agent run` / `ddx run` read the prompt on stdin when helix calls them
+  const ddxRun = program === 'ddx' && (argv[0] === 'run' || argv[1] === 'run');
+  if (program !== 'claude' && !ddxRun && !(program === 'codex' && argv[argv.length - 1] === '-')) return '';
   try {
     return readFileSync(0, 'utf8');
   } catch {
@@ -88,6 +98,7 @@ function describeCall(program, argv, stdin) {
   const call = { program, argv, stdin, cwd: process.cwd(), kind: 'unsupported', action: null, prompt: null, id: null };
   if (program === 'ddx') {
     const [group, sub, ...rest] = argv;
+    if (group === 'version') return { ...call, kind: 'version' };
     if (group === 'agent' && sub === 'execute-bead') {
       if (rest.includes('--help') || rest.includes('-h')) return { ...call, kind: 'execute-bead-help' };
       return { ...call, kind: 'execute-bead', id: rest[0] ?? null };
@@ -95,7 +106,7 @@ function describeCall(program, argv, stdin) {
     if (group === 'agent' && sub === 'execute-loop') return { ...call, kind: 'execute-loop', id: process.env.HELIX_SELECTED_ISSUE ?? null };
     if (group === 'agent' && sub === 'run') {
       const at = argv.indexOf('--text');
-      return withPrompt({ ...call, kind: 'agent-run' }, at >= 0 ? argv[at + 1] ?? '' : '');
+      return withPrompt({ ...call, kind: 'agent-run' }, at >= 0 ? argv[at + 1] ?? '' : stdin);
     }
     return call;
   }
@@ -363,3 +374,6 @@ function gitHead(cwd) {
   const r = spawnSync('git', ['rev-parse', 'HEAD'], { cwd, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : '0000000000000000000000000000000000000000';
 }
+
+// Shared with the DDx stand-ins in ddx-standin/ (their harness answers come from the same script).
+export { ACTION_PHRASES, defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt };

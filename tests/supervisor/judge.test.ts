@@ -25,7 +25,7 @@ function result(fields: Partial<ExecuteBeadResult> = {}): ExecuteBeadResult {
   } as ExecuteBeadResult;
 }
 
-function assess(after: Bead | undefined, facts: { exitCode?: number; timedOut?: boolean; result?: ReturnType<typeof result> } = {}) {
+function assess(after: Bead | undefined, facts: { exitCode?: number; timedOut?: boolean; result?: ExecuteBeadResult; closer?: 'helix' | 'ddx' } = {}) {
   const before = base();
   return assessDispatch({
     before: fingerprintOf(before),
@@ -34,6 +34,7 @@ function assess(after: Bead | undefined, facts: { exitCode?: number; timedOut?: 
     exitCode: facts.exitCode ?? 0,
     timedOut: facts.timedOut ?? false,
     result: facts.result,
+    closer: facts.closer,
   });
 }
 
@@ -81,7 +82,40 @@ describe('completion', () => {
       failure: 'agent-failed',
       detail: 'execution_failed: boom',
     });
-    expect(assess({ ...base(), status: 'in_progress' }, { result: result({ status: 'land_conflict', outcome: 'preserved' }) })).toMatchObject({ failure: 'agent-failed' });
+    expect(assess({ ...base(), status: 'in_progress' }, { result: result({ status: 'structural_validation_failed', outcome: 'error' }) })).toMatchObject({ failure: 'agent-failed' });
+  });
+
+  it('a preserved outcome is never landed, whatever the status says (DDx v0.6.1: preserved + success for --no-merge)', () => {
+    const preserved = result({ status: 'success', outcome: 'preserved', detail: '--no-merge specified', preserve_ref: 'refs/ddx/iterations/hx-1/x' });
+    expect(assess({ ...base(), status: 'in_progress' }, { result: preserved })).toEqual({
+      kind: 'preserved',
+      detail: 'DDx preserved the work without merging it (status success: --no-merge specified (kept under refs/ddx/iterations/hx-1/x))',
+    });
+    expect(assess({ ...base(), status: 'in_progress' }, { result: result({ status: 'post_run_check_failed', outcome: 'preserved' }) })).toMatchObject({ kind: 'preserved' });
+    // current DDx's `ddx try` prints no outcome: its preserved status says it
+    expect(assess({ ...base(), status: 'open' }, { exitCode: 1, closer: 'ddx', result: { bead_id: 'hx-a', status: 'preserved_needs_review' } })).toMatchObject({ kind: 'preserved' });
+  });
+
+  it('a status helix does not know is reported by its name, not as an invalid result', () => {
+    expect(assess({ ...base(), status: 'in_progress' }, { result: result({ status: 'quantum_flux', outcome: 'merged' }) })).toEqual({
+      kind: 'failed',
+      failure: 'no-completion',
+      detail: 'DDx status "quantum_flux" is not one helix knows (quantum_flux)',
+      unknown: true,
+    });
+  });
+
+  it.each(['ratchet_failed', 'push_failed', 'no_evidence_produced', 'land_retry', 'review_block'])('DDx status %s is understood: not landed, no agent failure', (status) => {
+    expect(assess({ ...base(), status: 'in_progress' }, { result: result({ status, outcome: 'no-changes' }) })).toMatchObject({ kind: 'failed', failure: 'no-completion' });
+  });
+
+  it('on `ddx try` DDx closes: success with the bead left open is not a completion', () => {
+    expect(assess({ ...base(), status: 'open' }, { closer: 'ddx', result: { bead_id: 'hx-a', status: 'success' } })).toEqual({
+      kind: 'failed',
+      failure: 'no-completion',
+      detail: 'DDx reported success but left the bead open',
+    });
+    expect(assess({ ...base(), status: 'closed' }, { closer: 'ddx', result: { bead_id: 'hx-a', status: 'success' } })).toEqual({ kind: 'verify', helixCloses: false, salvaged: false });
   });
 
   it('exit 0 without the bead done is a no-completion failure', () => {

@@ -2,12 +2,12 @@
 // handing over to children, promotion of tasks that gained children, batching.
 import { describe, expect, it } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
-import { readyBeads } from '../../src/tracker/index.js';
+import { readyBeads, readyEpics } from '../../src/tracker/index.js';
 import { batchFor, selectNext, tasksToPromote } from '../../src/supervisor/selection.js';
 import { bead } from './builders.js';
 
 function select(beads: Bead[], focusedEpic?: string, excluded: string[] = []) {
-  return selectNext({ ready: readyBeads(beads, { execution: true }), beads, focusedEpic, excluded: new Set(excluded) });
+  return selectNext({ ready: readyBeads(beads, { execution: true }), epics: readyEpics(beads), beads, focusedEpic, excluded: new Set(excluded) });
 }
 
 describe('selectNext', () => {

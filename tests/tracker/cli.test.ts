@@ -201,7 +201,7 @@ describe('update, claim, unclaim, close, reopen', () => {
 
   it.each([
     [['update', 'a', '--priority', 'high'], EXIT.validation, 'bead: invalid priority "high": must be an integer 0-4'],
-    [['update', 'a', '--status', 'done'], EXIT.validation, 'bead: invalid status "done": must be one of open, in_progress, closed'],
+    [['update', 'a', '--status', 'done'], EXIT.validation, 'bead: invalid status "done": must be one of open, in_progress, closed, blocked, proposed, cancelled'],
     [['update', 'zz', '--notes', 'x'], EXIT.notFound, 'bead: not found: zz'],
     [['update', 'a', '--claim', '--pid', 'abc'], EXIT.validation, 'bead: invalid pid "abc"'],
     [['close', 'zz'], EXIT.notFound, 'bead: not found: zz'],
@@ -345,9 +345,9 @@ describe('list, ready, blocked, status', () => {
     expect(idsOf(json(repo, ['ready', '--execution']))).toEqual(['b', 'c', 'a']);
   });
 
-  it('blocked lists open beads with an unclosed or unknown dependency', () => {
+  it('blocked lists open beads with an unclosed or unknown dependency, then retry-parked ones, as DDx v0.6.1 does', () => {
     const { repo } = files();
-    expect(idsOf(json(repo, ['blocked']))).toEqual(['d', 'j']);
+    expect(idsOf(json(repo, ['blocked']))).toEqual(['d', 'i', 'j']);
   });
 
   it('list filters by --status, --label and --where, sorted by id', () => {
@@ -441,11 +441,15 @@ describe('damaged files', () => {
 
   it('a dependencies value that is not a list: reads and doctor work (no stack trace)', () => {
     const { repo } = seeded([bead({ id: 'a', dependencies: { odd: true } as never }), bead({ id: 'b' })]);
-    for (const args of [['ready'], ['blocked'], ['status'], ['doctor'], ['dep', 'tree'], ['show', 'a', '--fingerprint']]) {
+    for (const args of [['ready'], ['blocked'], ['status'], ['dep', 'tree'], ['show', 'a', '--fingerprint']]) {
       const r = tracker(repo, args);
       expect(r.stderr, args.join(' ')).toBe('');
       expect(r.status, args.join(' ')).toBe(0);
     }
+    // doctor names it as damage DDx would do (it drops the value on its next rewrite)
+    const doctor = tracker(repo, ['doctor']);
+    expect(doctor.status).toBe(EXIT.error);
+    expect(doctor.stdout).toContain('DDx would damage a: dependencies is an object, not a list of dependency objects (DDx would drop it)');
     expect(ok(repo, ['blocked'])).toBe('a  [P2] [open] [task] bead a\n');
   });
 
@@ -483,7 +487,7 @@ describe('damaged files', () => {
     expect(report.stdout).toContain('dependency cycle: d -> e -> d');
     expect(beadsText(repo)).toBe(text);
     const asJson = JSON.parse(tracker(repo, ['doctor', '--json']).stdout);
-    expect(Object.keys(asJson)).toEqual(['healthy', 'total', 'problems', 'dangling', 'cycles', 'stale_claims']);
+    expect(Object.keys(asJson)).toEqual(['healthy', 'total', 'problems', 'dangling', 'cycles', 'stale_claims', 'ddx_damage']);
     expect(asJson.stale_claims).toEqual([]);
 
     const fix = tracker(repo, ['doctor', '--fix']);

@@ -36,9 +36,10 @@ describe('closeBead', () => {
     expect(closeBead(draft, 'a', { force: true }).status).toBe('closed');
   });
 
-  it('a related (non-blocking) dependency does not hold the close', () => {
+  it('a related dependency holds the close too (DDx rejectIfUnclosedBlockingDeps checks every type)', () => {
     const draft = draftOf(bead({ id: 'x' }), bead({ id: 'a', dependencies: [{ issue_id: 'a', depends_on_id: 'x', type: 'related' }] }));
-    expect(closeBead(draft, 'a').status).toBe('closed');
+    expect(errorOf(() => closeBead(draft, 'a')).exitCode).toBe(EXIT.openDependencies);
+    expect(draft.changed).toBe(false);
   });
 
   it('with a stale token refuses before anything else and changes nothing', () => {

@@ -16,10 +16,11 @@ describe('createBead', () => {
       status: 'open',
       priority: 2,
       issue_type: 'task',
+      schema_version: 1,
       created_at: '2025-06-01T12:00:00.000Z',
       updated_at: '2025-06-01T12:00:00.000Z',
     });
-    expect(Object.keys(created)).toEqual(['id', 'title', 'status', 'priority', 'issue_type', 'created_at', 'updated_at']);
+    expect(Object.keys(created)).toEqual(['id', 'title', 'status', 'priority', 'issue_type', 'schema_version', 'created_at', 'updated_at']);
   });
 
   it('records labels, parent, description, acceptance, spec-id and blocks dependencies', () => {

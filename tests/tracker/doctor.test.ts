@@ -18,7 +18,7 @@ function storeWith(text: string): BeadStore {
 describe('diagnose', () => {
   it('a clean file is healthy', () => {
     const report = diagnose([bead({ id: 'a' }), bead({ id: 'b', deps: ['a'] })], [], facts);
-    expect(report).toEqual({ healthy: true, total: 2, problems: [], dangling: [], cycles: [], stale_claims: [] });
+    expect(report).toEqual({ healthy: true, total: 2, problems: [], dangling: [], cycles: [], stale_claims: [], ddx_damage: [] });
   });
 
   it('reports dangling dependencies, cycles and stale claims', () => {
@@ -32,7 +32,7 @@ describe('diagnose', () => {
     expect(report.healthy).toBe(false);
     expect(report.dangling).toEqual([{ id: 'a', depends_on_id: 'ghost' }]);
     expect(report.cycles).toEqual([['b', 'c', 'b']]);
-    expect(report.stale_claims).toEqual([{ id: 'd', ageSec: 43200, pid: 9 }]);
+    expect(report.stale_claims).toEqual([{ id: 'd', ageSec: 43200, pid: 9, why: 'dead' }]);
   });
 
   it('passes through the malformed, duplicate and conflict-marker problems of the read', () => {
@@ -89,7 +89,7 @@ describe('fixStore', () => {
   it('on a healthy file makes no backup and changes nothing', () => {
     const clean = jsonl([bead({ id: 'a' })]);
     const store = storeWith(clean);
-    expect(fixStore(store, facts)).toEqual({ backup: undefined, quarantined: 0, released: [] });
+    expect(fixStore(store, facts)).toEqual({ backup: undefined, quarantined: 0, released: [], repaired: [] });
     expect(readdirSync(store.dir)).toEqual(['beads.jsonl']);
     expect(store.readText()).toBe(clean);
     expect(existsSync(join(store.dir, 'beads.quarantine.jsonl'))).toBe(false);

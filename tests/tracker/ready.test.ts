@@ -48,13 +48,15 @@ describe('readyBeads', () => {
       bead({ id: 'c', dependencies: null as never }),
       bead({ id: 'd', dependencies: [null, 7, { depends_on_id: 3 }] as never }),
     ];
-    expect(ids(readyBeads(beads))).toEqual(['c', 'd']);
-    expect(ids(blockedBeads(beads))).toEqual(['a', 'b']);
+    // d's entries have no readable target: DDx reads each as an empty dependency, which blocks
+    expect(ids(readyBeads(beads))).toEqual(['c']);
+    expect(ids(blockedBeads(beads))).toEqual(['a', 'b', 'd']);
   });
 
-  it('non-blocking dependency types (related, discovered-from) only link', () => {
-    const b = bead({ id: 'b', dependencies: [{ issue_id: 'b', depends_on_id: 'a', type: 'related' }] });
-    expect(ids(readyBeads([bead({ id: 'a' }), b]))).toEqual(['a', 'b']);
+  it.each(['blocks', 'related', 'discovered-from', 'parent-child', 'depends_on', ''])('a %j dependency blocks, as every type does in DDx (DepIDs)', (type) => {
+    const b = bead({ id: 'b', dependencies: [{ issue_id: 'b', depends_on_id: 'a', type }] });
+    expect(ids(readyBeads([bead({ id: 'a' }), b]))).toEqual(['a']);
+    expect(ids(readyBeads([bead({ id: 'a', status: 'closed' }), b]))).toEqual(['b']);
   });
 
   it('orders by priority first, whatever the creation time or id', () => {

@@ -9,7 +9,7 @@ const claim = (overrides = {}) =>
 
 describe('the stale-claim rule', () => {
   it('a helix claim whose pid is dead and which is older than the threshold is stale', () => {
-    expect(staleClaimOf(claim(), facts())).toEqual({ id: 'a', ageSec: 10800, pid: 999 });
+    expect(staleClaimOf(claim(), facts())).toEqual({ id: 'a', ageSec: 10800, pid: 999, why: 'dead' });
   });
 
   it('reads claimed-pid given as a number', () => {

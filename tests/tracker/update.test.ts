@@ -23,8 +23,10 @@ describe('updateBead', () => {
   });
 
   it.each([
-    [{ status: 'done' }, 'bead: invalid status "done": must be one of open, in_progress, closed'],
-    [{ set: ['status=done'] }, 'bead: invalid status "done": must be one of open, in_progress, closed'],
+    [{ status: 'done' }, 'bead: invalid status "done": must be one of open, in_progress, closed, blocked, proposed, cancelled'],
+    [{ set: ['status=done'] }, 'bead: invalid status "done": must be one of open, in_progress, closed, blocked, proposed, cancelled'],
+    [{ status: 'proposed' }, 'bead: a: lifecycle transition open -> proposed rejected: transition_requires_operator: open -> proposed'],
+    [{ status: 'blocked' }, 'bead: a: lifecycle transition open -> blocked rejected: transition_requires_external_blocker: open -> blocked'],
     [{ priority: '9' }, 'bead: invalid priority "9": must be an integer 0-4'],
     [{ set: ['priority=x'] }, 'bead: invalid priority "x": must be an integer 0-4'],
     [{ title: '' }, 'bead: title must not be blank'],

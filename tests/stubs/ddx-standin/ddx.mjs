@@ -1,0 +1,391 @@
+// The body of the DDx stand-ins (../ddx-0.6.1/ddx, ../ddx-current/ddx): each version's command
+// tree, flags and errors (cobra.mjs), its store and claim rules (store.mjs), and the execution
+// commands with a scripted harness. What the "agent" does inside an execution comes from the test
+// script ($HELIX_STUB_SCRIPT, the same queue the other stubs use, tags `execute-bead`, `try`,
+// `work`, `agent-run`, `run`); every call is logged to $HELIX_STUB_LOG. See README.md here.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.mjs';
+import { ExitError, command, execute, tree } from './cobra.mjs';
+import { goNow, goStruct, goValue, indent } from './go-json.mjs';
+import { Store, encodeBead, parseDurationOr } from './store.mjs';
+
+const VERSIONS = {
+  '0.6.1': { version: 'v0.6.1', commit: '93be5c8cb2', store: 'v0.6.1' },
+  current: { version: 'v0.6.2-alpha164', commit: 'ae663ca012', store: 'current' },
+};
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms) => Atomics.wait(sleeper, 0, 0, ms);
+
+function git(cwd, ...args) {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  return { ok: r.status === 0, out: (r.stdout ?? '').trim(), err: (r.stderr ?? '').trim() };
+}
+
+function projectRoot() {
+  const top = git(process.cwd(), 'rev-parse', '--show-toplevel');
+  return top.ok ? top.out : process.cwd();
+}
+
+function storeFor(root, kind) {
+  return new Store(process.env.DDX_BEAD_DIR ? join(root, process.env.DDX_BEAD_DIR) : join(root, '.ddx'), kind);
+}
+
+function record(kind, argv, extra = {}) {
+  const call = { program: 'ddx', argv, stdin: extra.stdin ?? '', cwd: process.cwd(), kind, action: extra.action ?? null, id: extra.id ?? null };
+  return call;
+}
+
+/**
+ * The scripted harness answer for an execution or prompt (null: the default). For an execution
+ * the bead id is a tag too, so a response can be meant for one bead (`"when": "hx-00000002"`).
+ */
+function harness(call) {
+  const script = readScript();
+  const { index, response } = takeResponse(script, call.id && !call.action ? { ...call, action: call.id } : call);
+  log(call, index);
+  if (response) return response;
+  // `defaults` by tag, as in the other stubs (for executions: the kind or the bead id)
+  for (const tag of [call.id, call.kind, call.action]) if (tag && script.defaults?.[tag]) return script.defaults[tag];
+  return null;
+}
+
+function logWorked(id, by) {
+  log({ program: 'ddx', argv: [], stdin: '', cwd: process.cwd(), kind: 'worked', action: by, id }, null);
+}
+
+/**
+ * One attempt at a bead with the scripted harness, in the project tree (DDx's in-tree attempt
+ * backend; v0.6.1 used an isolated worktree — what helix can observe is the same: the result
+ * commit lands on the branch, or exists only under refs/ddx/iterations/…).
+ */
+function attempt(root, store, bead, response, by) {
+  const r = response ?? {};
+  const fill = (v) => substitute(v, bead.id);
+  for (const argv of r.run ?? []) runCommand(fill(argv), { program: 'ddx', cwd: root });
+  if (r.waitFor) while (!existsSync(fill(r.waitFor))) sleep(10);
+  if (r.delayMs) sleep(r.delayMs);
+  logWorked(bead.id, by);
+  const base = git(root, 'rev-parse', 'HEAD').out;
+  const exit = r.exit ?? 0;
+  const change = r.commit === false ? undefined : { path: fill(r.commit?.path ?? `work/${bead.id}.txt`), content: fill(r.commit?.content ?? `${bead.id}\n`) };
+  // The agent's commit, built without touching the work tree (plumbing on a private index).
+  let resultRev = base;
+  if (change) {
+    const index = join(root, '.git', `ddx-standin-index-${process.pid}`);
+    const env = { ...process.env, GIT_INDEX_FILE: index };
+    const run = (...args) => spawnSync('git', args, { cwd: root, env, encoding: 'utf8', input: args[0] === 'hash-object' ? change.content : undefined }).stdout.trim();
+    run('read-tree', base);
+    const blob = run('hash-object', '-w', '--stdin');
+    run('update-index', '--add', '--cacheinfo', `100644,${blob},${change.path}`);
+    const treeId = run('write-tree');
+    resultRev = spawnSync('git', ['commit-tree', treeId, '-p', base, '-m', `${bead.id}: ${bead.title}`], { cwd: root, encoding: 'utf8' }).stdout.trim();
+    spawnSync('rm', ['-f', index]);
+  }
+  const preserveRef = `refs/ddx/iterations/${bead.id}/${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z')}-${base.slice(0, 12)}`;
+  const result = { outcome: 'merged', reason: '', preserveRef: '', exitCode: exit, resultRev, baseRev: base };
+  if (exit !== 0 && resultRev === base) Object.assign(result, { outcome: 'error', reason: 'agent execution failed' });
+  else if (resultRev === base) Object.assign(result, { outcome: 'no-changes', reason: 'agent made no commits' });
+  else if (exit !== 0 || r.landing === 'preserved') {
+    git(root, 'update-ref', preserveRef, resultRev);
+    Object.assign(result, { outcome: 'preserved', preserveRef, reason: exit !== 0 ? 'agent execution failed' : (r.reason ?? 'post-run checks failed') });
+  } else if (git(root, 'rev-parse', 'HEAD').out !== base) {
+    git(root, 'update-ref', preserveRef, resultRev);
+    Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'ff-merge not possible' });
+  } else {
+    // land: fast-forward the branch to the result and bring its file into the work tree
+    git(root, 'update-ref', 'HEAD', resultRev, base);
+    git(root, 'checkout', resultRev, '--', change.path);
+  }
+  return result;
+}
+
+/** ClassifyExecuteBeadStatus (both versions), plus a scripted override. */
+function classify(result, override) {
+  if (override) return override;
+  if (result.exitCode !== 0) return 'execution_failed';
+  switch (result.outcome) {
+    case 'merged':
+      return 'success';
+    case 'no-changes':
+      return 'no_changes';
+    case 'error':
+      return 'execution_failed';
+    case 'preserved':
+      return { 'merge conflict': 'land_conflict', 'merge failed': 'land_conflict', 'ff-merge not possible': 'land_conflict', 'post-run checks failed': 'post_run_check_failed', 'ratchet miss': 'ratchet_failed', 'needs review': 'preserved_needs_review' }[result.reason] ?? 'success';
+    default:
+      return 'execution_failed';
+  }
+}
+
+function readPrompt(values) {
+  if (values.text) return values.text;
+  if (values.prompt) return readFileSync(values.prompt, 'utf8');
+  try {
+    return readFileSync(0, 'utf8'); // helix's stdin is a pipe; a terminal would not be read
+  } catch {
+    return '';
+  }
+}
+
+// ── commands shared by both trees ──────────────────────────────────────────────────────────────
+
+function versionCommand(v) {
+  return command({ name: 'version', short: 'Show version information', flags: { 'no-check': { type: 'bool' } }, run: (_, __, io) => io.out(`DDx ${v.version}\nCommit: ${v.commit}\nBuilt: ddx-standin\n`) });
+}
+
+function runCommandFor(kind, silenceUsage) {
+  return command({
+    name: 'run',
+    short: 'Invoke an agent with a prompt',
+    silenceUsage,
+    flags: Object.fromEntries(['project', 'prompt', 'text', 'harness', 'model', 'profile', 'effort', 'timeout', 'permissions', 'output', ...(kind === 'agent' ? ['quorum', 'harnesses', 'worktree', 'post-run'] : ['provider', 'persona'])].map((f) => [f, { type: 'string' }]).concat([['json', { type: 'bool' }]])),
+    run: (values, _, io) => {
+      if (values.timeout && parseDurationOr(values.timeout, NaN) !== parseDurationOr(values.timeout, NaN)) throw new Error(`invalid timeout: time: invalid duration "${values.timeout}"`);
+      const prompt = readPrompt(values);
+      const call = withPrompt(record(kind === 'agent' ? 'agent-run' : 'run', process.argv.slice(2), { stdin: prompt }), prompt);
+      const response = harness(call) ?? defaultResponse(call, readScript());
+      for (const argv of response.run ?? []) runCommand(substitute(argv, call.id ?? ''), call);
+      if (response.stdout) io.out(substitute(response.stdout, call.id ?? ''));
+      if (response.stderr) io.err(substitute(response.stderr, call.id ?? ''));
+      if (response.exit) throw new Error(`agent exited with code ${response.exit}`);
+    },
+  });
+}
+
+function beadGroup(kind) {
+  const store = () => storeFor(projectRoot(), VERSIONS[kind].store);
+  const printBeads = (beads, json, io) => {
+    if (json) io.out(beads.length ? indent(`[${beads.map((b) => encodeBead(b, VERSIONS[kind].store)).join(',')}]`) : '[]\n');
+    else for (const b of beads) io.out(`${b.id}  [P${b.priority}] [${b.status}] ${b.title}\n`);
+  };
+  return command({
+    name: 'bead',
+    short: 'Manage beads',
+    children: [
+      command({ name: 'ready', args: 'none', flags: { json: { type: 'bool' }, execution: { type: 'bool' } }, run: (v, _, io) => printBeads(store().ready(v.execution), v.json, io) }),
+      command({ name: 'list', args: 'none', flags: { json: { type: 'bool' }, status: { type: 'string' } }, run: (v, _, io) => printBeads(store().readAll().filter((b) => !v.status || b.status === v.status), v.json, io) }),
+      command({
+        name: 'show', use: '<id>', args: 'exact1', flags: { json: { type: 'bool' } },
+        run: (v, [id], io) => {
+          const b = store().readAll().find((x) => x.id === id);
+          if (!b) throw new Error(`bead: not found: ${id}`);
+          io.out(v.json ? indent(encodeBead(b, VERSIONS[kind].store)) : `${b.id}  ${b.title}\n`);
+        },
+      }),
+      command({
+        name: 'update', use: '<id>', args: 'exact1', flags: { claim: { type: 'bool' }, unclaim: { type: 'bool' }, assignee: { type: 'string' }, notes: { type: 'string' } },
+        run: (v, [id]) => {
+          if (v.claim) return void store().claim(id, v.assignee || 'ddx');
+          if (v.unclaim) return void store().unclaim(id);
+          store().update(id, (b) => {
+            if (v.notes !== undefined) b.notes = v.notes;
+          });
+        },
+      }),
+      command({ name: 'close', use: '<id>', args: 'exact1', flags: { session: { type: 'string' }, commit: { type: 'string' } }, run: (v, [id]) => void store().closeWithEvidence(id, v.session, v.commit) }),
+    ],
+  });
+}
+
+// ── v0.6.1 ─────────────────────────────────────────────────────────────────────────────────────
+
+function executeBeadCommand() {
+  return command({
+    name: 'execute-bead',
+    use: '<bead-id>',
+    short: 'Run an agent on one bead in an isolated worktree, then land the result',
+    args: 'exact1',
+    flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'provider', 'model-ref', 'effort', 'context-budget', 'prompt'].map((f) => [f, { type: 'string' }]), ['no-merge', { type: 'bool' }], ['json', { type: 'bool' }]]),
+    run: (values, [id], io) => {
+      if (!/^[a-zA-Z0-9._-]+$/.test(id)) throw new Error(`invalid bead ID "${id}": must contain only letters, digits, dots, underscores, and hyphens`);
+      const root = projectRoot();
+      const store = storeFor(root, 'v0.6.1');
+      const bead = store.readAll().find((b) => b.id === id);
+      const call = record('execute-bead', process.argv.slice(2), { id });
+      const response = harness(call);
+      if (!bead) throw new Error(`execute-bead context load: bead: not found: ${id}`);
+      // CommitTracker, then the checkpoint of every other uncommitted change (execute_bead.go)
+      const tracker = join(store.dir, 'beads.jsonl');
+      if (existsSync(tracker) && (git(root, 'diff', '--', '.ddx/beads.jsonl').out || git(root, 'ls-files', '--others', '--exclude-standard', '.ddx/beads.jsonl').out)) {
+        git(root, 'add', '.ddx/beads.jsonl');
+        git(root, 'commit', '--no-verify', '-q', '-m', `chore: update tracker (execute-bead ${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)})`);
+      }
+      const attemptId = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${process.pid}`;
+      git(root, 'add', '-A', '--', '.');
+      if (git(root, 'diff', '--cached', '--name-only').out) git(root, 'commit', '-q', '-m', `chore: checkpoint pre-execute-bead ${attemptId}`);
+      const started = goNow();
+      const result = attempt(root, store, bead, response ?? {}, 'execute-bead');
+      const status = classify(result, response?.status);
+      const res = goStruct([
+        ['bead_id', id], ['attempt_id', attemptId, true], ['base_rev', result.baseRev], ['result_rev', result.resultRev, true],
+        ['outcome', result.outcome], ['status', status, true], ['detail', result.reason || status, true], ['reason', result.reason, true],
+        ['preserve_ref', result.preserveRef, true], ['harness', values.harness, true], ['model', values.model, true],
+        ['session_id', `eb-${process.pid}`, true], ['duration_ms', 1], ['tokens', response?.tokens ?? 0, true], ['exit_code', result.exitCode],
+        ['started_at', started], ['finished_at', goNow()],
+      ]);
+      if (values.json) io.out(indent(res.text));
+      else io.out(`bead:    ${id}\nbase:    ${result.baseRev}\noutcome: ${result.outcome}\nstatus:  ${status}\n`);
+    },
+  });
+}
+
+function executeLoopCommand(name = 'execute-loop') {
+  return command({
+    name,
+    short: 'Drain the single-project execution-ready bead queue',
+    args: 'none',
+    flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'profile', 'provider', 'model-ref', 'effort', 'poll-interval', 'review-harness', 'review-model', 'min-tier', 'max-tier'].map((f) => [f, { type: 'string' }]), ...['once', 'json', 'local', 'no-review', 'no-adaptive-min-tier'].map((f) => [f, { type: 'bool' }])]),
+    run: (values, _, io) => {
+      if (!values.local) throw new Error('execute-loop: no ddx server is running for this project (ddx-standin: only --local is stood in for)');
+      loop('v0.6.1', values.once, io);
+    },
+  });
+}
+
+/** DDx's own worker loop: pick the first execution-ready bead, claim it, work it, close or unclaim. */
+function loop(kind, once, io) {
+  const root = projectRoot();
+  const store = storeFor(root, kind);
+  const tried = new Set();
+  for (;;) {
+    const candidate = store.ready(true).find((b) => !tried.has(b.id));
+    if (!candidate) return;
+    tried.add(candidate.id);
+    try {
+      store.claim(candidate.id, 'ddx-worker', `loop-${process.pid}`);
+    } catch {
+      continue; // claim race: another worker took it
+    }
+    const call = record('work', process.argv.slice(2), { id: candidate.id });
+    const response = harness(call);
+    const result = attempt(root, store, candidate, response ?? {}, 'loop');
+    const status = classify(result, response?.status);
+    if (status === 'success') store.closeWithEvidence(candidate.id, `loop-${process.pid}`, result.resultRev);
+    else store.unclaim(candidate.id);
+    io.out(`${candidate.id}: ${status}\n`);
+    if (once) return;
+  }
+}
+
+function tree061() {
+  const v = VERSIONS['0.6.1'];
+  return tree(
+    command({
+      name: 'ddx',
+      persistentFlags: { config: { type: 'string' }, verbose: { type: 'bool', short: 'v' }, 'library-base-path': { type: 'string' } },
+      children: [
+        versionCommand(v),
+        command({ name: 'agent', short: 'Invoke AI agents with harness dispatch, quorum, and session logging', run: (_, __, io) => io.out('Unified interface for dispatching work to AI coding agents.\n'), children: [runCommandFor('agent', false), executeBeadCommand(), executeLoopCommand()] }),
+        executeLoopCommand('work'),
+        beadGroup('0.6.1'),
+      ],
+    }),
+  );
+}
+
+// ── current ────────────────────────────────────────────────────────────────────────────────────
+
+function tryCommandTree() {
+  return command({
+    name: 'try',
+    use: '<bead-id>',
+    short: 'Execute a specific bead through the production machinery',
+    args: 'exact1',
+    silenceUsage: true,
+    flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'profile', 'provider', 'effort', 'attempt-backend', 'reason', 'review-tier', 'preclaim-timeout', 'route-resolution-timeout', 'attempt-wall-clock', 'request-timeout'].map((f) => [f, { type: 'string' }]), ...['min-power', 'max-power'].map((f) => [f, { type: 'int' }]), ...['force-claim', 'no-review', 'no-review-i-know-what-im-doing', 'allow-non-default-branch'].map((f) => [f, { type: 'bool' }])]),
+    run: (values, [id], io) => {
+      const root = projectRoot();
+      const store = storeFor(root, 'current');
+      const beads = store.readAll();
+      const bead = beads.find((b) => b.id === id);
+      const call = record('try', process.argv.slice(2), { id });
+      if (!bead) {
+        log(call, null);
+        io.err(`bead not found: ${id}\n`);
+        throw new ExitError(2);
+      }
+      if (!['open', 'in_progress'].includes(bead.status)) {
+        log(call, null);
+        io.err(`bead is not claimable (status=${bead.status})\n`);
+        throw new ExitError(2);
+      }
+      const status = new Map(beads.map((b) => [b.id, b.status]));
+      const unmet = bead.dependencies.map((d) => d.depends_on_id).filter((d) => status.get(d) !== 'closed');
+      if (unmet.length) {
+        log(call, null);
+        io.err(`bead has unmet dependencies: ${unmet.join(', ')}\n`);
+        throw new ExitError(2);
+      }
+      // the worker loop over this one bead: ReadyExecution, then ClaimWithOptions (a lease)
+      let claimed = store.ready(true).some((b) => b.id === id);
+      if (claimed) {
+        try {
+          store.claim(id, 'ddx-try', `try-${process.pid}`);
+        } catch {
+          claimed = false;
+        }
+      }
+      if (!claimed) {
+        log(call, null);
+        io.err(`bead is not execution-ready (it may be actively claimed by another worker): ${id}\n`);
+        throw new ExitError(2);
+      }
+      const response = harness(call);
+      const result = attempt(root, store, bead, response ?? {}, 'try');
+      const outcomeStatus = classify(result, response?.status);
+      if (outcomeStatus === 'success') {
+        store.closeWithEvidence(id, `try-${process.pid}`, result.resultRev);
+      } else {
+        store.unclaim(id); // Release: clears the owner and the lease
+        if (['execution_failed', 'no_changes'].includes(outcomeStatus)) store.cooldown(id, 0, outcomeStatus, result.reason);
+      }
+      io.out(`\nbead: ${id}\nstatus: ${outcomeStatus}\n`);
+      if (result.reason && outcomeStatus !== 'success') io.out(`detail: ${result.reason}\n`);
+      if (result.resultRev) io.out(`result_rev: ${result.resultRev}\n`);
+      if (result.preserveRef) io.out(`preserve_ref: ${result.preserveRef}\n`);
+      if (['success', 'already_satisfied'].includes(outcomeStatus)) return;
+      throw new ExitError(['preserved_needs_review', 'no_changes', 'no_evidence_produced'].includes(outcomeStatus) ? 1 : 2);
+    },
+  });
+}
+
+function workCommand() {
+  return command({
+    name: 'work',
+    short: 'Work the bead execution queue',
+    args: 'none',
+    flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'profile', 'provider', 'label-filter', 'effort', 'attempt-backend', 'reason', 'idle-interval'].map((f) => [f, { type: 'string' }]), ...['once', 'watch', 'json', 'local', 'no-review', 'ignore-cooldown'].map((f) => [f, { type: 'bool' }])]),
+    run: (values, _, io) => loop('current', values.once, io),
+  });
+}
+
+function treeCurrent() {
+  const v = VERSIONS.current;
+  return tree(
+    command({
+      name: 'ddx',
+      persistentFlags: { config: { type: 'string' }, verbose: { type: 'bool', short: 'v' }, 'library-base-path': { type: 'string' }, 'no-update-check': { type: 'bool' } },
+      flags: { version: { type: 'bool' } },
+      children: [versionCommand(v), tryCommandTree(), runCommandFor('current', true), workCommand(), beadGroup('current')],
+    }),
+  );
+}
+
+export async function main(kind) {
+  const root = kind === 'current' ? treeCurrent() : tree061();
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'version' || argv.includes('--help') || argv.includes('-h')) log(record(argv[0] === 'version' ? 'version' : 'help', argv), null);
+  let code;
+  try {
+    code = await execute(root, argv);
+  } catch (error) {
+    process.stderr.write(`Error: ${error.message}\n`);
+    code = 1;
+  }
+  process.exitCode = code;
+}
+
+export { goValue, dirname, mkdirSync, writeFileSync };
