@@ -66,9 +66,11 @@ writeFileSync(
   join(project, 'check', 'cli-spec.sh'),
   "#!/bin/sh\n# SPEC-CLI §2: the argument parser runs in strict mode.\ngrep -qx 'strict: true' src/args.txt 2>/dev/null && exit 0\necho \"src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'\"\nexit 1\n",
 );
+// Committed with the project: an uncommitted file would be swept into DDx v0.6.1's checkpoint commit
+// (helix warns about that before the first build).
+writeFileSync(join(project, '.gitignore'), '.git-shims\n');
 sh('git', ['add', '.']);
 sh('git', ['commit', '-q', '-m', 'demo project']);
-writeFileSync(join(project, '.gitignore'), '.git-shims\n');
 
 helix('tracker', 'init');
 const overview = helix('tracker', 'create', 'Write the project overview', '-p', '1', '--description', 'demo: write docs/overview.md', '--acceptance', 'docs/overview.md exists');
