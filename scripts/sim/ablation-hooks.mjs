@@ -31,7 +31,7 @@ export async function openMemoryPort(root, env, say) {
   if (!port) return port;
   return new Proxy(port, {
     get(target, key) {
-      if (key === 'feedback') return (input) => target.feedback({ ...input, verified: agentSaysDone(input.output) });
+      if (key === 'feedback') return (input) => target.feedback({ ...input, verified: agentSaysDone(input.output), refuted: false });
       const value = target[key];
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -52,7 +52,7 @@ interface Candidate {
 }
 
 export interface StoreOptions {
-  /** false: merge only an identical text, never a near-duplicate by cosine (default true). */
+  /** false: merge only an identical text, never a near-duplicate by cosine, systemic or not (default true). */
   mergeNearDuplicates?: boolean;
 }
 
@@ -76,7 +76,8 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput, options
     let candidate: Candidate = { type, trigger, resolution, vector: vector! };
     // One scan serves the duplicate check, the systemic count and auto-linking.
     let near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-    const duplicate = findDuplicate(ctx, options.mergeNearDuplicates === false ? [] : near, candidate, thresholds);
+    const mergeable = (neighbours: Neighbour[]) => (options.mergeNearDuplicates === false ? [] : neighbours);
+    const duplicate = findDuplicate(ctx, mergeable(near), candidate, thresholds);
     if (duplicate) return merge(ctx, duplicate.row, input.tags ?? [], duplicate.reason);
 
     let note = '';
@@ -85,7 +86,7 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput, options
       if (similar >= SYSTEMIC_PRIOR_FAILURES) {
         candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
         near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-        const known = findDuplicate(ctx, near, candidate, thresholds);
+        const known = findDuplicate(ctx, mergeable(near), candidate, thresholds);
         if (known) return merge(ctx, known.row, input.tags ?? [], known.reason);
         note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
       }

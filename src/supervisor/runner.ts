@@ -81,7 +81,11 @@ export type BuildPath = 'execute-bead' | 'try' | 'direct';
 export interface MemoryPort {
   inject(bead: Bead): Promise<{ block: string; names: string[] }>;
   /** `output` is the agent's final answer (UTILIZED / LEARNED lines are read from it). */
-  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void>;
+  /**
+   * `refuted`: the agent reported success and verification failed, so its LEARNED line is the
+   * approach that was refused, not a resolution.
+   */
+  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void>;
   /** Systemic memories, for the blocker report. */
   systemic?(): Promise<string[]>;
   close?(): void;
@@ -475,7 +479,9 @@ export class Supervisor {
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
       try {
-        await this.ctx.memory.feedback({ bead, injected, verified, output: run.answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
+        // The agent reported success and helix's check refused it: what it learned is refuted.
+        const refuted = assessment.kind === 'verify' && outcome.kind === 'failed';
+        await this.ctx.memory.feedback({ bead, injected, verified, output: run.answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined, refuted });
       } catch (error) {
         this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
