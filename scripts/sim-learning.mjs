@@ -15,13 +15,16 @@
 //        [--change-at 7] [--change-share 0.33] [--misleading 2] [--crowded-misleading 6]
 //        [--p-discover 0.3] [--slip 0.1] [--claims gain,misleading,stale,overclaim]
 //        [--ablate learn|ranking|decay|gating] [--arms …] [--jobs 2]
-//        [--svg docs/learning-curves.svg | --no-svg] [--sweep] [--json]
-// Exit: 0 when every claim passes (with --ablate: when the ablated mechanism's claim fails),
-// 1 otherwise, 2 on an error.
+//        [--svg curves.svg] [--sweep [--svg-dir dir]] [--json] [--save run.json]
+//   node scripts/sim-learning.mjs --docs   the plain run, every ablation and the sweep, written to
+//        docs/learning-results.md and the docs/learning-*.svg plots (the only way anything in
+//        docs/ is written, so the figures there always come from one run of this command)
+// Exit: 0 when every claim passes (with --ablate: when the ablated mechanism's claim fails; with
+// --docs: both, for every claim and ablation), 1 otherwise, 2 on an error.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ABLATIONS } from './sim/ablations.mjs';
 import { ARMS, installAgent, runArm } from './sim/engine.mjs';
@@ -41,7 +44,7 @@ export const MARGINS = {
 };
 
 function parseOptions(argv) {
-  const known = new Set(['--seeds', '--seed-list', '--families', '--rounds', '--change-at', '--change-share', '--misleading', '--crowded-misleading', '--p-discover', '--slip', '--arms', '--claims', '--ablate', '--jobs', '--svg', '--no-svg', '--sweep', '--json', '--embedder', '--save']);
+  const known = new Set(['--seeds', '--seed-list', '--families', '--rounds', '--change-at', '--change-share', '--misleading', '--crowded-misleading', '--p-discover', '--slip', '--arms', '--claims', '--ablate', '--jobs', '--svg', '--svg-dir', '--sweep', '--docs', '--json', '--embedder', '--save']);
   for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
   const value = (name, fallback) => {
     const at = argv.indexOf(name);
@@ -79,14 +82,19 @@ function parseOptions(argv) {
   };
   if (config.families < 1 || config.families > FAMILIES.length) throw new Error(`--families must be 1..${FAMILIES.length}`);
   if (config.changeAt < 2 || config.changeAt > config.rounds) throw new Error('--change-at must be within 2..rounds');
+  const docs = argv.includes('--docs');
+  if (docs && argv.some((a) => a.startsWith('--') && !['--docs', '--jobs'].includes(a))) {
+    throw new Error('--docs runs the documented defaults; it takes only --jobs');
+  }
   return {
     config,
     seeds,
     arms,
     jobs: Math.max(1, number('--jobs', 2)),
-    // The docs plot is the plain run's; an ablation or a sweep writes it only when asked to.
-    svg: argv.includes('--no-svg') ? undefined : argv.includes('--svg') ? resolve(value('--svg', '')) : ablate || argv.includes('--sweep') ? undefined : join(ROOT, 'docs', 'learning-curves.svg'),
+    svg: argv.includes('--svg') ? resolve(value('--svg', '')) : undefined,
+    svgDir: argv.includes('--svg-dir') ? resolve(value('--svg-dir', '')) : undefined,
     sweep: argv.includes('--sweep'),
+    docs,
     claims,
     json: argv.includes('--json'),
     save: argv.includes('--save') ? resolve(value('--save', 'sim-learning.json')) : undefined,
@@ -215,7 +223,7 @@ async function runSweep(options, memory) {
       yMax: 0.6,
       xTicks: pValues.map((p) => ({ x: p, label: String(p) })),
       series: [{ label: 'honest agent − memory off', colour: COLOURS.honest, points: gainP.map(point) }],
-      notes: [note, 'Bars: 95% interval over seeds. At p_discover 0.9 the fact is nearly free, so memory can only cost.'],
+      notes: [note, 'Bars: 95% interval over seeds.'],
     }),
     'learning-sweep-misleading.svg': lineChart({
       title: 'Gain from memory vs misleading memories per family',
@@ -228,24 +236,15 @@ async function runSweep(options, memory) {
       notes: [note, 'Bars: 95% interval over seeds.'],
     }),
   };
-  for (const [file, svg] of Object.entries(charts)) writeFileSync(join(ROOT, 'docs', file), svg);
-  const lines = [`sweep (${((performance.now() - started) / 60000).toFixed(1)} min, ${seeds.length} seeds): gain = success(honest) − success(off)`, '', '| p_discover | gain |', '|---:|---:|'];
+  const lines = [`sweep (${((performance.now() - started) / 60000).toFixed(1)} min, ${seeds.length} seeds): gain = success(honest) − success(off), mean [95% interval over seeds]`, '', '| p_discover | gain |', '|---:|---:|'];
   for (const g of gainP) lines.push(`| ${g.x} | ${showInterval(g)} |`);
-  lines.push('', '| misleading a family | gain |', '|---:|---:|');
+  lines.push('', `| misleading a family (p_discover ${base.pDiscover}) | gain |`, '|---:|---:|');
   for (const g of gainM) lines.push(`| ${g.x} | ${showInterval(g)} |`);
-  lines.push('', `plots written to docs/${Object.keys(charts).join(' and docs/')}`);
-  return { text: lines.join('\n'), gainP, gainM };
+  return { text: lines.join('\n'), gainP, gainM, charts };
 }
 
-async function main() {
-  const options = parseOptions(process.argv.slice(2));
-  ensureBuilt();
-  const memory = await import(join(ROOT, 'dist', 'memory', 'index.js'));
-  if (options.sweep) {
-    const sweep = await runSweep(options, memory);
-    process.stdout.write(options.json ? `${JSON.stringify({ gainP: sweep.gainP, gainM: sweep.gainM }, null, 2)}\n` : `${sweep.text}\n`);
-    return;
-  }
+/** The plain run, or one ablation: every arm the claims need, each seed; the claims judged. */
+async function claimsRun(options, memory) {
   const started = performance.now();
   const runs = options.seeds.flatMap((seed) => options.arms.map((arm) => ({ seed, arm, config: options.config })));
   const seeds = bySeed(await simulate(runs, options.jobs, memory));
@@ -253,26 +252,101 @@ async function main() {
   const seconds = (performance.now() - started) / 1000;
   const ablated = options.config.ablate ? claims.find((c) => c.mechanism === options.config.ablate) : undefined;
   const ok = options.config.ablate ? ablated !== undefined && !ablated.holds : claims.length > 0 && claims.every((c) => c.holds);
-  if (options.svg && options.arms.some((a) => !ARMS.find((x) => x.key === a).crowded)) {
-    mkdirSync(dirname(options.svg), { recursive: true });
-    writeFileSync(options.svg, curvesSvg(seeds, options.config, options.arms));
+  const lines = [report(seeds, claims, options, seconds)];
+  if (options.config.ablate) {
+    lines.push(
+      ablated
+        ? `\nablation ${options.config.ablate}: the claim it tests ${ablated.holds ? 'still PASSES: the claim does not depend on this mechanism' : 'FAILS, as it should when its mechanism is off'}`
+        : `\nablation ${options.config.ablate}: no claim testing it was run (check --arms)`,
+    );
   }
-  const document = { config: options.config, seeds, claims, ok, seconds };
-  if (options.save) writeFileSync(options.save, `${JSON.stringify(document, null, 2)}\n`);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${report(seeds, claims, options, seconds)}\n`);
-    if (options.svg) process.stdout.write(`plot written to ${options.svg}\n`);
-    if (options.config.ablate) {
-      process.stdout.write(
-        ablated
-          ? `\nablation ${options.config.ablate}: the claim it tests ${ablated.holds ? 'still PASSES: the claim does not depend on this mechanism' : 'FAILS, as it should when its mechanism is off'}\n`
-          : `\nablation ${options.config.ablate}: no claim testing it was run (check --arms)\n`,
-      );
+  const hasCurves = options.arms.some((a) => !ARMS.find((x) => x.key === a).crowded);
+  return { seeds, claims, ok, seconds, text: lines.join('\n'), curves: hasCurves ? curvesSvg(seeds, options.config, options.arms) : undefined };
+}
+
+/** `git describe`-like: the commit the figures were made from, and whether the tree had changes. */
+function revision() {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  if (head.status !== 0) return 'unknown revision';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'scripts', 'bin'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  return `${head.stdout.trim()}${dirty ? ' with uncommitted changes to src/, scripts/ or bin/' : ''}`;
+}
+
+/**
+ * `--docs`: the plain run, each ablation, and the sweep, with the documented defaults; writes
+ * docs/learning-results.md and the plots. Every figure in docs/ and the README's learning section
+ * comes from here, so none is copied by hand.
+ */
+async function docsRun(options, memory) {
+  const started = performance.now();
+  const from = revision();
+  const docsDir = join(ROOT, 'docs');
+  const say = (line) => process.stderr.write(`sim-learning --docs: ${line}\n`);
+  const sections = [];
+  let ok = true;
+
+  say('the plain run (every claim, every arm)');
+  const plain = await claimsRun(options, memory);
+  ok &&= plain.ok;
+  const files = { 'learning-curves.svg': plain.curves };
+  sections.push(['## The claims: `npm run sim:learning`', '', plain.ok ? 'Every claim PASSES.' : '**Not every claim passes.**', '', '```text', plain.text, '```', '', '![success rate per round](learning-curves.svg)']);
+
+  const ablations = ['## The ablations: `npm run sim:learning -- --ablate <mechanism>`', '', 'Each runs only the arms its claim needs, with that one mechanism switched off; the claim must FAIL.'];
+  for (const [claimKey, claim] of Object.entries(CLAIMS)) {
+    const ablate = claim.mechanism;
+    say(`ablation ${ablate}`);
+    const run = await claimsRun({ ...options, config: { ...options.config, ablate }, arms: claim.arms, claims: [claimKey] }, memory);
+    ok &&= run.ok;
+    ablations.push('', `### \`npm run sim:learning -- --ablate ${ablate}\`: ${ABLATIONS[ablate]}`, '', '```text', run.text, '```');
+  }
+  sections.push(ablations);
+
+  say('the sweep');
+  const sweep = await runSweep(options, memory);
+  Object.assign(files, sweep.charts);
+  sections.push(['## The sweep: `npm run sim:learning -- --sweep`', '', '```text', sweep.text, '```', '', ...Object.keys(sweep.charts).map((file) => `![${file}](${file})`)]);
+
+  const minutes = ((performance.now() - started) / 60000).toFixed(1);
+  const head = [
+    '# Learning simulation: results',
+    '',
+    `Generated by \`npm run sim:learning -- --docs\` (${minutes} min, ${options.jobs} runs at a time) from helix ${from}. Do not edit by hand: rerun the command. What the simulation is and what it does not show: [learning.md](learning.md).`,
+  ];
+  const text = [head, ...sections].map((lines) => lines.join('\n')).join('\n\n');
+  writeFileSync(join(docsDir, 'learning-results.md'), `${text}\n`);
+  for (const [file, svg] of Object.entries(files)) writeFileSync(join(docsDir, file), svg);
+  return { ok, written: ['learning-results.md', ...Object.keys(files)].map((f) => relative(ROOT, join(docsDir, f))) };
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  ensureBuilt();
+  const memory = await import(join(ROOT, 'dist', 'memory', 'index.js'));
+  if (options.docs) {
+    const { ok, written } = await docsRun(options, memory);
+    process.stdout.write(`written: ${written.join(', ')}${ok ? '' : '\nNOT EVERY CLAIM PASSED, OR AN ABLATION LEFT ITS CLAIM PASSING: see docs/learning-results.md'}\n`);
+    process.exitCode = ok ? 0 : 1;
+    return;
+  }
+  if (options.sweep) {
+    const sweep = await runSweep(options, memory);
+    if (options.svgDir) {
+      mkdirSync(options.svgDir, { recursive: true });
+      for (const [file, svg] of Object.entries(sweep.charts)) writeFileSync(join(options.svgDir, file), svg);
     }
+    process.stdout.write(options.json ? `${JSON.stringify({ gainP: sweep.gainP, gainM: sweep.gainM }, null, 2)}\n` : `${sweep.text}\n${options.svgDir ? `plots written to ${options.svgDir}\n` : ''}`);
+    return;
   }
-  process.exitCode = ok ? 0 : 1;
+  const run = await claimsRun(options, memory);
+  if (options.svg && run.curves) {
+    mkdirSync(dirname(options.svg), { recursive: true });
+    writeFileSync(options.svg, run.curves);
+  }
+  const document = { config: options.config, seeds: run.seeds, claims: run.claims, ok: run.ok, seconds: run.seconds };
+  if (options.save) writeFileSync(options.save, `${JSON.stringify(document, null, 2)}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else process.stdout.write(`${run.text}\n${options.svg && run.curves ? `plot written to ${options.svg}\n` : ''}`);
+  process.exitCode = run.ok ? 0 : 1;
 }
 
 main().catch((error) => {

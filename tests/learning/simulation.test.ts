@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, cleanEnv } from '../helpers/cli.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'sim-learning.mjs');
-const SMALL = ['--seed-list', '1,2,3', '--families', '3', '--rounds', '8', '--change-at', '5', '--change-share', '0.34', '--no-svg'];
+const SMALL = ['--seed-list', '1,2,3', '--families', '3', '--rounds', '8', '--change-at', '5', '--change-share', '0.34'];
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 interface Claim {
@@ -64,7 +64,7 @@ describe('the learning simulation', () => {
   }, SIM_TIMEOUT);
 
   it('replays exactly: the same seed gives the same rounds and the same memory counts', () => {
-    const args = ['--seed-list', '5', '--families', '2', '--rounds', '3', '--change-at', '2', '--arms', 'honest', '--no-svg'];
+    const args = ['--seed-list', '5', '--families', '2', '--rounds', '3', '--change-at', '2', '--arms', 'honest'];
     const first = simulate(args).out.seeds[0]!;
     const second = simulate(args).out.seeds[0]!;
     expect(second.rounds).toEqual(first.rounds);
