@@ -3,15 +3,44 @@
 // helix stores the failure with the agent's LEARNED line, and the retry succeeds because the
 // injected memory says what to add — which the control run without memory never does.
 import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, cleanEnv } from '../helpers/cli.js';
+import { REPO_ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
 
 const DEMO = join(REPO_ROOT, 'scripts', 'demo.mjs');
 
+/**
+ * Text with what differs per run made equal: bead ids, clock times, log names and line numbers,
+ * durations; and no terminal colours.
+ */
+const normalise = (text: string) =>
+  text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .replace(/helix-demo-[a-z0-9]+-[0-9a-f]{8}/g, '<id>')
+    .replace(/\[\d\d:\d\d:\d\d\]/g, '[<time>]')
+    .replace(/helix-\d{8}-\d{6}\.log/g, '<log>')
+    .replace(/L\d+–L\d+/g, 'L<n>–L<n>')
+    .replace(/, \d+s, /g, ', <n>s, ');
+
+/** The README's demo transcript: its lines other than `…`, in order. */
+function readmeTranscript(): string[] {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /What `npm run demo` prints[\s\S]*?```text\n([\s\S]*?)```/.exec(readme);
+  if (!block) throw new Error('README: the demo transcript is missing');
+  return normalise(block[1]!).split('\n').filter((l) => l.trim() && l.trim() !== '…');
+}
+
+/** `npm run demo` with stdout and stderr in one file, interleaved as a terminal shows them. */
 function demo(...args: string[]) {
-  const run = spawnSync(process.execPath, [DEMO, ...args], { env: { ...cleanEnv(), HELIX_BACKOFF_SLEEP: '0' }, encoding: 'utf8' });
-  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+  const file = join(tempDir('helix-demo-out-'), 'out.txt');
+  const fd = openSync(file, 'w');
+  try {
+    const run = spawnSync(process.execPath, [DEMO, ...args], { env: { ...cleanEnv(), HELIX_BACKOFF_SLEEP: '0' }, stdio: ['ignore', fd, fd] });
+    return { status: run.status, out: readFileSync(file, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 describe('npm run demo', () => {
@@ -29,6 +58,15 @@ describe('npm run demo', () => {
     expect(out).toContain(`failure memory ${used![1]}`);
     expect(out).toContain("resolution: src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'");
     expect(out).toContain('helped 0.5, failed 0.5, effectiveness 0.5');
+
+    // The README shows this run: each of its lines, in its order, is a line of the output.
+    const lines = normalise(out).split('\n');
+    let at = 0;
+    for (const line of readmeTranscript()) {
+      const found = lines.indexOf(line, at);
+      expect({ line, found: found >= 0 }).toEqual({ line, found: true });
+      at = found + 1;
+    }
   });
 
   it('without memory the same bead fails every attempt and is skipped', () => {
