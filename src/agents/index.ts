@@ -47,6 +47,7 @@ export {
 export type { BackfillStatus, NextAction, PlanStatus, PolishStatus, ReviewStatus, Trailers } from './trailers.js';
 export { ALTERNATE_ACTIONS, DEFAULT_AGENT, agentForAction, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
 export type { AgentAction, AgentChoice, AgentChoiceInput, AgentPlan } from './agent-choice.js';
-export { DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './runner.js';
+export { AgentStartError, DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './runner.js';
+export { killTrackedGroups } from './process-group.js';
 export type { AgentRunResult, OutputStream, RunAgentOptions } from './runner.js';
 export { ddxExecuteBeadAvailable, findOnPath, forgetDdxProbes } from './discovery.js';

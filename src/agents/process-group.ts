@@ -27,6 +27,11 @@ export function trackGroup(pgid: number): void {
   }
 }
 
+/** SIGKILL to every live agent group now (a repeated interrupt does not wait out the grace period). */
+export function killTrackedGroups(): void {
+  for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+}
+
 export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
 }

@@ -2,12 +2,19 @@
 // what the supervisor needs: exit code, the output of both streams interleaved in arrival order
 // (codex prints its `tokens used` footer on either), duration, whether it timed out, and tokens.
 //
-// Process hygiene: the agent leads its own process group. On timeout or abort the whole group
-// gets SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it
-// left running in its group is stopped the same way — an agent call never leaves processes behind.
-// (A program that moves itself into a new session with setsid escapes the group; nothing here can
+// Process hygiene: every call runs under a small group leader (group-leader.ts) that leads its
+// own process group and starts the agent in it. On timeout or abort the whole group gets SIGTERM,
+// then SIGKILL after a grace period; when the agent exits on its own, whatever it left running in
+// its group is stopped the same way; and when helix itself dies, even by SIGKILL, the leader sees
+// its lifeline close and stops the group — an agent call never leaves processes behind. (A
+// program that moves itself into a new session with setsid escapes the group; nothing here can
 // see it.)
+//
+// A program that cannot be started (not found, not executable, a command line over the system's
+// limit) throws AgentStartError with one short line, never the command line itself: a prompt in
+// an argument can be hundreds of kilobytes.
 import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
@@ -15,7 +22,11 @@ import { HelixError } from '../errors.js';
 import type { AgentCommand } from './command.js';
 import { agentTimeoutSeconds } from './timeout.js';
 import { extractTokens } from './tokens.js';
+import type { StartErrorMessage } from './group-leader.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
+
+/** The leader program, compiled; the same path from src/agents (tests) and dist/agents. */
+const GROUP_LEADER = fileURLToPath(new URL('../../dist/agents/group-leader.js', import.meta.url));
 
 /** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
 export const TIMEOUT_EXIT_CODE = 124;
@@ -53,13 +64,24 @@ export interface AgentRunResult {
   tokens: number;
 }
 
-/** A required program (ddx, codex, claude) could not be started. */
-export class MissingToolError extends HelixError {
+/** An agent program could not be started: one line naming the program and why, never its arguments. */
+export class AgentStartError extends HelixError {
   readonly program: string;
-  constructor(program: string, why: string) {
-    super('missingTool', `helix: ${program}: ${why}`);
-    this.name = 'MissingToolError';
+  /** The errno code (ENOENT, EACCES, E2BIG, …), when the system gave one. */
+  readonly code: string | undefined;
+  constructor(program: string, code: string | undefined, why: string, kind: 'error' | 'missingTool' = 'error', message = `helix: could not start ${program}: ${why}`) {
+    super(kind, message);
+    this.name = 'AgentStartError';
     this.program = program;
+    this.code = code;
+  }
+}
+
+/** A required program (ddx, codex, claude) is not there or not executable. */
+export class MissingToolError extends AgentStartError {
+  constructor(program: string, why: string, code?: string) {
+    super(program, code, why, 'missingTool', `helix: ${program}: ${why}`);
+    this.name = 'MissingToolError';
   }
 }
 
@@ -67,10 +89,10 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   const baseEnv = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? agentTimeoutSeconds(baseEnv) * 1000;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  if (!isDirectory(command.cwd)) throw new HelixError('error', `helix: working folder does not exist: ${command.cwd}`);
+  if (!isDirectory(command.cwd)) throw new AgentStartError(command.file, 'ENOENT', `working folder does not exist: ${command.cwd}`);
 
   const started = performance.now();
-  const child = execa(command.file, command.args, {
+  const child = execa(process.execPath, [GROUP_LEADER, String(graceMs), command.file, ...command.args], {
     cwd: command.cwd,
     env: { ...baseEnv, ...command.env },
     extendEnv: false,
@@ -82,6 +104,12 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     detached: true,
     cleanup: false,
     stripFinalNewline: false,
+    ipc: true,
+  });
+  let startError: StartErrorMessage['startError'] | undefined;
+  child.on('message', (message: unknown) => {
+    const reported = (message as Partial<StartErrorMessage> | null)?.startError;
+    if (reported) startError = reported;
   });
 
   const collected = { output: '', stdout: '', stderr: '' };
@@ -142,7 +170,8 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
     untrackGroup(pgid);
   }
-  if (pgid === undefined) throw spawnFailure(command.file, result.code, result.message ?? '');
+  if (pgid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '');
+  if (startError) throw startFailure(command, startError.code, startError.message);
   if (callbackError !== undefined) throw callbackError;
 
   const signal = result.signal ?? undefined;
@@ -166,11 +195,22 @@ function tokensFrom(collected: { output: string; stdout: string; stderr: string 
   return extractTokens(collected.output) || extractTokens(collected.stderr) || extractTokens(collected.stdout);
 }
 
-function spawnFailure(program: string, code: string | undefined, message: string): HelixError {
-  if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)');
-  if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)');
-  return new HelixError('error', `helix: could not start ${program}: ${message}`);
+/** One short line for a program that could not be started; the system's message may quote the whole command line. */
+export function startFailure(command: Pick<AgentCommand, 'file' | 'args'>, code: string | undefined, message: string): AgentStartError {
+  const program = command.file;
+  if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)', code);
+  if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)', code);
+  if (code === 'E2BIG') {
+    const sizes = command.args.map((a) => Buffer.byteLength(a));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    return new AgentStartError(program, code, `its command line is too long for the system (E2BIG: ${kib(total)} of arguments, the longest ${kib(Math.max(0, ...sizes))})`);
+  }
+  const firstLine = message.split('\n')[0] ?? '';
+  const short = firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
+  return new AgentStartError(program, code, code ? `${code}${short && !short.includes(code) ? ` (${short})` : ''}` : short || 'unknown error');
 }
+
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
 
 function isDirectory(path: string): boolean {
   try {

@@ -5,6 +5,7 @@ import { CommanderError } from 'commander';
 import { HelixError, EXIT } from '../errors.js';
 import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
 import { registerCommands } from './commands.js';
+import { guardOutputStreams } from '../supervisor/interrupts.js';
 
 export function helixVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -44,6 +45,8 @@ export function buildProgram(): HelixCommand {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A reader that goes away (`helix tracker list | head -1`) stops the output, never the cleanup.
+  guardOutputStreams();
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -35,11 +35,15 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * a Node parent can be non-blocking too, hence the EAGAIN loop.
  */
 function writeStdout(text: string): void {
+  writeToFd(1, text);
+}
+
+function writeToFd(fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   let offset = 0;
   while (offset < bytes.length) {
     try {
-      offset += writeSync(1, bytes, offset);
+      offset += writeSync(fd, bytes, offset);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EPIPE') return; // the reader went away (`| head`): not an error, as in bin/helix
@@ -57,9 +61,8 @@ async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, strin
   ]);
   const file = beadsFile(trackerDir());
   const snapshot = parseBeads(readBeadsText(file));
-  if (snapshot.problems.length > 0) {
-    process.stderr.write(`${problemsWarning(file, snapshot.problems)}\n`);
-  }
+  // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
+  if (snapshot.problems.length > 0) writeToFd(2, `${problemsWarning(file, snapshot.problems)}\n`);
   return snapshot;
 }
 

@@ -135,7 +135,7 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     let event: Event | undefined = { type: 'started' };
-    this.persist({ stop_reason: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
+    this.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
     while (event) {
       const next = step(this.state, event, this.ctx.settings);
       this.state = next.state;
@@ -191,7 +191,7 @@ export class Supervisor {
   }
 
   /** The run-complete line, blocker report and final run-state: printed on every exit path. */
-  finish(reason: string): void {
+  finish(reason: string, extra: Record<string, unknown> = {}): void {
     const s = this.state;
     const { output } = this.ctx;
     output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens ═══`);
@@ -205,7 +205,7 @@ export class Supervisor {
         output.verbose(`helix: could not write the blocker report: ${(error as Error).message}`);
       }
     }
-    this.persist({ stop_reason: reason, current_issue: null });
+    this.persist({ stop_reason: reason, current_issue: null, ...extra });
   }
 
   /** `helix build`: one attempt on one bead, no queue drain. */
@@ -617,13 +617,13 @@ export class Supervisor {
   }
 
   /** Runs one agent call with its output streamed into the log; prints the `… complete` line. */
-  async runAgent(command: AgentCommand, label: string): Promise<AgentRunResult> {
+  async runAgent(command: AgentCommand, label: string, signal: AbortSignal | undefined = this.ctx.signal): Promise<AgentRunResult> {
     const sink = this.ctx.output.agentOutputSink();
     const result = await runAgentCommand(command, {
       env: this.ctx.env,
       timeoutMs: agentTimeoutSeconds(this.ctx.env) * 1000,
       onChunk: (text) => sink.append(text),
-      signal: this.ctx.signal,
+      signal,
     });
     const range = sink.range();
     this.say(
