@@ -22,6 +22,7 @@ import { HelixError } from '../errors.js';
 import type { AgentCommand } from './command.js';
 import { agentTimeoutSeconds } from './timeout.js';
 import { extractTokens } from './tokens.js';
+import { findOnPath } from './discovery.js';
 import type { StartErrorMessage } from './group-leader.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
@@ -170,8 +171,9 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
     untrackGroup(pgid);
   }
-  if (pgid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '');
-  if (startError) throw startFailure(command, startError.code, startError.message);
+  const env = { ...baseEnv, ...command.env };
+  if (pgid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
+  if (startError) throw startFailure(command, startError.code, startError.message, env);
   if (callbackError !== undefined) throw callbackError;
 
   const signal = result.signal ?? undefined;
@@ -196,8 +198,10 @@ function tokensFrom(collected: { output: string; stdout: string; stderr: string 
 }
 
 /** One short line for a program that could not be started; the system's message may quote the whole command line. */
-export function startFailure(command: Pick<AgentCommand, 'file' | 'args'>, code: string | undefined, message: string): AgentStartError {
+export function startFailure(command: Pick<AgentCommand, 'file' | 'args'>, code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): AgentStartError {
   const program = command.file;
+  // ENOENT for a program that is there: the kernel could not find the interpreter its #! line names
+  if (code === 'ENOENT' && findOnPath(program, env)) return new AgentStartError(program, code, 'the interpreter its #! line names was not found (ENOENT)');
   if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)', code);
   if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)', code);
   if (code === 'E2BIG') {

@@ -15,6 +15,8 @@ export interface DispatchFacts {
   timedOut: boolean;
   /** execute-bead's JSON result; undefined when it printed none (older DDx, direct agents). */
   result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined;
+  /** Why the agent program could not be started at all (then it never ran). */
+  startFailure?: string;
 }
 
 export type DispatchAssessment =
@@ -33,6 +35,7 @@ export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
   const agentFailed = facts.exitCode !== 0 || facts.timedOut;
   const validResult = result && !('invalid' in result) ? result : undefined;
 
+  if (facts.startFailure && !closed) return { kind: 'failed', failure: 'agent-failed', detail: facts.startFailure };
   if (facts.timedOut && !closed) return { kind: 'failed', failure: 'agent-failed', detail: 'agent timed out' };
   if (validResult) {
     if (validResult.status === 'success') return { kind: 'verify', helixCloses: !closed, salvaged: agentFailed };

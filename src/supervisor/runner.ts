@@ -10,6 +10,7 @@ import {
   type AgentChoice,
   type AgentRunResult,
   type ExecuteBeadResult,
+  AgentStartError,
   type AgentPlan,
   agentForAction,
   agentTimeoutSeconds,
@@ -107,6 +108,9 @@ interface BatchMember {
 }
 
 type Verification = { passed: boolean; detail: string };
+
+/** An agent call's result; `startFailure` says why the program could not be started at all. */
+type AgentCall = AgentRunResult & { startFailure?: string };
 
 /** The verify command for a bead, read before dispatch: text the agent writes is never run. */
 function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
@@ -402,7 +406,7 @@ export class Supervisor {
       env: this.ctx.env,
     });
     const baseRev = gitHead(this.ctx.root);
-    let run: AgentRunResult;
+    let run: AgentCall;
     try {
       run = await this.dispatchBuild(bead, prompt);
     } catch (error) {
@@ -425,6 +429,7 @@ export class Supervisor {
       exitCode: run.exitCode,
       timedOut: run.timedOut,
       result,
+      startFailure: run.startFailure,
     });
 
     // One verify run per command per attempt: the tree does not change between the members' checks.
@@ -611,9 +616,9 @@ export class Supervisor {
     return directAgentCommand(choice.agent, { root: this.ctx.root, prompt, model: choice.model, effort: choice.effort });
   }
 
-  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
+  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentCall> {
     // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
-    return this.runAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
+    return this.callAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
   }
 
   /** Runs one agent call with its output streamed into the log; prints the `… complete` line. */
@@ -635,9 +640,25 @@ export class Supervisor {
     return result;
   }
 
+  /**
+   * An agent call inside the loop: a program that cannot be started (not found, not executable, a
+   * command line over the system's limit) is a failed call with one line saying why — a failed
+   * attempt on the bead being built, never the end of the run.
+   */
+  private async callAgent(command: AgentCommand, label: string): Promise<AgentCall> {
+    try {
+      return await this.runAgent(command, label);
+    } catch (error) {
+      if (!(error instanceof AgentStartError)) throw error;
+      this.say(error.message, 'summary', false);
+      const exitCode = error.code === 'ENOENT' ? 127 : 126; // as a shell reports a program it could not find / run
+      return { exitCode, output: '', stdout: '', stderr: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+    }
+  }
+
   private async verify(commandText: string): Promise<Verification> {
     this.say(`helix: verifying: ${commandText}`);
-    const run = await this.runAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
+    const run = await this.callAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
     const tail = run.output.trim().split('\n').slice(-5).join(' | ');
     return { passed: run.exitCode === 0 && !run.timedOut, detail: `${commandText} exited ${run.exitCode}${tail ? `: ${tail}` : ''}` };
   }
@@ -686,7 +707,7 @@ export class Supervisor {
     const prompt = actionPrompt('review', { scope, reviewed: { id: beadId, parent, cycle }, context: this.contextText(before.beads), env: this.ctx.env });
     const { command, label } = this.actionCommand('review', prompt);
     this.say(`helix: reviewing ${scope} after cycle ${cycle}`);
-    const run = await this.runAgent(command, label);
+    const run = await this.callAgent(command, label);
     const trailers = parseTrailers(run.output);
     const parseable = reviewParseable(trailers);
     if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
@@ -705,7 +726,7 @@ export class Supervisor {
     const prompt = actionPrompt('check', { scope: 'repo', context: this.contextText(), env: this.ctx.env });
     const { command, label } = this.actionCommand('check', prompt);
     this.say('helix: queue drained; running check');
-    const run = await this.runAgent(command, label);
+    const run = await this.callAgent(command, label);
     const nextAction = parseNextAction(run.output);
     this.say(`helix: check returned ${nextAction ?? 'no NEXT_ACTION'} (rc=${run.exitCode})`);
     return { type: 'checked', nextAction };
@@ -733,7 +754,7 @@ export class Supervisor {
       });
       const { command, label } = this.actionCommand(name, prompt);
       this.say(`helix: running ${action} (${purpose})`);
-      const run = await this.runAgent(command, label);
+      const run = await this.callAgent(command, label);
       if (action === 'backfill') {
         const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.output), this.ctx.root);
         for (const line of verdict.lines) this.say(line);
