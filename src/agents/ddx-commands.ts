@@ -1,6 +1,7 @@
 // Builders for the three ways helix calls DDx (contract §8): managed execution of one bead
 // (`execute-bead`), DDx's own claim-and-close loop (`execute-loop --once`, HELIX_EXECUTOR=
 // execute-loop) and a plain prompt through a harness (`ddx agent run`) for the other actions.
+import { DDX_LONGEST_TIMEOUT } from './timeout.js';
 import type { AgentCommand } from './command.js';
 
 /** execute-bead's effort when none is given (contract §8). */
@@ -50,7 +51,7 @@ export interface DdxAgentRunOptions {
   root: string;
   harness: string;
   prompt: string;
-  /** HELIX_AGENT_TIMEOUT in seconds (see agentTimeoutSeconds). */
+  /** HELIX_AGENT_TIMEOUT in seconds (see agentTimeoutSeconds); Infinity = no timeout. */
   timeoutSeconds: number;
   model?: string;
   effort?: string;
@@ -62,7 +63,7 @@ export function ddxAgentRunCommand(options: DdxAgentRunOptions): AgentCommand {
     'agent', 'run',
     '--harness', options.harness,
     '--permissions', 'unrestricted',
-    '--timeout', `${options.timeoutSeconds}s`,
+    '--timeout', Number.isFinite(options.timeoutSeconds) ? `${options.timeoutSeconds}s` : DDX_LONGEST_TIMEOUT,
   ];
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);

@@ -21,6 +21,7 @@ import { execa } from 'execa';
 import { HelixError } from '../errors.js';
 import type { AgentCommand } from './command.js';
 import { agentTimeoutSeconds } from './timeout.js';
+import { MAX_TIMER_SECONDS } from '../numbers.js';
 import { extractTokens } from './tokens.js';
 import { findOnPath } from './discovery.js';
 import type { StartErrorMessage } from './group-leader.js';
@@ -39,7 +40,7 @@ export type OutputStream = 'stdout' | 'stderr';
 export interface RunAgentOptions {
   /** The base environment; the command's own variables go on top. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). */
+  /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). Infinity, or more than a timer holds: none. */
   timeoutMs?: number;
   /** Called with each piece of output as it arrives, e.g. to append it to the session log. */
   onChunk?: (text: string, stream: OutputStream) => void;
@@ -152,10 +153,13 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   };
   if (pgid !== undefined) {
     trackGroup(pgid);
-    timers.push(setTimeout(() => {
-      timedOut = true;
-      stopGroup();
-    }, timeoutMs));
+    // A delay over 2^31-1 ms would fire at once: such a timeout means none.
+    if (timeoutMs <= MAX_TIMER_SECONDS * 1000) {
+      timers.push(setTimeout(() => {
+        timedOut = true;
+        stopGroup();
+      }, timeoutMs));
+    }
     // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
     child.once('exit', () => {
       if (!timedOut && !aborted) stopGroup();

@@ -2,6 +2,7 @@
 // Thin wiring: parse flags, call src/tracker, print. The library is imported lazily.
 import { Command } from 'commander';
 import { EXIT, HelixError } from '../errors.js';
+import { parseNumber } from '../numbers.js';
 import { type HelixCommand, printJson, withCommonFlags } from './program.js';
 import { printBeads } from './tracker-read.js';
 
@@ -158,9 +159,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
     .option('--json', 'print the updated bead as JSON')
     .action(async (id: string, opts) => {
       const { store, tracker: t } = await open(loadTracker);
-      if (opts.pid !== undefined && !/^\d+$/.test(String(opts.pid))) {
-        throw new HelixError('validation', `bead: invalid pid ${JSON.stringify(opts.pid)}`);
-      }
+      const pid = opts.pid === undefined ? undefined : parseNumber('--pid', String(opts.pid), { min: 1, max: t.MAX_PID }, 'bead:');
       const bead = store.mutate((draft) => {
         const hasFieldChanges = ['title', 'status', 'priority', 'type', 'labels', 'assignee', 'parent', 'description', 'notes', 'acceptance', 'set', 'unset'].some(
           (key) => opts[key] !== undefined,
@@ -187,7 +186,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
           t.assertToken(draft.require(id), opts.token);
           // Without --pid the claimant is the process that called helix: this CLI process exits at
           // once, so recording its own pid would make every such claim look abandoned.
-          t.claimBead(draft, id, { pid: opts.pid === undefined ? process.ppid : Number(opts.pid), assignee: opts.assignee });
+          t.claimBead(draft, id, { pid: pid ?? process.ppid, assignee: opts.assignee });
         }
         return draft.require(id);
       });

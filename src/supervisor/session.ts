@@ -1,8 +1,9 @@
 // Setting up one supervisor session from flags and environment: which agents, which build path,
 // and — before anything touches the tracker — whether the programs it needs exist at all.
-import { type AgentPlan, ddxExecuteBeadAvailable, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
+import { type AgentPlan, agentTimeoutSeconds, ddxExecuteBeadAvailable, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
 import { HelixError } from '../errors.js';
-import type { BeadStore } from '../tracker/index.js';
+import { type BeadStore, lockTimeoutMs, orphanThresholdSec } from '../tracker/index.js';
+import { defaultSettings } from './policy.js';
 import { openStore } from './project.js';
 
 export { openStore } from './project.js';
@@ -24,6 +25,7 @@ export interface Session {
 }
 
 export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true): Promise<Session> {
+  checkNumericEnvironment(env);
   const { root, store } = openStore(cwd, env);
   const isOnPath = (program: string) => findOnPath(program, env) !== undefined;
   const plan = resolveAgentPlan({ explicitAgent: flags.agent, model: flags.model, effort: flags.effort, reviewAgent: flags.reviewAgent, env, isOnPath });
@@ -33,6 +35,17 @@ export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags:
   const actionsViaDdx = ddxOnPath && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
   return { root, store, plan, buildPath, actionsViaDdx };
+}
+
+/**
+ * Every numeric variable a session reads, parsed once up front: a bad one is exit 7 with one line
+ * before anything is claimed, started or written, never a surprise in the middle of a run.
+ */
+export function checkNumericEnvironment(env: NodeJS.ProcessEnv): void {
+  agentTimeoutSeconds(env);
+  orphanThresholdSec(env);
+  lockTimeoutMs(env);
+  defaultSettings(env);
 }
 
 /** Says exactly what is missing and how to get it, before the run touches the tracker. */

@@ -14,5 +14,5 @@ export * from './update.js';
 export * from './deps.js';
 export * from './doctor.js';
 export * from './transfer.js';
-export { isPidAlive, thisMachine } from './process.js';
+export { MAX_PID, isPidAlive, thisMachine } from './process.js';
 export { withLock, lockTimeoutMs } from './lock.js';

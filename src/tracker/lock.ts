@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive, sleepSync } from './process.js';
+import { MAX_TIMER_SECONDS, parseNumber } from '../numbers.js';
 
 export const LOCK_DIR_NAME = 'beads.lock';
 export const LOCK_POLL_MS = 50;
@@ -22,15 +23,20 @@ export interface LockOwner {
   acquiredAt: Date | undefined;
 }
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * DDX_BEAD_LOCK_TIMEOUT: seconds ("10", "2.5") or a duration ("500ms", "10s", "1m", "1h"), as DDx
+ * reads it, up to 24.8 days; unset → 10 s. Where DDx falls back to 10 s on a value it cannot read,
+ * helix refuses it (exit 7): a typo should not silently mean ten seconds.
+ */
 export function lockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DDX_BEAD_LOCK_TIMEOUT;
+  const raw = env.DDX_BEAD_LOCK_TIMEOUT?.trim();
   if (!raw) return DEFAULT_LOCK_TIMEOUT_MS;
-  // DDx accepts seconds ("10") and Go durations ("10s", "500ms").
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  if (!match) return DEFAULT_LOCK_TIMEOUT_MS;
-  const value = Number(match[1]);
-  const unit = match[2] ?? 's';
-  return unit === 'ms' ? value : unit === 'm' ? value * 60_000 : value * 1000;
+  const [, number = raw, unit] = /^(.*?)(ms|s|m|h)?$/.exec(raw) ?? [];
+  const scale = UNIT_MS[unit ?? 's'] ?? 1000;
+  const name = `DDX_BEAD_LOCK_TIMEOUT (${unit ? `in ${unit}` : 'seconds, or with ms/s/m/h'})`;
+  return parseNumber(name, number, { min: 0, max: Math.floor((MAX_TIMER_SECONDS * 1000) / scale), fraction: true }) * scale;
 }
 
 export function readLockOwner(lockDir: string): LockOwner {

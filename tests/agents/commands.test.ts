@@ -44,6 +44,10 @@ describe('ddx command builders (contract §8)', () => {
       'agent', 'run', '--harness', 'claude', '--permissions', 'unrestricted', '--timeout', '60s', '--model', 'sonnet', '--effort', 'max', '--text', 'p',
     ]);
   });
+
+  it('ddx agent run with no timeout (HELIX_AGENT_TIMEOUT over 24.8 days) asks DDx for its longest', () => {
+    expect(ddxAgentRunCommand({ root, harness: 'codex', prompt: 'p', timeoutSeconds: Number.POSITIVE_INFINITY }).args).toContain('2562047h');
+  });
 });
 
 describe('direct agent command builders (contract §8)', () => {

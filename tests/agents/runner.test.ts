@@ -132,6 +132,13 @@ describe('runAgentCommand', () => {
     for (const pid of [agent, ...grandchildren]) await waitUntil(() => !isRunning(pid), `pid ${pid} to end`);
   });
 
+  it('a HELIX_AGENT_TIMEOUT beyond what a timer holds (24.8 days) means no timeout, not a kill after 1 ms', async () => {
+    const run = await runAgentCommand(nodeScript('echo-call.mjs', ['x']), { env: { ...process.env, HELIX_AGENT_TIMEOUT: '9999999999' } });
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ argv: ['x'] });
+  });
+
   it('a missing working folder is reported before anything runs', async () => {
     await expect(runAgentCommand({ file: 'true', args: [], cwd: '/nonexistent/helix', env: {} })).rejects.toThrow(/working folder does not exist/);
   });

@@ -24,7 +24,14 @@ describe('lockTimeoutMs', () => {
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '250ms' })).toBe(250);
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '2s' })).toBe(2000);
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '1m' })).toBe(60_000);
-    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: 'soon' })).toBe(10_000);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '1h' })).toBe(3_600_000);
+  });
+
+  it('refuses a value it cannot read or bound (exit 7) instead of silently waiting 10 s', () => {
+    for (const bad of ['soon', '-1', '1e3', '99999999999999999999', '1000h']) {
+      expect(() => lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: bad }), bad).toThrow(expect.objectContaining({ kind: 'validation' }));
+    }
+    expect(() => lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: 'soon' })).toThrow('helix: DDX_BEAD_LOCK_TIMEOUT (seconds, or with ms/s/m/h) must be a number from 0 to 2147483, got "soon"');
   });
 });
 
