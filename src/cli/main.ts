@@ -6,6 +6,7 @@ import { HelixError, EXIT } from '../errors.js';
 import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
 import { registerCommands } from './commands.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
+import { printOnlyPrintable } from './terminal.js';
 
 export function helixVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -47,6 +48,8 @@ export function buildProgram(): HelixCommand {
 export async function main(argv: string[]): Promise<void> {
   // A reader that goes away (`helix tracker list | head -1`) stops the output, never the cleanup.
   guardOutputStreams();
+  // No bead or agent text reaches the terminal with its control sequences.
+  printOnlyPrintable();
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

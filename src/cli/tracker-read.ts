@@ -4,6 +4,7 @@
 // --help or an unknown flag, goes through the full CLI). The commander wiring in tracker.ts calls
 // the same functions, so both paths print exactly the same thing.
 import { writeSync } from 'node:fs';
+import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
 
 /**
@@ -39,7 +40,8 @@ function writeStdout(text: string): void {
 }
 
 function writeToFd(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+  // this path skips the wrapped streams (src/cli/terminal.ts): the same rule, applied here
+  const bytes = Buffer.from(printable(text), 'utf8');
   let offset = 0;
   while (offset < bytes.length) {
     try {

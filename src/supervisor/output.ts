@@ -4,6 +4,7 @@
 // appended to the log and its line range reported as `log L<a>–L<b>`.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { printable } from '../terminal-text.js';
 
 export type OutputMode = 'normal' | 'quiet' | 'summary';
 
@@ -50,7 +51,7 @@ export class SessionOutput implements RunOutput {
     mkdirSync(dir, { recursive: true });
     this.logPath = join(dir, `helix-${fileStamp(now)}.log`);
     writeFileSync(this.logPath, '', { flag: 'a' });
-    this.write = stderr;
+    this.write = (text) => stderr(printable(text));
   }
 
   /** The log path as printed: relative to the project root. */
@@ -58,8 +59,10 @@ export class SessionOutput implements RunOutput {
     return relative(this.root, this.logPath);
   }
 
-  private toLog(text: string): void {
-    if (!text) return;
+  private toLog(raw: string): void {
+    if (!raw) return;
+    // People read the log in a terminal (`tail -f`, `sed -n 'a,bp'`): the same rule as stderr.
+    const text = printable(raw);
     appendFileSync(this.logPath, text);
     // `lines` counts finished lines; an unfinished one is finished before the next block starts.
     this.lines += text.split('\n').length - 1;
