@@ -35,6 +35,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
         for (const p of tracker.problems) lines.push(`  line ${p.line}: ${p.kind}: ${p.detail}`);
         for (const s of tracker.stale_claims) lines.push(`  stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} dead)`);
         if (fixed?.backup) lines.push(`  fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
+        for (const choice of fixed?.choices ?? []) lines.push(`  ${choice}`);
         lines.push('Tools:');
         for (const [name, path] of Object.entries(tools)) lines.push(`  ${name}: ${path ?? 'not on PATH'}`);
         if (!tools.ddx && !tools.codex && !tools.claude) lines.push('  no agent: install DDx (ddx agent execute-bead) or the codex / claude CLI for `helix run`');

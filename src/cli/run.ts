@@ -14,6 +14,13 @@ const MAX_RUN_COUNT = 1_000_000;
 const MAX_REVIEW_THRESHOLD_LINES = 1_000_000_000;
 const wholeNumber = (flag: string, max: number) => (value: string) => parseNumber(flag, value, { min: 0, max });
 
+/** Like every other read: one warning naming the damaged lines, here also that counts leave them out. */
+async function warnIfDamaged(file: string, problems: import('../tracker/index.js').StoreProblem[]): Promise<void> {
+  if (problems.length === 0) return;
+  const { problemsWarning } = await import('../tracker/read.js');
+  process.stderr.write(`${problemsWarning(file, problems, { counts: true })}\n`);
+}
+
 function baseOptions(o: CommonOptions) {
   return { cwd: process.cwd(), env: process.env, mode: outputMode(o), dryRun: o.dryRun, agent: chosenAgent(o), model: o.model, effort: o.effort };
 }
@@ -81,7 +88,9 @@ export function registerRunCommands(program: HelixCommand): void {
     const { openStore } = await import('../supervisor/project.js');
     const { readyBeads } = await import('../tracker/index.js');
     const { store } = openStore(process.cwd(), process.env);
-    const first = readyBeads(store.read().beads, { execution: true })[0];
+    const snapshot = store.read();
+    await warnIfDamaged(store.file, snapshot.problems);
+    const first = readyBeads(snapshot.beads, { execution: true })[0];
     process.stdout.write(`${first ? first.id : 'no ready issues'}\n`);
   });
 
@@ -97,6 +106,7 @@ export function registerRunCommands(program: HelixCommand): void {
       const { buildStatus, statusText } = await import('../supervisor/status.js');
       const { memoryHealth } = await import('../supervisor/memory-port.js');
       const { root, store } = openStore(process.cwd(), process.env);
+      await warnIfDamaged(store.file, store.read().problems);
       const now = new Date();
       const report = buildStatus(store, now, process.env, await memoryHealth(root, process.env));
       if (o.json) printJson(report);

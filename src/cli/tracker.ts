@@ -156,6 +156,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
     .option('--pid <pid>', 'pid recorded by --claim (default: the process that runs helix)')
     .option('--unclaim', 'release the claim; never reopens a closed bead')
     .option('--token <token>', 'refuse unless the bead carries this claim token')
+    .option('--force', 'with --status closed: close even with open dependencies (as close --force)')
     .option('--json', 'print the updated bead as JSON')
     .action(async (id: string, opts) => {
       const { store, tracker: t } = await open(loadTracker);
@@ -180,6 +181,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
             set: opts.set,
             unset: opts.unset,
             token: opts.unclaim ? undefined : opts.token,
+            force: opts.force,
           });
         }
         if (opts.claim) {
@@ -303,6 +305,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
         const fixed = t.fixStore(store, facts);
         if (fixed.backup) process.stderr.write(`helix: backed up ${store.file} to ${fixed.backup}\n`);
         if (fixed.quarantined) process.stderr.write(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
+        for (const choice of fixed.choices) process.stderr.write(`helix: ${choice}\n`);
         for (const id of fixed.released) process.stderr.write(`helix: released stale claim ${id}\n`);
       }
       const snapshot = store.read();

@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { printable } from '../terminal-text.js';
+import { createUniquely } from '../unique-path.js';
 
 export type OutputMode = 'normal' | 'quiet' | 'summary';
 
@@ -49,8 +50,9 @@ export class SessionOutput implements RunOutput {
     this.mode = mode;
     const dir = join(root, '.helix-logs');
     mkdirSync(dir, { recursive: true });
-    this.logPath = join(dir, `helix-${fileStamp(now)}.log`);
-    writeFileSync(this.logPath, '', { flag: 'a' });
+    // Its own file even when another run or command started in the same second (-2, -3, …):
+    // the line ranges it reports count only its own lines.
+    this.logPath = createUniquely(join(dir, `helix-${fileStamp(now)}`), '.log', (path) => writeFileSync(path, '', { flag: 'wx' }));
     this.write = (text) => stderr(printable(text));
   }
 

@@ -54,8 +54,17 @@ export function readLockOwner(lockDir: string): LockOwner {
   return { pid, acquiredAt: acquired && !Number.isNaN(acquired.getTime()) ? acquired : undefined };
 }
 
+/**
+ * How long a lock may lack its `pid` file. helix and DDx (0.6.1 and current) both write it right
+ * after the mkdir — microseconds apart, behind only DDx's owner_token — so a lock still without
+ * one seconds later lost its writer in between (killed, disk full) and would otherwise block every
+ * writer for the full timeout, every time. DDx itself never breaks such a lock before 2 h, so this
+ * grace only has to outlast a writer's own mkdir-to-pid gap, with room for a loaded machine.
+ */
+export const PIDLESS_LOCK_GRACE_MS = 2000;
+
 /** Why an existing lock may be broken, or undefined while it must be respected. */
-export function staleLockReason(lockDir: string, now: number, timeoutMs: number): string | undefined {
+export function staleLockReason(lockDir: string, now: number): string | undefined {
   let createdMs: number;
   try {
     createdMs = statSync(lockDir).mtimeMs;
@@ -66,8 +75,8 @@ export function staleLockReason(lockDir: string, now: number, timeoutMs: number)
   const acquiredMs = owner.acquiredAt?.getTime() ?? createdMs;
   if (now - acquiredMs > LOCK_MAX_AGE_MS) return `older than 2h (acquired ${new Date(acquiredMs).toISOString()})`;
   if (owner.pid !== undefined) return isPidAlive(owner.pid) ? undefined : `owner pid ${owner.pid} is dead`;
-  // A writer fills `pid` right after mkdir; one still empty after a full timeout crashed in between.
-  if (now - createdMs > timeoutMs) return 'no owner pid recorded';
+  // mtime moves with every file the writer adds, so this counts from its last sign of life
+  if (now - createdMs > PIDLESS_LOCK_GRACE_MS) return `no owner pid recorded ${((now - createdMs) / 1000).toFixed(1)}s after it was taken`;
   return undefined;
 }
 
@@ -82,7 +91,7 @@ export function withLock<T>(dir: string, work: () => T, env: NodeJS.ProcessEnv =
   for (;;) {
     if (tryAcquire(lockDir)) break;
     const seen = lockIdentity(lockDir);
-    const reason = staleLockReason(lockDir, Date.now(), timeoutMs);
+    const reason = staleLockReason(lockDir, Date.now());
     if (reason && seen) {
       breakLock(lockDir, seen);
       continue;

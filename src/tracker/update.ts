@@ -11,6 +11,7 @@ import {
   validateTitle,
 } from './bead.js';
 import { assertToken } from './claim.js';
+import { assertNoOpenBlockers } from './close.js';
 import { assertNoCycle } from './deps.js';
 import type { Draft } from './store.js';
 
@@ -28,6 +29,8 @@ export interface UpdateInput {
   set?: string[];
   unset?: string[];
   token?: string;
+  /** Close even with an open `blocks` dependency (as `close --force`). */
+  force?: boolean;
 }
 
 /** Keys `--set`/`--unset` may not touch: identity and the claim fencing itself. */
@@ -60,6 +63,7 @@ export function updateBead(draft: Draft, id: string, input: UpdateInput, now: Da
     if (key === 'priority') fields.priority = validatePriority(value);
     else fields[key] = value;
   }
+  if (fields.status === 'closed' && bead.status !== 'closed') assertNoOpenBlockers(draft, bead, input.force);
   const unset = input.unset ?? [];
   for (const key of unset) {
     if (PROTECTED_KEYS.has(key) || ['title', 'status', 'priority'].includes(key)) {

@@ -275,6 +275,18 @@ describe('update, claim, unclaim, close, reopen', () => {
     expect(json<Record<string, unknown>>(repo, ['show', 'b']).status).toBe('closed');
   });
 
+  it('update --status closed (or --set status=closed) meets the same guard: exit 9, --force closes', () => {
+    const { repo, text } = seeded([bead({ id: 'a' }), bead({ id: 'b', deps: ['a'] })]);
+    for (const args of [['--status', 'closed'], ['--set', 'status=closed']]) {
+      const r = tracker(repo, ['update', 'b', ...args]);
+      expect(r.status).toBe(EXIT.openDependencies);
+      expect(r.stderr).toBe('bead: cannot close b: blocked by open dependencies: a (use --force to override)\n');
+      expect(beadsText(repo)).toBe(text);
+    }
+    expect(ok(repo, ['update', 'b', '--status', 'closed', '--force'])).toBe('Updated b\n');
+    expect(json<Record<string, unknown>>(repo, ['show', 'b']).status).toBe('closed');
+  });
+
   it('close records --session and --commit; reopen --reason notes why', () => {
     const { repo } = seeded([bead({ id: 'a' })]);
     const closed = json<Record<string, unknown>>(repo, ['close', 'a', '--session', 'S1', '--commit', 'abc']);
