@@ -32,9 +32,10 @@ const probes = new Map<string, Promise<boolean>>();
 
 /**
  * Whether `ddx agent execute-bead --help` succeeds. Asked once per process for each ddx binary
- * (and folder): the answer cannot change during a run.
+ * (and folder): the answer cannot change during a run. Aborting `signal` (an interrupted run)
+ * stops a probe that hangs; its answer is then false and not remembered.
  */
-export function ddxExecuteBeadAvailable(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Promise<boolean> {
+export function ddxExecuteBeadAvailable(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), signal?: AbortSignal): Promise<boolean> {
   const ddx = findOnPath('ddx', env);
   if (!ddx) return Promise.resolve(false);
   const key = `${ddx}\0${cwd}`;
@@ -42,9 +43,12 @@ export function ddxExecuteBeadAvailable(env: NodeJS.ProcessEnv = process.env, cw
   if (!probe) {
     probe = runAgentCommand(
       { file: ddx, args: ['agent', 'execute-bead', '--help'], cwd, env: {} },
-      { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000 },
+      { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal },
     ).then(
-      (run) => run.exitCode === 0,
+      (run) => {
+        if (run.aborted) probes.delete(key);
+        return run.exitCode === 0 && !run.aborted;
+      },
       (error: unknown) => {
         if (error instanceof HelixError) return false;
         throw error;

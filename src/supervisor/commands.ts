@@ -51,7 +51,14 @@ export async function runLoop(options: RunOptions): Promise<number> {
   return watchInterrupts(async (watch) => {
     // Tools first: a run that cannot start an agent must not touch the tracker. A run refused here
     // (no agent, another run active) never started, so it prints no run-complete line.
-    const session = await prepareSession(options.cwd, options.env, options);
+    let session: Session;
+    try {
+      session = await prepareSession(options.cwd, options.env, options, true, watch.signal);
+    } catch (error) {
+      // an interrupted probe of ddx can look like a missing tool: the interrupt is the reason
+      if (watch.received) return interruptedBeforeStart(watch.received);
+      throw error;
+    }
     if (watch.received) return interruptedBeforeStart(watch.received);
     const releaseMutex = acquireRunMutex(session.store.dir);
     try {

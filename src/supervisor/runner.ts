@@ -39,6 +39,8 @@ import {
   unclaimBead,
   orphanThresholdSec,
   problemsWarning,
+  isPidAlive,
+  timeOf,
 } from '../tracker/index.js';
 import { judgeAction, reviewParseable } from './action-verdict.js';
 import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
@@ -61,7 +63,7 @@ import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
 import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
 import { followUpReview } from './review-findings.js';
-import { writeRunState } from './run-state.js';
+import { type UnfinishedAttempt, readRunState, unfinishedAttempt, writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
 /** How builds reach an agent: DDx managed execution, DDx's own loop, or a direct codex/claude call. */
@@ -126,6 +128,8 @@ export class Supervisor {
   private warnedProblems = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
+  /** The attempt an earlier run died in the middle of, settled by the first orphan recovery. */
+  private unfinished: UnfinishedAttempt | undefined;
 
   constructor(ctx: SupervisorEnvironment) {
     this.ctx = ctx;
@@ -139,12 +143,17 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     let event: Event | undefined = { type: 'started' };
+    // read before this run's first write replaces it
+    this.unfinished = unfinishedAttempt(readRunState(this.ctx.store.dir), isPidAlive);
     this.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
     while (event) {
       const next = step(this.state, event, this.ctx.settings);
       this.state = next.state;
       event = undefined;
       for (const effect of next.effects) {
+        // A signal that came while helix was busy in synchronous work (waiting for the tracker
+        // lock, say) is only seen once the event loop turns: let it, so no new step starts after it.
+        await signalsDelivered();
         this.throwIfAborted();
         const produced = await this.perform(effect);
         if (produced) event = produced;
@@ -164,9 +173,27 @@ export class Supervisor {
     return this.releaseHeldClaims();
   }
 
-  /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
+  /**
+   * Releases every claim this run holds (interrupts and unexpected errors); returns the ids
+   * released. A held bead that is closed was closed by the agent and its verification never
+   * finished: completed means closed *and* verified, so it is reopened, saying why.
+   */
   releaseHeldClaims(): string[] {
-    return [...this.held.keys()].filter((id) => this.releaseClaim(id));
+    return [...this.held.keys()].filter((id) => {
+      if (this.snapshot().byId.get(id)?.status !== 'closed') return this.releaseClaim(id);
+      this.held.delete(id);
+      try {
+        // reopened and unclaimed: not left assigned to helix either
+        this.ctx.store.mutate((d) => {
+          reopenBead(d, id, { reason: 'closed by the agent, but the run was interrupted before verification finished', now: this.now() });
+          unclaimBead(d, id, { now: this.now() });
+        });
+        return true;
+      } catch (error) {
+        this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
+        return false;
+      }
+    });
   }
 
   /** Releases one held claim with its token (a claim re-issued to another worker is left alone). */
@@ -239,6 +266,7 @@ export class Supervisor {
         last_run: this.now().toISOString(),
         agent: this.ctx.plan.primary.agent,
         log: this.ctx.output.logName,
+        run_pid: process.pid,
         ...extra,
       });
     } catch (error) {
@@ -337,6 +365,7 @@ export class Supervisor {
   // ── orphan recovery (contract §7) ───────────────────────────────────────────────────────────
 
   private async recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Promise<Event> {
+    if (why === 'start') this.reopenUnverified();
     const readyBefore = this.readyCount();
     const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line));
     // A crashed attempt's injected memories did not help a verified task: feed that back once.
@@ -352,6 +381,22 @@ export class Supervisor {
     }
     const readyAfter = recovered.length > 0 ? this.readyCount() : readyBefore;
     return { type: 'orphansRecovered', why, readyBefore, readyAfter };
+  }
+
+  /**
+   * A bead closed during an attempt whose run died before verifying it (SIGKILL in the middle of
+   * verification) was never completed: completed means closed *and* verified. Reopened, saying so.
+   * Its claim, if it still has one, is the orphan recovery's.
+   */
+  private reopenUnverified(): void {
+    const unfinished = this.unfinished;
+    this.unfinished = undefined;
+    if (!unfinished) return;
+    const bead = this.snapshot().byId.get(unfinished.id);
+    const closedAt = bead ? (timeOf(bead.closed_at) ?? timeOf(bead.updated_at)) : undefined;
+    if (bead?.status !== 'closed' || closedAt === undefined || closedAt < unfinished.since) return;
+    this.reopen(unfinished.id, `closed during an attempt that was never verified: its run (pid ${unfinished.pid}) ended first`);
+    this.say(`helix: reopened ${unfinished.id}: closed during an attempt of run pid ${unfinished.pid}, which ended before verifying it`, 'summary');
   }
 
   // ── one attempt ─────────────────────────────────────────────────────────────────────────────
@@ -510,9 +555,9 @@ export class Supervisor {
       this.releaseClaim(id);
       return { kind: 'released' };
     }
-    // closing dropped the claim
-    this.held.delete(id);
+    // still held while it is verified: an interrupt now reopens it (releaseHeldClaims)
     const verification = member.verifyCommand ? await verify(member.verifyCommand) : { passed: true, detail: '' };
+    this.held.delete(id); // closing dropped the claim
     if (verification.passed) return { kind: 'completed' };
     const reason = `verification failed: ${verification.detail}`;
     this.reopen(id, reason);
@@ -597,7 +642,8 @@ export class Supervisor {
     const choice = agentForAction(this.ctx.plan, 'build');
     const root = this.ctx.root;
     if (this.ctx.buildPath === 'execute-bead') {
-      const promptFile = join(root, '.helix', 'prompts', `${bead.id}.md`);
+      // the id comes from a file anyone can edit: it names a file here, never a path
+      const promptFile = join(root, '.helix', 'prompts', `${bead.id.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
       if (writePromptFile) {
         mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
         writeFileSync(promptFile, prompt);
@@ -766,6 +812,11 @@ export class Supervisor {
       if (governing) releaseGoverningBead(this.ctx.store, governing);
     }
   }
+}
+
+/** Two turns of the event loop: the second has a poll phase, which delivers pending signals. */
+function signalsDelivered(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function gitHead(root: string): string | undefined {

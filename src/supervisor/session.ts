@@ -24,13 +24,13 @@ export interface Session {
   actionsViaDdx: boolean;
 }
 
-export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true): Promise<Session> {
+export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true, signal?: AbortSignal): Promise<Session> {
   checkNumericEnvironment(env);
   const { root, store } = openStore(cwd, env);
   const isOnPath = (program: string) => findOnPath(program, env) !== undefined;
   const plan = resolveAgentPlan({ explicitAgent: flags.agent, model: flags.model, effort: flags.effort, reviewAgent: flags.reviewAgent, env, isOnPath });
   const ddxOnPath = isOnPath('ddx');
-  const managed = ddxOnPath && (await ddxExecuteBeadAvailable(env, root));
+  const managed = ddxOnPath && (await ddxExecuteBeadAvailable(env, root, signal));
   const buildPath: BuildPath = managed ? (env.HELIX_EXECUTOR === 'execute-loop' ? 'execute-loop' : 'execute-bead') : 'direct';
   const actionsViaDdx = ddxOnPath && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
