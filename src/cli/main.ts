@@ -58,6 +58,9 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** A full disk, a file-size limit, a read-only or forbidden place: the write did not happen. */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EFBIG', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS']);
+
 /** Prints one clear line for a failure and returns the exit code for it. */
 export function reportError(error: unknown): number {
   if (error instanceof UnknownCommandError) {
@@ -77,8 +80,13 @@ export function reportError(error: unknown): number {
     return EXIT.error;
   }
   const err = error as NodeJS.ErrnoException;
-  if (err && (err.code === 'ENOSPC' || err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EDQUOT')) {
+  if (err && WRITE_FAILURES.has(err.code ?? '')) {
     process.stderr.write(`helix: write failed: ${err.message}\n`);
+    return EXIT.writeFailed;
+  }
+  // SQLite rolls the transaction back on these: the memory store is as it was
+  if (err && /^SQLITE_(FULL|IOERR|READONLY)/.test(err.code ?? '')) {
+    process.stderr.write(`helix: write failed: ${err.message} (${err.code}); nothing was changed\n`);
     return EXIT.writeFailed;
   }
   process.stderr.write(`helix: ${err?.stack ?? String(error)}\n`);
