@@ -44,14 +44,16 @@ export function beadState(bead: Bead | undefined): string {
 /** Counts the pids still running now, then waits (up to 10 s) for them to go; returns "n → m". */
 /**
  * Counts the call's pids still running when helix ended, then waits (up to 10 s) for them to go.
- * After a SIGKILL of helix the call's group leader stops them: how many were still running at
- * that instant is a race, so the text names the leader instead of that count.
+ * After a SIGKILL of helix the call's group leader stops them: how many were still running at the
+ * instant helix died is a race, so the text names the leader and how many ran when the signal was
+ * sent (`runningAtSignal`) instead.
  */
-export async function processesLeft(pids: number[], helixKilled = false): Promise<{ atExit: number; after: number; text: string }> {
+export async function processesLeft(pids: number[], helixKilled = false, runningAtSignal = 0): Promise<{ atExit: number; after: number; text: string }> {
   const atExit = pids.filter(isRunning).length;
   await waitUntil(() => pids.every((pid) => !isRunning(pid)), `pids ${pids.join(', ')} to end`, 10_000).catch(() => undefined);
   const after = pids.filter(isRunning).length;
-  const text = after > 0 ? `${after} still running` : helixKilled && pids.length > 0 ? `0 (its group leader stopped the call's ${pids.length} processes)` : '0';
+  const plural = (n: number) => `${n} process${n === 1 ? '' : 'es'}`;
+  const text = after > 0 ? `${plural(after)} still running` : helixKilled && runningAtSignal > 0 ? `0 (the call's group leader stopped its ${plural(runningAtSignal)})` : '0';
   return { atExit, after, text };
 }
 

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
+import { isRunning } from '../agents/process-helpers.js';
 import { Project, RUN_COMPLETE, STUBS, bead, waitUntil } from '../run/harness.js';
 import { beadState, exitText, generic, lineMatching, markerPids, parentOf, processesLeft, report } from './harness.js';
 
@@ -116,10 +117,11 @@ describe('signals at each phase of a cycle', () => {
         const callPids = markerPids(marker);
         const leader = callPids[0] ? parentOf(callPids[0]) : undefined;
         const pids = [...callPids, ...(leader && leader !== run.child.pid ? [leader] : [])];
+        const runningAtSignal = pids.filter(isRunning).length;
         run.child.kill(signal);
         phase.release?.(p);
         const result = await run.done;
-        const left = await processesLeft(pids, signal === 'SIGKILL');
+        const left = await processesLeft(pids, signal === 'SIGKILL', runningAtSignal);
         const after = p.bead(TARGET);
 
         expect(left.after, `processes left: ${left.text}`).toBe(0);
