@@ -2,11 +2,10 @@
 // what the supervisor needs: exit code, the output of both streams interleaved in arrival order
 // (codex prints its `tokens used` footer on either), duration, whether it timed out, and tokens.
 //
-// Process hygiene: every call runs under a small group leader (group-leader.ts) that leads its
-// own process group and starts the agent in it. On timeout or abort the whole group gets SIGTERM,
-// then SIGKILL after a grace period; when the agent exits on its own, whatever it left running in
-// its group is stopped the same way; and when helix itself dies, even by SIGKILL, the leader sees
-// its lifeline close and stops the group — an agent call never leaves processes behind. (A
+// Process hygiene: the agent leads its own process group. On timeout or abort the whole group gets
+// SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it left
+// running in its group is stopped the same way; and when helix itself dies, even by SIGKILL, the
+// watchdog of process-group.ts stops the group — an agent call never leaves processes behind. (A
 // program that moves itself into a new session with setsid escapes the group; nothing here can
 // see it.)
 //
@@ -14,7 +13,6 @@
 // limit) throws AgentStartError with one short line, never the command line itself: a prompt in
 // an argument can be hundreds of kilobytes.
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
@@ -24,11 +22,7 @@ import { agentTimeoutSeconds } from './timeout.js';
 import { MAX_TIMER_SECONDS } from '../numbers.js';
 import { extractTokens } from './tokens.js';
 import { findOnPath } from './discovery.js';
-import type { StartErrorMessage } from './group-leader.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
-
-/** The leader program, compiled; the same path from src/agents (tests) and dist/agents. */
-const GROUP_LEADER = fileURLToPath(new URL('../../dist/agents/group-leader.js', import.meta.url));
 
 /** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
 export const TIMEOUT_EXIT_CODE = 124;
@@ -94,25 +88,24 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   if (!isDirectory(command.cwd)) throw new AgentStartError(command.file, 'ENOENT', `working folder does not exist: ${command.cwd}`);
 
   const started = performance.now();
-  const child = execa(process.execPath, [GROUP_LEADER, String(graceMs), command.file, ...command.args], {
+  const child = execa('/bin/sh', ['-c', GATE, GATE_NAME, command.file, ...command.args], {
     cwd: command.cwd,
     env: { ...baseEnv, ...command.env },
     extendEnv: false,
-    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
-    stdout: 'pipe',
-    stderr: 'pipe',
+    ...(command.input === undefined ? {} : { input: command.input }),
+    stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
     buffer: false,
     reject: false,
     detached: true,
     cleanup: false,
     stripFinalNewline: false,
-    ipc: true,
   });
-  let startError: StartErrorMessage['startError'] | undefined;
-  child.on('message', (message: unknown) => {
-    const reported = (message as Partial<StartErrorMessage> | null)?.startError;
-    if (reported) startError = reported;
-  });
+  // Registered with the watchdog before the gate lets the agent start: from its first instruction
+  // on, a SIGKILL of helix still stops the group (process-group.ts).
+  if (child.pid !== undefined) trackGroup(child.pid, graceMs);
+  const gate = child.stdio[3] as unknown as NodeJS.WritableStream | undefined; // a duplex pipe, typed as readable
+  gate?.on('error', () => undefined); // the gate is gone already: the result says why
+  gate?.end('go\n');
 
   const collected = { output: '', stdout: '', stderr: '' };
   let callbackError: unknown;
@@ -152,7 +145,6 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     stopGroup();
   };
   if (pgid !== undefined) {
-    trackGroup(pgid);
     // A delay over 2^31-1 ms would fire at once: such a timeout means none.
     if (timeoutMs <= MAX_TIMER_SECONDS * 1000) {
       timers.push(setTimeout(() => {
@@ -177,7 +169,8 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   }
   const env = { ...baseEnv, ...command.env };
   if (pgid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
-  if (startError) throw startFailure(command, startError.code, startError.message, env);
+  const refused = gateRefusal(result.exitCode, collected.stderr);
+  if (refused) throw startFailure(command, refused, '', env);
   if (callbackError !== undefined) throw callbackError;
 
   const signal = result.signal ?? undefined;
@@ -199,6 +192,23 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
 // landed between the `tokens used` line and its count.
 function tokensFrom(collected: { output: string; stdout: string; stderr: string }): number {
   return extractTokens(collected.output) || extractTokens(collected.stderr) || extractTokens(collected.stdout);
+}
+
+/**
+ * The gate every agent starts behind: `sh` waits on fd 3 for helix's `go` (sent once the group is
+ * registered with the watchdog), then becomes the agent with exec — same pid, same group, its
+ * stdin, stdout and stderr. Without `go` (helix died first) it exits and the agent never starts.
+ */
+const GATE = 'IFS= read -r go <&3 && [ "$go" = go ] || exit 125; exec 3<&-; exec "$@"';
+const GATE_NAME = 'helix-agent';
+
+/**
+ * The errno of an agent the gate could not exec, from the shell's own message (`helix-agent: 1:
+ * exec: codex: not found`, 127; `…: Permission denied`, 126), or undefined when the agent ran.
+ */
+function gateRefusal(exitCode: number | undefined, stderr: string): string | undefined {
+  if ((exitCode !== 126 && exitCode !== 127) || !new RegExp(`^${GATE_NAME}: .*exec: `).test(stderr)) return undefined;
+  return exitCode === 127 ? 'ENOENT' : 'EACCES';
 }
 
 /** One short line for a program that could not be started; the system's message may quote the whole command line. */

@@ -100,10 +100,10 @@ describe('runAgentCommand', () => {
 
   it('an argument over the system limit is a one-line start failure, not the command line', async () => {
     const prompt = 'x'.repeat(200 * 1024); // Linux allows 128 KB per argument
-    const error = await runAgentCommand({ file: 'codex', args: ['exec', prompt], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
+    const error = await runAgentCommand({ file: 'true', args: ['exec', prompt], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentStartError);
     expect((error as AgentStartError).code).toBe('E2BIG');
-    expect((error as Error).message).toBe('helix: could not start codex: its command line is too long for the system (E2BIG: 201 KB of arguments, the longest 200 KB)');
+    expect((error as Error).message).toBe('helix: could not start true: its command line is too long for the system (E2BIG: 201 KB of arguments, the longest 200 KB)');
   });
 
   it('a program whose interpreter is missing, or that is not executable, is a one-line start failure', async () => {

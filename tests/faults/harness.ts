@@ -15,7 +15,7 @@ export interface FaultRow {
   exit: string;
   /** The target bead right after helix ended. */
   bead: string;
-  /** Processes of the call (agent, its children, verify) still running when helix ended → after the wait. */
+  /** Processes of the call (agent, its children, verify) left after helix ended. */
   processes: string;
   /** What the next `helix run` (the recovery the README promises) did, if one was needed. */
   recovery: string;
@@ -44,31 +44,17 @@ export function beadState(bead: Bead | undefined): string {
 /** Counts the pids still running now, then waits (up to 10 s) for them to go; returns "n → m". */
 /**
  * Counts the call's pids still running when helix ended, then waits (up to 10 s) for them to go.
- * After a SIGKILL of helix the call's group leader stops them: how many were still running at the
- * instant helix died is a race, so the text names the leader and how many ran when the signal was
- * sent (`runningAtSignal`) instead.
+ * After a SIGKILL of helix its watchdog stops them: how many were still running at the instant
+ * helix died is a race, so the text names the watchdog and how many ran when the signal was sent
+ * (`runningAtSignal`) instead.
  */
 export async function processesLeft(pids: number[], helixKilled = false, runningAtSignal = 0): Promise<{ atExit: number; after: number; text: string }> {
   const atExit = pids.filter(isRunning).length;
   await waitUntil(() => pids.every((pid) => !isRunning(pid)), `pids ${pids.join(', ')} to end`, 10_000).catch(() => undefined);
   const after = pids.filter(isRunning).length;
   const plural = (n: number) => `${n} process${n === 1 ? '' : 'es'}`;
-  const text = after > 0 ? `${plural(after)} still running` : helixKilled && runningAtSignal > 0 ? `0 (the call's group leader stopped its ${plural(runningAtSignal)})` : '0';
+  const text = after > 0 ? `${plural(after)} still running` : helixKilled && runningAtSignal > 0 ? `0 (helix's watchdog stopped the call's ${plural(runningAtSignal)})` : '0';
   return { atExit, after, text };
-}
-
-/** The parent of a pid (the group leader of an agent call is the agent's parent). */
-export function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-export function readPid(file: string): number {
-  return Number(JSON.parse(readFileSync(file, 'utf8')).pid ?? readFileSync(file, 'utf8').trim());
 }
 
 /** A marker file's pids: the stub writes {"pid","childPid"}; scripts here write a bare pid. */
