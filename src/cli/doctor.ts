@@ -11,7 +11,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const { homedir } = await import('node:os');
       const { fileURLToPath } = await import('node:url');
       const t = await import('../tracker/index.js');
-      const { findOnPath } = await import('../agents/index.js');
+      const { claudeRootWarning, claudeWouldRefuse, findOnPath } = await import('../agents/index.js');
       const links = await import('../installer/skill-links.js');
       const store = new t.BeadStore(t.trackerDir());
       const facts = { now: new Date(), thresholdSec: t.orphanThresholdSec() };
@@ -26,7 +26,9 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const skillLinks = links.inspectSkillLinks(linkOptions);
       const launcher = links.inspectLauncher(linkOptions);
       const badLinks = skillLinks.filter((l) => l.state === 'missing' || l.state === 'broken');
-      const report = { tracker, tools, skill_links: skillLinks, launcher, fixed: fixed ?? null, repaired: repairs.filter((r) => r.action !== 'left') };
+      // Advice, not a failure: claude may never be used, and only the user can say the machine is disposable.
+      const warnings = tools.claude && claudeWouldRefuse(process.getuid?.(), process.env) ? [`claude: ${claudeRootWarning()}`] : [];
+      const report = { tracker, tools, warnings, skill_links: skillLinks, launcher, fixed: fixed ?? null, repaired: repairs.filter((r) => r.action !== 'left') };
 
       if (o.json) printJson(report);
       else {
@@ -38,6 +40,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
         for (const choice of fixed?.choices ?? []) lines.push(`  ${choice}`);
         lines.push('Tools:');
         for (const [name, path] of Object.entries(tools)) lines.push(`  ${name}: ${path ?? 'not on PATH'}`);
+        for (const warning of warnings) lines.push(`  ${warning}`);
         if (!tools.ddx && !tools.codex && !tools.claude) lines.push('  no agent: install DDx (ddx agent execute-bead) or the codex / claude CLI for `helix run`');
         lines.push('Skill links:');
         lines.push(badLinks.length === 0 ? `  ok: ${skillLinks.filter((l) => l.state === 'ok').length} link(s)` : `  ${badLinks.length} missing or broken (run \`helix doctor --fix\` or \`helix install\`)`);

@@ -4,6 +4,7 @@
 // agent counted but did not file, as the review inside `helix run` does.
 import { spawnSync } from 'node:child_process';
 import { formatDryRun, parseTrailers } from '../agents/index.js';
+import { withNewline } from './commands.js';
 import { EXIT, HelixError, isHelixError } from '../errors.js';
 import { excludeRuntimeFiles } from '../tracker/index.js';
 import { judgeAction } from './action-verdict.js';
@@ -75,8 +76,9 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
       return call.interrupt.exitCode;
     }
     const run = call.value;
-    process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
-    const trailers = parseTrailers(run.output);
+    // The agent's final answer, never its transcript (that is in the session log).
+    process.stdout.write(withNewline(run.answer));
+    const trailers = parseTrailers(run.answer);
     const verdict = judgeAction(action, run.exitCode, trailers, session.root);
     for (const line of verdict.lines) process.stderr.write(`${line}\n`);
     // Like the review inside `helix run`: what the reviewer counted but did not file is filed now.
@@ -86,7 +88,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
           reviewedId: scope,
           cycle: undefined,
           before: new Set(before.beads.map((b) => b.id)),
-          output: run.output,
+          output: run.answer,
         })
       : { outcome: 'none' };
     if (followUp.outcome !== 'none') process.stderr.write(`${followUp.line}\n`);

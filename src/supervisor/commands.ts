@@ -189,6 +189,11 @@ export function resolveSelector<T extends { id: string; title: string }>(ready: 
   return byTitle.length === 1 ? byTitle[0] : undefined;
 }
 
+/** Text as printed on its own: a final newline added when missing (empty stays empty). */
+export function withNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
 /** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION. */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
@@ -206,8 +211,9 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
     return call.interrupt.exitCode;
   }
   const run = call.value;
-  process.stdout.write(run.output.endsWith('\n') || !run.output ? run.output : `${run.output}\n`);
-  const next = parseNextAction(run.output);
+  // The agent's final answer, never its transcript (that is in the session log).
+  process.stdout.write(withNewline(run.answer));
+  const next = parseNextAction(run.answer);
   if (!next) {
     process.stderr.write('helix: unable to determine NEXT_ACTION from check output\n');
     return EXIT.error;

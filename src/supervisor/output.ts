@@ -20,12 +20,23 @@ export function fileStamp(now: Date): string {
 }
 
 /** What the supervisor writes through: the session log, or nothing at all for dry runs. */
+/** One agent call's block in the log (its whole transcript) and its live lines on the terminal. */
+export interface AgentOutputSink {
+  /** Appends raw agent output to the log; echoes it to stderr in normal mode when `echo` was asked. */
+  append: (text: string) => void;
+  /** A live-progress line: stderr in normal mode only (the raw events it comes from are in the log). */
+  echo: (line: string) => void;
+  /** The block's line range in the log (finishes an unfinished last line). */
+  range: () => { first: number; last: number };
+}
+
 export interface RunOutput {
   readonly mode: OutputMode;
   readonly logName: string;
   summary(line: string): void;
   verbose(line: string): void;
-  agentOutputSink(): { append: (text: string) => void; range: () => { first: number; last: number } };
+  /** `echo: false` keeps raw output (a JSON event stream) off the terminal. Default true. */
+  agentOutputSink(options?: { echo?: boolean }): AgentOutputSink;
 }
 
 /** Output for dry runs: prints nothing and writes no log. */
@@ -34,7 +45,7 @@ export const SILENT_OUTPUT: RunOutput = {
   logName: '-',
   summary: () => undefined,
   verbose: () => undefined,
-  agentOutputSink: () => ({ append: () => undefined, range: () => ({ first: 0, last: 0 }) }),
+  agentOutputSink: () => ({ append: () => undefined, echo: () => undefined, range: () => ({ first: 0, last: 0 }) }),
 };
 
 export class SessionOutput implements RunOutput {
@@ -83,14 +94,18 @@ export class SessionOutput implements RunOutput {
     if (this.mode === 'normal') this.write(`${line}\n`);
   }
 
-  /** Starts a block of agent output; returns the function that appends to it. */
-  agentOutputSink(): { append: (text: string) => void; range: () => { first: number; last: number } } {
+  /** Starts a block of agent output; returns the functions that append to it. */
+  agentOutputSink(options: { echo?: boolean } = {}): AgentOutputSink {
+    const echoRaw = options.echo !== false;
     if (this.partial) this.toLog('\n');
     const first = this.lines + 1;
     return {
       append: (text: string) => {
         this.toLog(text);
-        if (this.mode === 'normal') this.write(text);
+        if (this.mode === 'normal' && echoRaw) this.write(text);
+      },
+      echo: (line: string) => {
+        if (this.mode === 'normal') this.write(`${line}\n`);
       },
       range: () => {
         if (this.partial) this.toLog('\n');

@@ -14,6 +14,7 @@ import {
   type AgentPlan,
   agentForAction,
   agentTimeoutSeconds,
+  claudeRootHint,
   ddxAgentRunCommand,
   directAgentCommand,
   executeBeadCommand,
@@ -22,6 +23,7 @@ import {
   parseExecuteBeadResult,
   parseNextAction,
   parseTrailers,
+  rootRefusalIn,
   runAgentCommand,
 } from '../agents/index.js';
 import { HelixError, isHelixError } from '../errors.js';
@@ -72,6 +74,7 @@ export type BuildPath = 'execute-bead' | 'execute-loop' | 'direct';
 /** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
 export interface MemoryPort {
   inject(bead: Bead): Promise<{ block: string; names: string[] }>;
+  /** `output` is the agent's final answer (UTILIZED / LEARNED lines are read from it). */
   feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void>;
   /** Systemic memories, for the blocker report. */
   systemic?(): Promise<string[]>;
@@ -225,7 +228,7 @@ export class Supervisor {
   finish(reason: string, extra: Record<string, unknown> = {}): void {
     const s = this.state;
     const { output } = this.ctx;
-    output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens ═══`);
+    output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens${costPart(s.costUsd)} ═══`);
     if (s.skipped.length > 0) {
       for (const line of blockerLines(s.skipped)) output.summary(line);
       for (const line of this.systemicLines) output.summary(`helix:   systemic: ${line}`);
@@ -263,6 +266,8 @@ export class Supervisor {
         attempted_cycles: s.attempted,
         skipped_count: s.skipped.length,
         total_tokens: s.tokens,
+        // null, not absent: the file is merged, and a previous run's cost must not survive.
+        total_cost_usd: s.costUsd !== undefined ? Number(s.costUsd.toFixed(6)) : null,
         last_run: this.now().toISOString(),
         agent: this.ctx.plan.primary.agent,
         log: this.ctx.output.logName,
@@ -464,6 +469,7 @@ export class Supervisor {
     const validResult = result && !('invalid' in result) ? result : undefined;
     if (result && 'invalid' in result) this.say(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`, 'summary');
     const tokens = validResult?.tokens ?? run.tokens;
+    const costUsd = validResult?.cost_usd ?? run.usage?.costUsd;
 
     const afterSnapshot = this.snapshot();
     const after = afterSnapshot.byId.get(bead.id);
@@ -491,7 +497,7 @@ export class Supervisor {
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
       try {
-        await this.ctx.memory.feedback({ bead, injected, verified, output: run.output, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
+        await this.ctx.memory.feedback({ bead, injected, verified, output: run.answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
       } catch (error) {
         this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
@@ -502,7 +508,7 @@ export class Supervisor {
     const ended = this.now();
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
-    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(members.length > 0 ? { batch } : {}) };
+    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
   }
 
   /**
@@ -667,21 +673,30 @@ export class Supervisor {
     return this.callAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
   }
 
-  /** Runs one agent call with its output streamed into the log; prints the `… complete` line. */
+  /**
+   * Runs one agent call with its whole transcript streamed into the log; prints the `… complete`
+   * line. A structured stream (codex --json, claude stream-json) is not echoed raw: in normal mode
+   * the terminal gets its live-progress lines (addendum §0.4) and then the final answer.
+   */
   async runAgent(command: AgentCommand, label: string, signal: AbortSignal | undefined = this.ctx.signal): Promise<AgentRunResult> {
-    const sink = this.ctx.output.agentOutputSink();
+    const structured = command.format !== undefined;
+    const sink = this.ctx.output.agentOutputSink({ echo: !structured });
     const result = await runAgentCommand(command, {
       env: this.ctx.env,
       timeoutMs: agentTimeoutSeconds(this.ctx.env) * 1000,
       onChunk: (text) => sink.append(text),
+      onProgress: (line) => sink.echo(`helix: [${clockTime(this.now())}] ${line}`),
       signal,
     });
+    // The raw stream stayed off the terminal: show what the agent answered, as the raw text used to.
+    if (structured && result.answer.trim()) sink.echo(result.answer.trimEnd());
     const range = sink.range();
     this.say(
-      `${label} complete (rc=${result.exitCode}, ${Math.round(result.durationMs / 1000)}s, ${result.tokens} tokens) — log L${range.first}–L${range.last} in ${this.ctx.output.logName}`,
+      `${label} complete (rc=${result.exitCode}, ${Math.round(result.durationMs / 1000)}s, ${result.tokens} tokens${costPart(result.usage?.costUsd)}) — log L${range.first}–L${range.last} in ${this.ctx.output.logName}`,
       'summary',
       true,
     );
+    if (command.format === 'claude-stream-json' && result.exitCode !== 0 && rootRefusalIn(result.stderr)) this.say(claudeRootHint(), 'summary');
     if (result.aborted) throw new RunInterrupted();
     return result;
   }
@@ -698,7 +713,7 @@ export class Supervisor {
       if (!(error instanceof AgentStartError)) throw error;
       this.say(error.message, 'summary', false);
       const exitCode = error.code === 'ENOENT' ? 127 : 126; // as a shell reports a program it could not find / run
-      return { exitCode, output: '', stdout: '', stderr: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+      return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
     }
   }
 
@@ -754,18 +769,18 @@ export class Supervisor {
     const { command, label } = this.actionCommand('review', prompt);
     this.say(`helix: reviewing ${scope} after cycle ${cycle}`);
     const run = await this.callAgent(command, label);
-    const trailers = parseTrailers(run.output);
+    const trailers = parseTrailers(run.answer);
     const parseable = reviewParseable(trailers);
     if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
     const followUp = followUpReview(
       this.ctx.store,
       trailers,
-      { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.output },
+      { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.answer },
       this.now(),
     );
     if (followUp.outcome === 'filed') this.say(followUp.line);
     if (followUp.outcome === 'failed') this.say(followUp.line, 'summary');
-    return { type: 'reviewed', cycle, parseable };
+    return { type: 'reviewed', cycle, parseable, ...spentOn(run) };
   }
 
   private async runCheck(): Promise<Event> {
@@ -773,9 +788,9 @@ export class Supervisor {
     const { command, label } = this.actionCommand('check', prompt);
     this.say('helix: queue drained; running check');
     const run = await this.callAgent(command, label);
-    const nextAction = parseNextAction(run.output);
+    const nextAction = parseNextAction(run.answer);
     this.say(`helix: check returned ${nextAction ?? 'no NEXT_ACTION'} (rc=${run.exitCode})`);
-    return { type: 'checked', nextAction };
+    return { type: 'checked', nextAction, ...spentOn(run) };
   }
 
   private async runAction(action: DrainAction, purpose: ActionPurpose): Promise<Event> {
@@ -802,12 +817,12 @@ export class Supervisor {
       this.say(`helix: running ${action} (${purpose})`);
       const run = await this.callAgent(command, label);
       if (action === 'backfill') {
-        const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.output), this.ctx.root);
+        const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.answer), this.ctx.root);
         for (const line of verdict.lines) this.say(line);
-        if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason };
+        if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason, ...spentOn(run) };
       }
       const ok = run.exitCode === 0;
-      return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${label} exited ${run.exitCode}` };
+      return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${label} exited ${run.exitCode}`, ...spentOn(run) };
     } finally {
       if (governing) releaseGoverningBead(this.ctx.store, governing);
     }
@@ -817,6 +832,19 @@ export class Supervisor {
 /** Two turns of the event loop: the second has a poll phase, which delivers pending signals. */
 function signalsDelivered(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
+/** What one agent call spent, for the run's totals (cost only when the agent reported one). */
+function spentOn(run: AgentRunResult): { tokens: number; costUsd?: number } {
+  return run.usage?.costUsd !== undefined ? { tokens: run.tokens, costUsd: run.usage.costUsd } : { tokens: run.tokens };
+}
+
+/**
+ * `, $0.0123` after a token count, or nothing when no agent reported a cost above zero (codex
+ * reports none; a stand-in or an older DDx reports 0, which would only look like a free call).
+ */
+export function costPart(usd: number | undefined): string {
+  return usd !== undefined && usd > 0 ? `, $${usd.toFixed(4)}` : '';
 }
 
 function gitHead(root: string): string | undefined {

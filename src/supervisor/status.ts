@@ -119,6 +119,8 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], now: Date
       `  Completed ${Number(run.completed_cycles ?? 0)} cycles`,
       `  Attempted ${Number(run.attempted_cycles ?? 0)} cycles`,
       `  Tokens:      ${Number(run.total_tokens ?? 0)}`,
+      // Only agents that report a cost add to it (claude does, codex does not).
+      ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
       `  Stop reason: ${String(run.stop_reason ?? '-')}`,
       `  Timestamp:   ${String(run.last_run ?? '-')}`,
       `  Epic focus:  ${String(run.focused_epic ?? 'none')}`,

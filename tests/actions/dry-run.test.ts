@@ -8,7 +8,7 @@ import { type StubProgram, World } from './harness.js';
 
 const LIB = '/opt/helix-library';
 const CODEX = 'codex --dangerously-bypass-approvals-and-sandbox exec';
-const CLAUDE = 'claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence';
+const CLAUDE = 'claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence --output-format stream-json --verbose';
 const DDX = 'ddx agent run --harness';
 
 interface Case {
@@ -24,49 +24,49 @@ const cases: Case[] = [
     name: 'align through codex',
     programs: ['codex'],
     args: ['align'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral $'Run the HELIX alignment action. Read and follow ${LIB}/actions/reconcile-alignment.md exactly.\\nScope: repo\\n'`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=high --ephemeral --json - <<< $'Run the HELIX alignment action. Read and follow ${LIB}/actions/reconcile-alignment.md exactly.\\nScope: repo\\n'`,
   },
   {
     name: 'design through codex with --rounds, --model and --effort',
     programs: ['codex'],
     args: ['design', 'SPEC-3', '--rounds', '3', '--model', 'gpt-x', '--effort', 'high'],
-    expected: (root) => `${CODEX} -C ${root} -m gpt-x -c reasoning.effort=high --ephemeral $'Run the HELIX plan action. Read and follow ${LIB}/actions/plan.md exactly.\\nScope: SPEC-3\\nRounds: 3\\n'`,
+    expected: (root) => `${CODEX} -C ${root} -m gpt-x -c model_reasoning_effort=high --ephemeral --json - <<< $'Run the HELIX plan action. Read and follow ${LIB}/actions/plan.md exactly.\\nScope: SPEC-3\\nRounds: 3\\n'`,
   },
   {
     name: 'plan (the alias) through claude',
     programs: ['claude'],
     args: ['plan', '--agent', 'claude'],
-    expected: (root) => `cd ${root} && ${CLAUDE} <<< $'Run the HELIX plan action. Read and follow ${LIB}/actions/plan.md exactly.\\nScope: repo\\nRounds: 5\\n'`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --effort high <<< $'Run the HELIX plan action. Read and follow ${LIB}/actions/plan.md exactly.\\nScope: repo\\nRounds: 5\\n'`,
   },
   {
     name: 'polish through claude with --model',
     programs: ['claude'],
     args: ['polish', '--claude', '--model', 'opus'],
-    expected: (root) => `cd ${root} && ${CLAUDE} --model opus <<< $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 6\\n'`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --model opus --effort medium <<< $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 6\\n'`,
   },
   {
     name: 'polish goes to the alternate agent when both are installed (and gets no --model)',
     programs: ['codex', 'claude'],
     args: ['polish', '--model', 'gpt-x'],
-    expected: (root) => `cd ${root} && ${CLAUDE} <<< $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 6\\n'`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --effort medium <<< $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 6\\n'`,
   },
   {
     name: 'review through codex, default scope last-commit',
     programs: ['codex'],
     args: ['review'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral $'Run the HELIX fresh-eyes review. Read and follow ${LIB}/actions/fresh-eyes-review.md exactly.\\nScope: last-commit\\n'`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=high --ephemeral --json - <<< $'Run the HELIX fresh-eyes review. Read and follow ${LIB}/actions/fresh-eyes-review.md exactly.\\nScope: last-commit\\n'`,
   },
   {
     name: 'review with --review-agent claude never carries the primary --model',
     programs: ['codex', 'claude'],
     args: ['review', '--model', 'gpt-x', '--review-agent', 'claude'],
-    expected: (root) => `cd ${root} && ${CLAUDE} <<< $'Run the HELIX fresh-eyes review. Read and follow ${LIB}/actions/fresh-eyes-review.md exactly.\\nScope: last-commit\\n'`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --effort high <<< $'Run the HELIX fresh-eyes review. Read and follow ${LIB}/actions/fresh-eyes-review.md exactly.\\nScope: last-commit\\n'`,
   },
   {
     name: 'backfill through codex, default scope repo',
     programs: ['codex'],
     args: ['backfill'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral $'Run the HELIX backfill action. Read and follow ${LIB}/actions/backfill-helix-docs.md exactly.\\nScope: repo\\n'`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=high --ephemeral --json - <<< $'Run the HELIX backfill action. Read and follow ${LIB}/actions/backfill-helix-docs.md exactly.\\nScope: repo\\n'`,
   },
   {
     name: 'experiment through claude with --close',
@@ -79,13 +79,13 @@ const cases: Case[] = [
     name: 'check through codex',
     programs: ['codex'],
     args: ['check'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral $'Run the HELIX check action. Read and follow ${LIB}/actions/check.md exactly.\\nScope: repo\\nAnswer with \`NEXT_ACTION: <CODE>\` as the first line of your answer.\\n'`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=low --ephemeral --json - <<< $'Run the HELIX check action. Read and follow ${LIB}/actions/check.md exactly.\\nScope: repo\\nAnswer with \`NEXT_ACTION: <CODE>\` as the first line of your answer.\\n'`,
   },
   {
     name: 'align through ddx',
     programs: ['ddx', 'codex'],
     args: ['align'],
-    expected: () => `${DDX} codex --permissions unrestricted --timeout 2700s --text $'Run the HELIX alignment action. Read and follow ${LIB}/actions/reconcile-alignment.md exactly.\\nScope: repo\\n'`,
+    expected: () => `${DDX} codex --permissions unrestricted --timeout 2700s --effort high --text $'Run the HELIX alignment action. Read and follow ${LIB}/actions/reconcile-alignment.md exactly.\\nScope: repo\\n'`,
   },
   {
     name: 'design through ddx with the agent timeout, --model and --effort',
@@ -98,20 +98,20 @@ const cases: Case[] = [
     name: 'review through ddx on the review agent',
     programs: ['ddx', 'codex', 'claude'],
     args: ['review', 'HEAD~2..HEAD', '--model', 'gpt-x', '--review-agent', 'claude'],
-    expected: () => `${DDX} claude --permissions unrestricted --timeout 2700s --text $'Run the HELIX fresh-eyes review. Read and follow ${LIB}/actions/fresh-eyes-review.md exactly.\\nScope: HEAD~2..HEAD\\n'`,
+    expected: () => `${DDX} claude --permissions unrestricted --timeout 2700s --effort high --text $'Run the HELIX fresh-eyes review. Read and follow ${LIB}/actions/fresh-eyes-review.md exactly.\\nScope: HEAD~2..HEAD\\n'`,
   },
   {
     name: 'backfill through ddx with a scope',
     programs: ['ddx'],
     args: ['backfill', 'src'],
-    expected: () => `${DDX} codex --permissions unrestricted --timeout 2700s --text $'Run the HELIX backfill action. Read and follow ${LIB}/actions/backfill-helix-docs.md exactly.\\nScope: src\\n'`,
+    expected: () => `${DDX} codex --permissions unrestricted --timeout 2700s --effort high --text $'Run the HELIX backfill action. Read and follow ${LIB}/actions/backfill-helix-docs.md exactly.\\nScope: src\\n'`,
   },
   {
     name: 'HELIX_DIRECT_AGENT=1 calls codex directly even with ddx installed',
     programs: ['ddx', 'codex'],
     args: ['polish', '--codex'],
     env: { HELIX_DIRECT_AGENT: '1' },
-    expected: (root) => `${CODEX} -C ${root} --ephemeral $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 6\\n'`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=medium --ephemeral --json - <<< $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 6\\n'`,
   },
 ];
 
@@ -133,7 +133,7 @@ describe('--dry-run prints the exact agent command and runs nothing', () => {
   it('polish and experiment through ddx too', () => {
     const w = new World({ programs: ['ddx'], env: { HELIX_LIBRARY_ROOT: LIB } });
     expect(w.helix(['polish', '--rounds', '2', '--dry-run']).stdout).toBe(
-      `${DDX} codex --permissions unrestricted --timeout 2700s --text $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 2\\n'\n`,
+      `${DDX} codex --permissions unrestricted --timeout 2700s --effort medium --text $'Run the HELIX polish action. Read and follow ${LIB}/actions/polish.md exactly.\\nScope: repo\\nRounds: 2\\n'\n`,
     );
     expect(w.helix(['experiment', '--dry-run']).stdout).toBe(
       `${DDX} codex --permissions unrestricted --timeout 2700s --text $'Run the HELIX experiment action. Read and follow ${LIB}/actions/experiment.md exactly.\\nScope: repo\\n'\n`,
