@@ -96,7 +96,7 @@ describe('a 1 MB bead', () => {
       if (big.status === 'open') expect(r.stderr).toContain(`helix:   ${A}: intractable after 4 attempts with exponential backoff — Huge bead`);
       for (const key of ['claimed-pid', 'claim-token']) expect(big).not.toHaveProperty(key);
       expect(p.helix(['tracker', 'show', A]).status).toBe(0);
-      const line = lineMatching(r.stderr, /could not start|→ COMPLETE|BLOCKED/);
+      const line = lineMatching(r.stderr, new RegExp(`could not start|${A} → COMPLETE|BLOCKED ${A}`));
       report({ group: 'text', scenario: `a 1 MB bead (${path})`, exit: String(r.status), bead: beadState(big), processes: '0', recovery: '—', line: generic(line) });
     });
   }
