@@ -29,6 +29,16 @@ export const EXIT = {
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
+  // 128 + the signal's number, as shells report a process a signal ended.
+  /** SIGHUP: the terminal was closed. */
+  hangup: 129,
+  /** SIGINT: Ctrl-C. */
+  interrupted: 130,
+  /** A reader of stdout or stderr went away (EPIPE), reported like SIGPIPE. */
+  brokenPipe: 141,
+  /** SIGTERM: `helix stop`, `kill`, a CI runner cancelling the job. */
+  terminated: 143,
 } as const;
 
 export type ExitKind = keyof typeof EXIT;

@@ -48,6 +48,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
         for (const s of tracker.stale_claims) lines.push(`  stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
         for (const d of tracker.ddx_damage) lines.push(`  DDx would damage ${d.id}: ${d.problem}`);
         if (fixed?.backup) lines.push(`  fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
+        for (const choice of fixed?.choices ?? []) lines.push(`  ${choice}`);
         lines.push('Tools:');
         for (const [name, path] of Object.entries(tools)) lines.push(`  ${name}: ${name === 'ddx' && path ? describeDdx(ddx) : (path ?? 'not on PATH')}`);
         for (const warning of warnings) lines.push(`  ${warning}`);

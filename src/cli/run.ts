@@ -1,7 +1,7 @@
 // The supervisor's commands (contract §2): run, build/implement, check, next, triage, status,
 // start, stop. Thin wiring: flags in, a src/supervisor entry point called, its exit code out.
 import { Option } from 'commander';
-import { HelixError } from '../errors.js';
+import { parseNumber } from '../numbers.js';
 import { type CommonOptions, type HelixCommand, chosenAgent, printJson, withCommonFlags } from './program.js';
 import { createFromFlags, withCreateFlags } from './tracker.js';
 
@@ -9,10 +9,17 @@ type OutputMode = import('../supervisor/output.js').OutputMode;
 
 const outputMode = (o: CommonOptions): OutputMode => (o.summary ? 'summary' : o.quiet ? 'quiet' : 'normal');
 
-const nonNegativeInt = (flag: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new HelixError('error', `helix: ${flag} expects a whole number, got '${value}'`);
-  return Number(value);
-};
+/** The run's count flags: far beyond any real run, and exact (no rounding of huge values). */
+const MAX_RUN_COUNT = 1_000_000;
+const MAX_REVIEW_THRESHOLD_LINES = 1_000_000_000;
+const wholeNumber = (flag: string, max: number) => (value: string) => parseNumber(flag, value, { min: 0, max });
+
+/** Like every other read: one warning naming the damaged lines, here also that counts leave them out. */
+async function warnIfDamaged(file: string, problems: import('../tracker/index.js').StoreProblem[]): Promise<void> {
+  if (problems.length === 0) return;
+  const { problemsWarning } = await import('../tracker/read.js');
+  process.stderr.write(`${problemsWarning(file, problems, { counts: true })}\n`);
+}
 
 function baseOptions(o: CommonOptions) {
   return { cwd: process.cwd(), env: process.env, mode: outputMode(o), dryRun: o.dryRun, agent: chosenAgent(o), model: o.model, effort: o.effort };
@@ -32,11 +39,11 @@ function withRunFlags(command: HelixCommand): HelixCommand {
   return command
     .addOption(new Option('--ephemeral', 'accepted for compatibility; ignored').hideHelp())
     .option('--no-memory', 'neither inject memories nor feed results back (HELIX_MEMORY=0)')
-    .option('--review-every <n>', 'alignment pass every N completed cycles (default 15)', nonNegativeInt('--review-every'))
-    .option('--max-cycles <n>', 'stop after N completed cycles (0 = unlimited)', nonNegativeInt('--max-cycles'))
+    .option('--review-every <n>', 'alignment pass every N completed cycles (default 15)', wholeNumber('--review-every', MAX_RUN_COUNT))
+    .option('--max-cycles <n>', 'stop after N completed cycles (0 = unlimited)', wholeNumber('--max-cycles', MAX_RUN_COUNT))
     .option('--no-auto-align', 'do not auto-run align on ALIGN / before STOP')
     .option('--no-auto-review', 'no post-implementation review')
-    .option('--review-threshold <n>', 'changed lines below which review is skipped (default 100)', nonNegativeInt('--review-threshold'))
+    .option('--review-threshold <n>', 'changed lines below which review is skipped (default 100)', wholeNumber('--review-threshold', MAX_REVIEW_THRESHOLD_LINES))
     .option('--review-agent <agent>', 'agent for reviews (cross-model)') as HelixCommand;
 }
 
@@ -81,7 +88,9 @@ export function registerRunCommands(program: HelixCommand): void {
     const { openStore } = await import('../supervisor/project.js');
     const { readyBeads } = await import('../tracker/index.js');
     const { store } = openStore(process.cwd(), process.env);
-    const first = readyBeads(store.read().beads, { execution: true, held: store.leased() })[0];
+    const snapshot = store.read();
+    await warnIfDamaged(store.file, snapshot.problems);
+    const first = readyBeads(snapshot.beads, { execution: true, held: store.leased() })[0];
     process.stdout.write(`${first ? first.id : 'no ready issues'}\n`);
   });
 
@@ -98,6 +107,7 @@ export function registerRunCommands(program: HelixCommand): void {
       const { memoryHealth } = await import('../supervisor/memory-port.js');
       const { detectDdx } = await import('../agents/ddx-surface.js');
       const { root, store } = openStore(process.cwd(), process.env);
+      await warnIfDamaged(store.file, store.read().problems);
       const now = new Date();
       const report = buildStatus(store, now, process.env, await memoryHealth(root, process.env), await detectDdx(process.env, root));
       if (o.json) printJson(report);

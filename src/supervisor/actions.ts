@@ -12,6 +12,7 @@ import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
 import { defaultSettings } from './policy.js';
 import { type ActionName, actionPrompt } from './prompts.js';
 import { type ReviewFollowUp, followUpReview } from './review-findings.js';
+import { untilInterrupted } from './interrupts.js';
 import { Supervisor } from './runner.js';
 import { type SessionFlags, prepareSession } from './session.js';
 import { type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
@@ -69,7 +70,12 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
       return EXIT.ok;
     }
     const before = action === 'review' ? session.store.read() : undefined;
-    const run = await supervisor.runAgent(command, label);
+    const call = await untilInterrupted((signal) => supervisor.runAgent(command, label, signal));
+    if ('interrupt' in call) {
+      output.summary(`helix: interrupted by ${call.interrupt.what}${governing ? `; claim on ${governing.id} released` : ''}`);
+      return call.interrupt.exitCode;
+    }
+    const run = call.value;
     // The agent's final answer, never its transcript (that is in the session log).
     process.stdout.write(withNewline(run.answer));
     const trailers = parseTrailers(run.answer);

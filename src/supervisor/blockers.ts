@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { type Bead, appendNote, labelsOf, nowIso } from '../tracker/index.js';
 import type { SkippedBead } from './machine.js';
 import { fileStamp } from './output.js';
+import { printable } from '../terminal-text.js';
+import { createUniquely } from '../unique-path.js';
 
 export function blockerLines(skipped: SkippedBead[]): string[] {
   return [`helix: BLOCKERS (${skipped.length} issues):`, ...skipped.map((s) => `helix:   ${s.id}: ${s.reason} — ${s.title}`)];
@@ -40,7 +42,8 @@ export function writeBlockerReport(input: BlockerReportInput): string {
   ];
   for (const s of input.skipped) lines.push('', `### ${s.id}`, '', `**Title:** ${s.title}`, `**Reason:** ${s.reason}`);
   if (input.systemic?.length) lines.push('', '## Systemic failures', '', ...input.systemic.map((line) => `- ${line}`));
-  const file = join(input.root, '.helix-logs', `blockers-${fileStamp(input.now)}.md`);
-  writeFileSync(file, `${lines.join('\n')}\n`);
+  // read in a terminal like the session log: bead titles and ids shown, never obeyed
+  const text = printable(`${lines.join('\n')}\n`);
+  const file = createUniquely(join(input.root, '.helix-logs', `blockers-${fileStamp(input.now)}`), '.md', (path) => writeFileSync(path, text, { flag: 'wx' }));
   return file;
 }

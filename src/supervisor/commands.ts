@@ -3,7 +3,9 @@
 import { describeDdx, formatDryRun, parseNextAction } from '../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../tracker/index.js';
-import { type MemoryPort, RunInterrupted, Supervisor, type SupervisorEnvironment } from './runner.js';
+import { type Interrupt, type InterruptWatch, untilInterrupted, watchInterrupts } from './interrupts.js';
+import type { AttemptOutcome } from './machine.js';
+import { type MemoryPort, type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { writeRunState } from './run-state.js';
 import { type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
@@ -28,66 +30,76 @@ export interface RunOptions extends CommandOptions {
   openMemory?: (root: string, say: (line: string) => void) => Promise<MemoryPort | undefined>;
 }
 
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
-
-/** Runs `body` with SIGINT/SIGTERM turned into an abort; returns the signal that arrived, if any. */
-async function withSignals<T>(body: (signal: AbortSignal) => Promise<T>): Promise<{ value?: T; error?: unknown; signal?: string }> {
-  const controller = new AbortController();
-  let received: string | undefined;
-  const onSignal = (name: string) => () => {
-    received = name;
-    controller.abort();
-  };
-  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
-  process.on('SIGINT', handlers.SIGINT);
-  process.on('SIGTERM', handlers.SIGTERM);
-  try {
-    return { value: await body(controller.signal), signal: received };
-  } catch (error) {
-    return { error, signal: received };
-  } finally {
-    process.off('SIGINT', handlers.SIGINT);
-    process.off('SIGTERM', handlers.SIGTERM);
-  }
-}
-
 /** The tail of the interrupted line: which claims (the primary and its batch) were released. */
 function releasedNote(ids: string[]): string {
   if (ids.length === 0) return '';
   return ids.length === 1 ? `; claim on ${ids[0]} released` : `; claims on ${ids.join(', ')} released`;
 }
 
+/** The line for an interrupt that came before anything was claimed or started. */
+function interruptedBeforeStart(interrupt: Interrupt): number {
+  process.stderr.write(`helix: interrupted by ${interrupt.what} before the run started; nothing was changed\n`);
+  return interrupt.exitCode;
+}
+
 /** `helix run`: the bounded supervisor loop. */
 export async function runLoop(options: RunOptions): Promise<number> {
   const settings: SupervisorSettings = { ...defaultSettings(options.env), ...options.settings };
   if (options.dryRun) return dryRunNext(options);
-  // Tools first: a run that cannot start an agent must not touch the tracker. A run refused here
-  // (no agent, another run active) never started, so it prints no run-complete line.
-  const session = await prepareSession(options.cwd, options.env, options);
-  const releaseMutex = acquireRunMutex(session.store.dir);
+  // Watched from the first step: a signal or a lost reader at any point ends the run through the
+  // one exit path below, never through Node's default (which would skip the release).
+  return watchInterrupts(async (watch) => {
+    // Tools first: a run that cannot start an agent must not touch the tracker. A run refused here
+    // (no agent, another run active) never started, so it prints no run-complete line.
+    let session: Session;
+    try {
+      session = await prepareSession(options.cwd, options.env, options, true, watch.signal);
+    } catch (error) {
+      // an interrupted probe of ddx can look like a missing tool: the interrupt is the reason
+      if (watch.received) return interruptedBeforeStart(watch.received);
+      throw error;
+    }
+    if (watch.received) return interruptedBeforeStart(watch.received);
+    const releaseMutex = acquireRunMutex(session.store.dir);
+    try {
+      return await superviseRun(session, options, settings, watch);
+    } finally {
+      releaseMutex();
+    }
+  });
+}
+
+/** The run between taking the mutex and giving it back, with its one exit path. */
+async function superviseRun(session: Session, options: RunOptions, settings: SupervisorSettings, watch: InterruptWatch): Promise<number> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
   output.verbose(`helix: run started (pid=${process.pid}, agent=${session.plan.primary.agent}, build path=${session.buildPath}, log=${output.logName})`);
   output.verbose(`helix: DDx: ${describeDdx(session.ddx)}`);
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
-  const outcome = await withSignals(async (signal) => {
+  let outcome: { value: RunSummary } | { error: unknown };
+  try {
     memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined);
     writeRunState(session.store.dir, { memory_status: memory ? 'on' : options.openMemory ? 'unavailable' : 'off' });
-    const ctx: SupervisorEnvironment = { ...session, env: options.env, settings, output, memory, signal };
-    supervisor = new Supervisor(ctx);
-    return supervisor.run();
-  });
+    supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal });
+    outcome = { value: await supervisor.run() };
+  } catch (error) {
+    outcome = { error };
+  }
+  // The one exit path: release what is held, say why the run ended, record run-state.
   let exitCode: number;
   let reason: string;
-  if (outcome.value) {
+  let interruptedBy: string | null = null;
+  const interrupt = watch.received;
+  if ('value' in outcome) {
     exitCode = outcome.value.exitCode;
     reason = outcome.value.state.stop?.reason ?? 'completed';
-  } else if (outcome.signal || outcome.error instanceof RunInterrupted) {
+  } else if (interrupt) {
     const released = supervisor?.abandonAttempt() ?? [];
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
-    exitCode = SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
+    output.summary(`helix: interrupted by ${interrupt.what}${releasedNote(released)}`);
+    exitCode = interrupt.exitCode;
     reason = 'error';
+    interruptedBy = interrupt.cause;
   } else {
     supervisor?.abandonAttempt();
     const error = outcome.error;
@@ -97,10 +109,9 @@ export async function runLoop(options: RunOptions): Promise<number> {
   }
   try {
     await supervisor?.gatherSystemic();
-    supervisor?.finish(reason);
+    supervisor?.finish(reason, { interrupted_by: interruptedBy });
   } finally {
     memory?.close?.();
-    releaseMutex();
   }
   return exitCode;
 }
@@ -138,19 +149,31 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  let supervisor: Supervisor | undefined;
-  const memory = options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined;
-  const outcome = await withSignals(async (signal) => {
-    supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal });
-    return supervisor.buildOnce(bead, ready);
-  }).finally(() => memory?.close?.());
-  if (!outcome.value) {
-    const released = supervisor?.releaseHeldClaims() ?? [];
-    if (outcome.error && !(outcome.error instanceof RunInterrupted) && !outcome.signal) throw outcome.error;
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
-    return SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
-  }
-  const result = outcome.value;
+  return watchInterrupts(async (watch) => {
+    let supervisor: Supervisor | undefined;
+    let memory: MemoryPort | undefined;
+    let outcome: { value: AttemptOutcome } | { error: unknown };
+    try {
+      memory = options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined;
+      supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal: watch.signal });
+      outcome = { value: await supervisor.buildOnce(bead, ready) };
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      memory?.close?.();
+    }
+    if (!('value' in outcome)) {
+      const released = supervisor?.releaseHeldClaims() ?? [];
+      const interrupt = watch.received;
+      if (!interrupt) throw outcome.error;
+      output.summary(`helix: interrupted by ${interrupt.what}${releasedNote(released)}`);
+      return interrupt.exitCode;
+    }
+    return buildVerdict(output, bead, outcome.value);
+  });
+}
+
+function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome): number {
   if (result.kind === 'completed') return EXIT.ok;
   output.summary(`helix: build of ${bead.id} did not complete: ${'detail' in result ? result.detail : result.kind}`);
   return EXIT.error;
@@ -184,7 +207,12 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
     process.stdout.write(`${formatDryRun(command)}\n`);
     return EXIT.ok;
   }
-  const run = await supervisor.runAgent(command, label);
+  const call = await untilInterrupted((signal) => supervisor.runAgent(command, label, signal));
+  if ('interrupt' in call) {
+    output.summary(`helix: interrupted by ${call.interrupt.what}`);
+    return call.interrupt.exitCode;
+  }
+  const run = call.value;
   // The agent's final answer, never its transcript (that is in the session log).
   process.stdout.write(withNewline(run.answer));
   const next = parseNextAction(run.answer);

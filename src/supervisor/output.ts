@@ -4,6 +4,8 @@
 // appended to the log and its line range reported as `log L<a>–L<b>`.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { printable } from '../terminal-text.js';
+import { createUniquely } from '../unique-path.js';
 
 export type OutputMode = 'normal' | 'quiet' | 'summary';
 
@@ -59,9 +61,10 @@ export class SessionOutput implements RunOutput {
     this.mode = mode;
     const dir = join(root, '.helix-logs');
     mkdirSync(dir, { recursive: true });
-    this.logPath = join(dir, `helix-${fileStamp(now)}.log`);
-    writeFileSync(this.logPath, '', { flag: 'a' });
-    this.write = stderr;
+    // Its own file even when another run or command started in the same second (-2, -3, …):
+    // the line ranges it reports count only its own lines.
+    this.logPath = createUniquely(join(dir, `helix-${fileStamp(now)}`), '.log', (path) => writeFileSync(path, '', { flag: 'wx' }));
+    this.write = (text) => stderr(printable(text));
   }
 
   /** The log path as printed: relative to the project root. */
@@ -69,8 +72,10 @@ export class SessionOutput implements RunOutput {
     return relative(this.root, this.logPath);
   }
 
-  private toLog(text: string): void {
-    if (!text) return;
+  private toLog(raw: string): void {
+    if (!raw) return;
+    // People read the log in a terminal (`tail -f`, `sed -n 'a,bp'`): the same rule as stderr.
+    const text = printable(raw);
     appendFileSync(this.logPath, text);
     // `lines` counts finished lines; an unfinished one is finished before the next block starts.
     this.lines += text.split('\n').length - 1;

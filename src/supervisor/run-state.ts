@@ -33,6 +33,27 @@ export function readRunState(trackerDir: string): Record<string, unknown> | unde
   }
 }
 
+/** The attempt a run was in the middle of when it died (SIGKILL, power loss): its run-state says so. */
+export interface UnfinishedAttempt {
+  id: string;
+  /** ms since the epoch: the attempt's start. */
+  since: number;
+  pid: number;
+}
+
+/**
+ * The previous run's attempt, if that run ended without finishing it: the run-state names a
+ * current issue, no stop reason and no cycle end, and the run's pid is gone. (A live pid is a
+ * `helix build` or run still working on it.)
+ */
+export function unfinishedAttempt(state: Record<string, unknown> | undefined, isAlive: (pid: number) => boolean): UnfinishedAttempt | undefined {
+  if (!state || typeof state.current_issue !== 'string' || state.stop_reason !== null || state.cycle_end !== null) return undefined;
+  const pid = state.run_pid;
+  const since = typeof state.cycle_start === 'string' ? Date.parse(state.cycle_start) : Number.NaN;
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || isAlive(pid) || Number.isNaN(since)) return undefined;
+  return { id: state.current_issue, since, pid };
+}
+
 export function writeRunState(trackerDir: string, update: Partial<RunStateFile>): void {
   const merged = { ...(readRunState(trackerDir) ?? {}), ...update };
   const file = runStatePath(trackerDir);

@@ -10,6 +10,7 @@ import {
   type AgentChoice,
   type AgentRunResult,
   type ExecuteBeadResult,
+  AgentStartError,
   type AgentPlan,
   type DdxInstall,
   agentForAction,
@@ -45,6 +46,8 @@ import {
   unclaimBead,
   orphanThresholdSec,
   problemsWarning,
+  isPidAlive,
+  timeOf,
 } from '../tracker/index.js';
 import { judgeAction, reviewParseable } from './action-verdict.js';
 import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
@@ -67,7 +70,7 @@ import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
 import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
 import { followUpReview } from './review-findings.js';
-import { writeRunState } from './run-state.js';
+import { type UnfinishedAttempt, readRunState, unfinishedAttempt, writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
 /**
@@ -122,6 +125,9 @@ interface BatchMember {
 
 type Verification = { passed: boolean; detail: string };
 
+/** An agent call's result; `startFailure` says why the program could not be started at all. */
+type AgentCall = AgentRunResult & { startFailure?: string };
+
 /** The verify command for a bead, read before dispatch: text the agent writes is never run. */
 function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
   return typeof bead.verify === 'string' && bead.verify.trim() ? bead.verify : env.HELIX_VERIFY_CMD || undefined;
@@ -137,6 +143,8 @@ export class Supervisor {
   private checkedDirty = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
+  /** The attempt an earlier run died in the middle of, settled by the first orphan recovery. */
+  private unfinished: UnfinishedAttempt | undefined;
 
   constructor(ctx: SupervisorEnvironment) {
     this.ctx = ctx;
@@ -150,12 +158,17 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     let event: Event | undefined = { type: 'started' };
-    this.persist({ stop_reason: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
+    // read before this run's first write replaces it
+    this.unfinished = unfinishedAttempt(readRunState(this.ctx.store.dir), isPidAlive);
+    this.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
     while (event) {
       const next = step(this.state, event, this.ctx.settings);
       this.state = next.state;
       event = undefined;
       for (const effect of next.effects) {
+        // A signal that came while helix was busy in synchronous work (waiting for the tracker
+        // lock, say) is only seen once the event loop turns: let it, so no new step starts after it.
+        await signalsDelivered();
         this.throwIfAborted();
         const produced = await this.perform(effect);
         if (produced) event = produced;
@@ -175,9 +188,27 @@ export class Supervisor {
     return this.releaseHeldClaims();
   }
 
-  /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
+  /**
+   * Releases every claim this run holds (interrupts and unexpected errors); returns the ids
+   * released. A held bead that is closed was closed by the agent and its verification never
+   * finished: completed means closed *and* verified, so it is reopened, saying why.
+   */
   releaseHeldClaims(): string[] {
-    return [...this.held.keys()].filter((id) => this.releaseClaim(id));
+    return [...this.held.keys()].filter((id) => {
+      if (this.snapshot().byId.get(id)?.status !== 'closed') return this.releaseClaim(id);
+      this.held.delete(id);
+      try {
+        // reopened and unclaimed: not left assigned to helix either
+        this.ctx.store.mutate((d) => {
+          reopenBead(d, id, { reason: 'closed by the agent, but the run was interrupted before verification finished', now: this.now() });
+          unclaimBead(d, id, { now: this.now() });
+        });
+        return true;
+      } catch (error) {
+        this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
+        return false;
+      }
+    });
   }
 
   /** Releases one held claim with its token (a claim re-issued to another worker is left alone). */
@@ -206,7 +237,7 @@ export class Supervisor {
   }
 
   /** The run-complete line, blocker report and final run-state: printed on every exit path. */
-  finish(reason: string): void {
+  finish(reason: string, extra: Record<string, unknown> = {}): void {
     const s = this.state;
     const { output } = this.ctx;
     output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens${costPart(s.costUsd)} ═══`);
@@ -220,7 +251,7 @@ export class Supervisor {
         output.verbose(`helix: could not write the blocker report: ${(error as Error).message}`);
       }
     }
-    this.persist({ stop_reason: reason, current_issue: null });
+    this.persist({ stop_reason: reason, current_issue: null, ...extra });
   }
 
   /** `helix build`: one attempt on one bead, no queue drain. */
@@ -252,6 +283,7 @@ export class Supervisor {
         last_run: this.now().toISOString(),
         agent: this.ctx.plan.primary.agent,
         log: this.ctx.output.logName,
+        run_pid: process.pid,
         ...extra,
       });
     } catch (error) {
@@ -357,6 +389,7 @@ export class Supervisor {
   // ── orphan recovery (contract §7) ───────────────────────────────────────────────────────────
 
   private async recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Promise<Event> {
+    if (why === 'start') this.reopenUnverified();
     const readyBefore = this.readyCount();
     const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line));
     // A crashed attempt's injected memories did not help a verified task: feed that back once.
@@ -372,6 +405,22 @@ export class Supervisor {
     }
     const readyAfter = recovered.length > 0 ? this.readyCount() : readyBefore;
     return { type: 'orphansRecovered', why, readyBefore, readyAfter };
+  }
+
+  /**
+   * A bead closed during an attempt whose run died before verifying it (SIGKILL in the middle of
+   * verification) was never completed: completed means closed *and* verified. Reopened, saying so.
+   * Its claim, if it still has one, is the orphan recovery's.
+   */
+  private reopenUnverified(): void {
+    const unfinished = this.unfinished;
+    this.unfinished = undefined;
+    if (!unfinished) return;
+    const bead = this.snapshot().byId.get(unfinished.id);
+    const closedAt = bead ? (timeOf(bead.closed_at) ?? timeOf(bead.updated_at)) : undefined;
+    if (bead?.status !== 'closed' || closedAt === undefined || closedAt < unfinished.since) return;
+    this.reopen(unfinished.id, `closed during an attempt that was never verified: its run (pid ${unfinished.pid}) ended first`);
+    this.say(`helix: reopened ${unfinished.id}: closed during an attempt of run pid ${unfinished.pid}, which ended before verifying it`, 'summary');
   }
 
   // ── one attempt ─────────────────────────────────────────────────────────────────────────────
@@ -429,7 +478,7 @@ export class Supervisor {
     });
     const baseRev = gitHead(this.ctx.root);
     if (this.ctx.buildPath === 'execute-bead') this.warnIfDirty();
-    let run: AgentRunResult;
+    let run: AgentCall;
     const stopHeartbeats = this.startHeartbeats();
     try {
       run = await this.dispatchBuild(bead, prompt);
@@ -458,6 +507,7 @@ export class Supervisor {
       timedOut: run.timedOut,
       result,
       closer: this.ctx.buildPath === 'try' ? 'ddx' : 'helix',
+      startFailure: run.startFailure,
     });
     if (assessment.kind === 'failed' && assessment.unknown) this.say(`helix: ${bead.id}: ${assessment.detail}`, 'summary');
 
@@ -539,9 +589,9 @@ export class Supervisor {
       this.releaseClaim(id);
       return { kind: 'released' };
     }
-    // closing dropped the claim
-    this.held.delete(id);
+    // still held while it is verified: an interrupt now reopens it (releaseHeldClaims)
     const verification = member.verifyCommand ? await verify(member.verifyCommand) : { passed: true, detail: '' };
+    this.held.delete(id); // closing dropped the claim
     if (verification.passed) return { kind: 'completed' };
     const reason = `verification failed: ${verification.detail}`;
     this.reopen(id, reason);
@@ -679,7 +729,8 @@ export class Supervisor {
     const choice = agentForAction(this.ctx.plan, 'build');
     const root = this.ctx.root;
     if (this.ctx.buildPath === 'execute-bead') {
-      const promptFile = join(root, '.helix', 'prompts', `${bead.id}.md`);
+      // the id comes from a file anyone can edit: it names a file here, never a path
+      const promptFile = join(root, '.helix', 'prompts', `${bead.id.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
       if (writePromptFile) {
         mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
         writeFileSync(promptFile, prompt);
@@ -698,9 +749,9 @@ export class Supervisor {
     return directAgentCommand(choice.agent, { root: this.ctx.root, prompt, model: choice.model, effort: choice.effort });
   }
 
-  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
+  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentCall> {
     // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
-    return this.runAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
+    return this.callAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
   }
 
   /**
@@ -708,7 +759,7 @@ export class Supervisor {
    * line. A structured stream (codex --json, claude stream-json) is not echoed raw: in normal mode
    * the terminal gets its live-progress lines (addendum §0.4) and then the final answer.
    */
-  async runAgent(command: AgentCommand, label: string): Promise<AgentRunResult> {
+  async runAgent(command: AgentCommand, label: string, signal: AbortSignal | undefined = this.ctx.signal): Promise<AgentRunResult> {
     const structured = command.format !== undefined;
     const sink = this.ctx.output.agentOutputSink({ echo: !structured });
     const result = await runAgentCommand(command, {
@@ -716,7 +767,7 @@ export class Supervisor {
       timeoutMs: agentTimeoutSeconds(this.ctx.env) * 1000,
       onChunk: (text) => sink.append(text),
       onProgress: (line) => sink.echo(`helix: [${clockTime(this.now())}] ${line}`),
-      signal: this.ctx.signal,
+      signal,
     });
     // The raw stream stayed off the terminal: show what the agent answered, as the raw text used to.
     if (structured && result.answer.trim()) sink.echo(result.answer.trimEnd());
@@ -731,9 +782,25 @@ export class Supervisor {
     return result;
   }
 
+  /**
+   * An agent call inside the loop: a program that cannot be started (not found, not executable, a
+   * command line over the system's limit) is a failed call with one line saying why — a failed
+   * attempt on the bead being built, never the end of the run.
+   */
+  private async callAgent(command: AgentCommand, label: string): Promise<AgentCall> {
+    try {
+      return await this.runAgent(command, label);
+    } catch (error) {
+      if (!(error instanceof AgentStartError)) throw error;
+      this.say(error.message, 'summary', false);
+      const exitCode = error.code === 'ENOENT' ? 127 : 126; // as a shell reports a program it could not find / run
+      return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+    }
+  }
+
   private async verify(commandText: string): Promise<Verification> {
     this.say(`helix: verifying: ${commandText}`);
-    const run = await this.runAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
+    const run = await this.callAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
     const tail = run.output.trim().split('\n').slice(-5).join(' | ');
     return { passed: run.exitCode === 0 && !run.timedOut, detail: `${commandText} exited ${run.exitCode}${tail ? `: ${tail}` : ''}` };
   }
@@ -783,7 +850,7 @@ export class Supervisor {
     const prompt = actionPrompt('review', { scope, reviewed: { id: beadId, parent, cycle }, context: this.contextText(before.beads), env: this.ctx.env });
     const { command, label } = this.actionCommand('review', prompt);
     this.say(`helix: reviewing ${scope} after cycle ${cycle}`);
-    const run = await this.runAgent(command, label);
+    const run = await this.callAgent(command, label);
     const trailers = parseTrailers(run.answer);
     const parseable = reviewParseable(trailers);
     if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
@@ -802,7 +869,7 @@ export class Supervisor {
     const prompt = actionPrompt('check', { scope: 'repo', context: this.contextText(), env: this.ctx.env });
     const { command, label } = this.actionCommand('check', prompt);
     this.say('helix: queue drained; running check');
-    const run = await this.runAgent(command, label);
+    const run = await this.callAgent(command, label);
     const nextAction = parseNextAction(run.answer);
     this.say(`helix: check returned ${nextAction ?? 'no NEXT_ACTION'} (rc=${run.exitCode})`);
     return { type: 'checked', nextAction, ...spentOn(run) };
@@ -830,7 +897,7 @@ export class Supervisor {
       });
       const { command, label } = this.actionCommand(name, prompt);
       this.say(`helix: running ${action} (${purpose})`);
-      const run = await this.runAgent(command, label);
+      const run = await this.callAgent(command, label);
       if (action === 'backfill') {
         const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.answer), this.ctx.root);
         for (const line of verdict.lines) this.say(line);
@@ -842,6 +909,11 @@ export class Supervisor {
       if (governing) releaseGoverningBead(this.ctx.store, governing);
     }
   }
+}
+
+/** Two turns of the event loop: the second has a poll phase, which delivers pending signals. */
+function signalsDelivered(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /** What one agent call spent, for the run's totals (cost only when the agent reported one). */

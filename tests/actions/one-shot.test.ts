@@ -103,7 +103,7 @@ describe('helix design / plan and polish', () => {
     expect(w.helix(['design']).status).toBe(0);
     const r = w.helix(['plan', 'SPEC-2', '--rounds', '3']);
     expect(r.status).toBe(1);
-    expect(w.helix(['design', '--rounds', 'zero']).status).toBe(1);
+    expect(w.helix(['design', '--rounds', 'zero']).status).toBe(7);
     const prompts = w.calls().map(World.promptOf);
     expect(prompts).toHaveLength(2);
     expect(prompts[0]).toContain('Scope: repo\nRounds: 5\n');

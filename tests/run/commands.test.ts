@@ -115,6 +115,21 @@ describe('helix next', () => {
   });
 });
 
+describe('status and next on a damaged bead file', () => {
+  it('warn once, name the bad lines and say the counts leave them out; the output is what the good lines say', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' }), bead({ id: 'hx-00000002', status: 'closed' })] });
+    writeFileSync(p.beadsFile, `${readFileSync(p.beadsFile, 'utf8')}{"id": "hx-00000003", "title": "cut off\n<<<<<<< HEAD\n`);
+    const warning = `helix: warning: ${p.beadsFile}: malformed line(s) 3; conflict marker line(s) 4; counts and choices here leave out those lines; run 'helix tracker doctor --fix'\n`;
+    for (const args of [['status'], ['status', '--json'], ['next']]) {
+      const r = p.helix(args);
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stderr, args.join(' ')).toBe(warning);
+    }
+    expect(p.helix(['next']).stdout).toBe('hx-00000001\n');
+    expect(JSON.parse(p.helix(['status', '--json']).stdout).tracker).toMatchObject({ total: 2, open: 1, closed: 1 });
+  });
+});
+
 describe('helix build', () => {
   it('refuses a closed bead with the contract message, exit 1, and runs nothing', () => {
     const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' }), bead({ id: 'hx-00000002' })] });

@@ -1,8 +1,9 @@
 // Failed attempts end to end: backoff to a block with the right reason, verification that
 // reopens a bead the agent closed, queue drift mid-run, ineligible beads, and the blocker report.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
 import { Project, RUN_COMPLETE, bead, helixLines } from './harness.js';
 
 const INTRACTABLE = 'intractable after 4 attempts with exponential backoff';
@@ -222,6 +223,39 @@ describe('hostile bead text', () => {
       expect(helixLines(r.stderr).length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('an agent that cannot be started', () => {
+  it('is a failed attempt with one short line, not the end of the run; the next run is not wedged either', () => {
+    // A codex whose #! interpreter is gone: on PATH and executable, yet every start fails (ENOENT).
+    // The only codex on PATH (a later one would be found instead), no ddx: git and node beside it.
+    const bin = tempDir('helix-bin-');
+    writeFileSync(join(bin, 'codex'), '#!/nonexistent/interpreter\n');
+    chmodSync(join(bin, 'codex'), 0o755);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const p = new Project({
+      beads: [bead({ id: 'hx-000000aa', title: 'First' }), bead({ id: 'hx-000000bb', title: 'Second' })],
+      script: { responses: [] },
+      env: { PATH: `${bin}:/usr/bin:/bin` },
+    });
+    for (const run of [1, 2]) {
+      const r = p.helix(['run', '--agent', 'codex', '--summary']);
+      // every attempt ran and failed; then the drained queue's check cannot start either: exit 1
+      expect(r.status, `run ${run}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('helix: unable to determine NEXT_ACTION from check output');
+      const starts = r.stderr.split('\n').filter((l) => l.includes('could not start'));
+      expect(starts).toHaveLength(9); // 8 attempts (2 beads × 4) and the check
+      expect(new Set(starts)).toEqual(new Set([`helix: could not start codex: the interpreter its #! line names was not found (ENOENT)`]));
+      for (const line of helixLines(r.stderr)) expect(line.length).toBeLessThan(300);
+      expect(r.stderr).toContain(`helix:   hx-000000aa: ${INTRACTABLE} — First`);
+      expect(r.stderr).toContain(`helix:   hx-000000bb: ${INTRACTABLE} — Second`);
+      expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['8', '0', '2']);
+      for (const id of ['hx-000000aa', 'hx-000000bb']) {
+        expect(p.bead(id).status).toBe('open');
+        expectUnclaimed(p.bead(id));
+      }
+    }
+  });
 });
 
 describe('SALVAGED', () => {

@@ -21,6 +21,21 @@ describe('SessionOutput', () => {
     expect(clockTime(new Date(2026, 0, 1, 7, 8, 9))).toBe('07:08:09');
   });
 
+  it('two sessions started in the same second get their own logs, and each reports its own line ranges', () => {
+    const root = tempDir();
+    const at = new Date(2026, 0, 2, 3, 4, 5);
+    const first = new SessionOutput(root, 'quiet', at, () => undefined);
+    const second = new SessionOutput(root, 'quiet', at, () => undefined);
+    expect([first.logName, second.logName]).toEqual(['.helix-logs/helix-20260102-030405.log', '.helix-logs/helix-20260102-030405-2.log']);
+    first.verbose('first run, line 1');
+    second.verbose('second run, line 1');
+    second.verbose('second run, line 2');
+    const block = first.agentOutputSink();
+    block.append('agent of the first run\n');
+    expect(block.range()).toEqual({ first: 2, last: 2 });
+    expect(readFileSync(first.logPath, 'utf8').split('\n')[1]).toBe('agent of the first run');
+  });
+
   it('reports the log lines an agent block occupies, including output without a final newline', () => {
     const { out, logLines } = session('summary');
     out.verbose('line one');

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRunState, runStatePath, writeRunState } from '../../src/supervisor/run-state.js';
+import { readRunState, runStatePath, unfinishedAttempt, writeRunState } from '../../src/supervisor/run-state.js';
 import { tempDir } from '../helpers/cli.js';
 
 describe('run-state', () => {
@@ -24,5 +24,26 @@ describe('run-state', () => {
     expect(readRunState(dir)).toBeUndefined();
     writeRunState(dir, { total_tokens: 3 });
     expect(readRunState(dir)).toEqual({ total_tokens: 3 });
+  });
+});
+
+describe('unfinishedAttempt', () => {
+  const died = { current_issue: 'hx-1', stop_reason: null, cycle_end: null, cycle_start: '2026-01-01T00:00:00.000Z', run_pid: 4242 };
+  const dead = () => false;
+  it('names the attempt a run died in the middle of', () => {
+    expect(unfinishedAttempt(died, dead)).toEqual({ id: 'hx-1', since: Date.parse('2026-01-01T00:00:00.000Z'), pid: 4242 });
+  });
+  it.each([
+    ['no run-state', undefined],
+    ['no current issue', { ...died, current_issue: null }],
+    ['a run that stopped', { ...died, stop_reason: 'error' }],
+    ['an attempt that ended', { ...died, cycle_end: '2026-01-01T00:01:00.000Z' }],
+    ['no pid recorded (an older helix)', { ...died, run_pid: undefined }],
+    ['no start time', { ...died, cycle_start: null }],
+  ])('none for %s', (_name, state) => {
+    expect(unfinishedAttempt(state as Record<string, unknown> | undefined, dead)).toBeUndefined();
+  });
+  it('none while the run (or a helix build) is still alive', () => {
+    expect(unfinishedAttempt(died, (pid) => pid === 4242)).toBeUndefined();
   });
 });
