@@ -21,6 +21,8 @@ export interface Session {
   plan: AgentPlan;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
+  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (bash-interface §1). */
+  ddxPresent: boolean;
 }
 
 export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true): Promise<Session> {
@@ -32,7 +34,7 @@ export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags:
   const buildPath: BuildPath = managed ? (env.HELIX_EXECUTOR === 'execute-loop' ? 'execute-loop' : 'execute-bead') : 'direct';
   const actionsViaDdx = ddxOnPath && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
-  return { root, store, plan, buildPath, actionsViaDdx };
+  return { root, store, plan, buildPath, actionsViaDdx, ddxPresent: ddxOnPath };
 }
 
 /** Says exactly what is missing and how to get it, before the run touches the tracker. */

@@ -26,7 +26,7 @@ describe('helix entry point', () => {
     const r = helix(['frobnicate'], { cwd });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^unknown command: frobnicate\n/);
-    expect(r.stderr).toContain('Usage: helix');
+    expect(r.stderr).toContain('\nUsage:\n  helix run ');
     expect(r.stdout).toBe('');
   });
 
