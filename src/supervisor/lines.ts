@@ -301,6 +301,7 @@ Commands:
   design      Create a comprehensive design document through iterative refinement
   polish      Refine issues before implementation (dedup, coverage, criteria)
   next        Show recommended next issue
+  status      Show tracker counts, the active run, claimed issues and the last run
   review      Fresh-eyes review of recent work
   experiment  Run one experiment iteration for metric-driven optimization
   triage      Create a bead via ddx bead create

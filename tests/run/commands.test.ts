@@ -152,7 +152,7 @@ describe('helix build', () => {
   });
 });
 
-describe('helix triage', () => {
+describe('helix triage (bash-interface §13)', () => {
   it('creates a bead and prints its id', () => {
     const p = new Project();
     const r = p.helix(['triage', 'Fix the flaky test', '--type', 'bug', '--priority', '1', '--labels', 'area:ci']);
@@ -160,6 +160,61 @@ describe('helix triage', () => {
     const id = r.stdout.trim();
     expect(id).toMatch(/^[\w.-]+-[0-9a-f]{8}$/);
     expect(p.bead(id)).toMatchObject({ title: 'Fix the flaky test', issue_type: 'bug', priority: 1, labels: ['area:ci'], status: 'open' });
+  });
+
+  it('a triaged bead is execution-eligible only with phase:build, phase:deploy or phase:iterate (or when told)', () => {
+    const p = new Project();
+    const make = (...args: string[]) => p.helix(['triage', ...args]).stdout.trim();
+    const plain = make('Just an idea');
+    const review = make('Look into it', '--labels', 'helix,phase:review');
+    const build = make('Build it', '--labels', 'helix,phase:build');
+    const deploy = make('Ship it', '--labels', 'phase:deploy');
+    const iterate = make('Tune it', '--labels', 'area:x,phase:iterate');
+    const told = make('Told so', '--execution-eligible', 'true');
+    const refused = make('Not this', '--labels', 'phase:build', '--execution-eligible', 'false');
+    const eligible = (id: string) => p.bead(id)['execution-eligible'];
+    expect([plain, review, build, deploy, iterate, told, refused].map(eligible)).toEqual([false, false, true, true, true, true, false]);
+    // only the eligible ones are ready for a build
+    expect(p.helix(['tracker', 'ready', '--execution', '--json']).stdout).not.toContain(plain);
+    expect((JSON.parse(p.helix(['tracker', 'ready', '--execution', '--json']).stdout) as Array<{ id: string }>).map((b) => b.id).sort()).toEqual([build, deploy, iterate, told].sort());
+  });
+
+  it('takes the Bash flags --design, --superseded-by, --replaces and --silent; without a title it says so', () => {
+    const p = new Project();
+    const id = p.helix(['triage', 'With design', '--design', 'use a trie', '--replaces', 'hx-00000001', '--superseded-by', 'hx-00000002', '--silent']).stdout.trim();
+    expect(p.bead(id)).toMatchObject({ design: 'use a trie', replaces: 'hx-00000001', 'superseded-by': 'hx-00000002' });
+    const none = p.helix(['triage', '--labels', 'phase:build']);
+    expect(none).toMatchObject({ status: 1, stderr: 'tracker: title required\n', stdout: '' });
+    const bad = p.helix(['triage', 'x', '--execution-eligible', 'maybe']);
+    expect(bad.status).toBe(7);
+    expect(p.beads().map((b) => b.id)).toEqual([id]);
+  });
+
+  it('a triaged review finding is counted in run-state (§12.3)', () => {
+    const p = new Project();
+    p.helix(['triage', 'A finding', '--labels', 'helix,phase:build,review-finding']);
+    p.helix(['triage', 'An acceptance failure', '--labels', 'acceptance-failure']);
+    expect(p.runState().supervisory_injection_count).toEqual({ 'review-finding': 1, 'acceptance-failure': 1 });
+  });
+});
+
+describe('helix build --dry-run (bash-interface §11)', () => {
+  it('on an empty queue prints the build command with the <ready-bead> placeholder and exits 0', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' })] });
+    const r = p.helix(['build', '--dry-run']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^HELIX_SELECTED_ISSUE=<ready-bead> ddx agent execute-bead <ready-bead> --harness \w+ --effort medium --json --prompt \S+\n$/);
+    expect(p.calls().filter((c) => c.kind !== 'execute-bead-help')).toEqual([]);
+    // a selector that matches nothing is still refused
+    expect(p.helix(['build', 'nothing-like-this', '--dry-run'])).toMatchObject({ status: 1, stderr: 'helix: no execution-ready bead matched the build selector\n' });
+  });
+
+  it('resolves the selector as the Bash CLI did: id, parent, spec-id, label, or title words, first in ready order', () => {
+    const p = new Project({
+      beads: [bead({ id: 'hx-00000001', title: 'Alpha task' }), bead({ id: 'hx-00000002', parent: 'hx-000000e1' }), bead({ id: 'hx-00000003', 'spec-id': 'FEAT-9' }), bead({ id: 'hx-00000004', labels: ['area:cli'] })],
+    });
+    const target = (selector: string) => /execute-bead (\S+)/.exec(p.helix(['build', selector, '--dry-run']).stdout)?.[1];
+    expect(['hx-00000001', 'hx-000000e1', 'FEAT-9', 'area:cli', 'Alpha'].map(target)).toEqual(['hx-00000001', 'hx-00000002', 'hx-00000003', 'hx-00000004', 'hx-00000001']);
   });
 });
 

@@ -28,6 +28,8 @@ describe('a run in progress', () => {
     expect(second.status).toBe(2);
     expect(second.stderr.trim()).toBe(`helix run: already running (pid=${first.child.pid}, started=${pidFile[1]})`);
     expect(p.bead('hx-000000aa')).toEqual(claimed);
+    // a refused run is counted in run-state (bash-interface §2.2)
+    expect(p.runState().parallel_run_denied_count).toBe(1);
 
     first.child.kill('SIGTERM');
     const result = await first.done;
