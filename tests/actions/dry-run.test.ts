@@ -221,3 +221,31 @@ describe('--dry-run prints the exact agent command and runs nothing', () => {
     expect(w.helix(['experiment', '--dry-run']).stdout).toBe(`${DDX} codex --permissions unrestricted --timeout 2700s --text ${quoted(PROMPT.experiment(w.repo, DDX_BEAD))}\n`);
   });
 });
+
+describe('the implementation prompt (bash-interface §1.1, with cli.md’s claim and close)', () => {
+  const CRITICAL =
+    'CRITICAL: If tests fail after your changes, fix them. 99% of test failures are caused by your changes, not by pre-existing breakage. Do not blame external causes, do not skip tests, do not commit with failing tests. Fix the code or fix the test. Retry up to 3 times before giving up. Never commit broken work.';
+
+  it('direct codex: helix has claimed the bead, the agent closes it; the tracker line names no claim command', () => {
+    const w = new World({ programs: ['codex'], env: { HELIX_LIBRARY_ROOT: LIB } });
+    const b = w.bead({ title: 'Parse dates', acceptance: 'dates parse' });
+    const r = w.helix(['build', '--dry-run']);
+    expect(r.status).toBe(0);
+    const lines = [
+      'Execute the following HELIX implementation action.',
+      `Read and follow the action at ${LIB}/actions/implementation.md.`,
+      `Use supporting references at ${LIB}/README.md and ${LIB}/phases/04-build/enforcer.md as needed.`,
+      `Execute in the current repository rooted at ${w.repo}.`,
+      `${tracker(w.repo)} Use \`helix tracker ready --json\`, \`helix tracker show <id>\`, \`helix tracker close <id>\`.`,
+      'Concurrency rule: helix has claimed the selected issue for this session; do not claim it again. Re-read it immediately before close. If tracker metadata drifted materially, do not close from stale assumptions; re-check instead.',
+      `Implementation target: ${b.id}.`,
+      CRITICAL,
+      FOLLOW,
+    ];
+    // the context block comes first: the context file, an empty line and `---`
+    const prompt = `# HELIX Execution Context\n\nProject root: ${w.repo}\n`;
+    expect(r.stdout.startsWith(`${CODEX} -C ${w.repo} --ephemeral $'${prompt.replaceAll('\n', '\\n')}`)).toBe(true);
+    expect(r.stdout).toContain(`\\n\\n---\\n${shellQuote(`${lines.join('\n')}\n`).slice(2, -1).replace(/\\n$/, '')}`);
+    expect(r.stdout).not.toMatch(/--claim/);
+  });
+});

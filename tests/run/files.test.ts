@@ -45,6 +45,12 @@ describe('.helix/context.md (bash-interface §12.1)', () => {
     // the context block ends with an empty line and `---`, then the action's first line (§1.1)
     expect(prompt).toMatch(/\n\n---\nExecute the following HELIX implementation action\.\n/);
     expect(prompt).toContain('Implementation target: hx-00000001.\n');
+    // execute-bead: helix claims and closes, so the agent is told neither to claim nor to close (§19.10)
+    expect(prompt).toContain(`Issue tracker: built-in JSONL at ${p.beadsFile} (legacy: .ddx/issues.jsonl). Use \`ddx bead ready --json\`, \`ddx bead show <id>\`.\n`);
+    expect(prompt).toContain(
+      'Concurrency rule: helix has claimed the selected issue for this session and closes it after verifying your work; do not claim or close it. If tracker metadata drifted materially, stop and say so instead of working from stale assumptions.\n',
+    );
+    expect(prompt).toContain(`Session log: ${String(p.runState().log)}\n`);
   });
 
   it('names the focused epic under Current Epic, with Spec and Acceptance only when set', () => {
