@@ -4,7 +4,8 @@
 // fresh machine without ddx, codex or claude. It honours the real calling contract (helix
 // contract §8): `ddx agent execute-bead <id> … --json` prints a real JSON result with real git
 // revisions and closes nothing itself; `ddx agent run … --text <prompt>` and `codex … exec …
-// <prompt>` answer prompts by their action phrase.
+// [--json] -` (prompt on stdin, as helix calls codex 0.169) answer prompts by their action phrase.
+// As codex, `--json` prints codex's JSONL events: the answer as an agent_message, tokens as usage.
 //
 // Bead conventions (in the description):
 //   demo: write <path>   the file to create (else the first `backticked/path`, else demo/<id>.md)
@@ -46,7 +47,10 @@ function ddx(argv, started) {
   }
   if (sub === 'run') {
     const at = argv.indexOf('--text');
-    return answerPrompt(at >= 0 ? argv[at + 1] ?? '' : '', process.cwd(), false);
+    const answer = answerPrompt(at >= 0 ? argv[at + 1] ?? '' : '', process.cwd());
+    process.stdout.write(answer.text);
+    process.exitCode = answer.exitCode;
+    return;
   }
   fail(`${LABEL}: unsupported: ddx ${argv.join(' ')}`, 2);
 }
@@ -54,7 +58,22 @@ function ddx(argv, started) {
 function codex(argv) {
   const at = argv.indexOf('-C');
   const root = at >= 0 ? argv[at + 1] : process.cwd();
-  return answerPrompt(argv[argv.length - 1] ?? '', root, true);
+  const last = argv[argv.length - 1] ?? '';
+  const prompt = last === '-' ? readFileSync(0, 'utf8') : last;
+  const answer = answerPrompt(prompt, root);
+  if (argv.includes('--json')) {
+    const events = [
+      { type: 'thread.started', thread_id: 'demo-agent' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: answer.text.trimEnd() } },
+      { type: 'turn.completed', usage: { input_tokens: answer.tokens, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0 } },
+    ];
+    process.stdout.write(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  } else {
+    process.stdout.write(answer.text);
+    process.stderr.write(`tokens used\n${answer.tokens.toLocaleString('en-US')}\n`);
+  }
+  process.exitCode = answer.exitCode;
 }
 
 /** ddx agent execute-bead: implement, then print the JSON result; helix closes on success. */
@@ -80,35 +99,20 @@ function executeBead(id, started) {
   process.exitCode = result.exit_code;
 }
 
-/** A prompt by its action phrase: build (direct mode), check, review, or a harmless no-op. */
-function answerPrompt(prompt, root, direct) {
+/** A prompt by its action phrase: build (direct mode), check, review, or a harmless no-op. Returns the answer. */
+function answerPrompt(prompt, root) {
   const lower = prompt.toLowerCase();
   const target = /Implementation target:\s*(\S+)/.exec(prompt)?.[1];
   if (lower.includes('implementation action') && target) {
     const outcome = implement(target, root);
-    if (outcome.failed) {
-      process.stdout.write(`${LABEL}: ${outcome.detail}\n`);
-      footer(outcome.tokens, direct);
-      process.exitCode = 1;
-      return;
-    }
+    if (outcome.failed) return { text: `${LABEL}: ${outcome.detail}\n`, tokens: outcome.tokens, exitCode: 1 };
     helix(['tracker', 'close', target], root); // a direct agent closes its own bead
-    process.stdout.write(`${LABEL}: implemented ${target} in ${outcome.resultRev}\n`);
-    footer(outcome.tokens, direct);
-    return;
+    return { text: `${LABEL}: implemented ${target} in ${outcome.resultRev}\n`, tokens: outcome.tokens, exitCode: 0 };
   }
-  if (lower.includes('check action')) {
-    process.stdout.write(`NEXT_ACTION: STOP\n${LABEL}: the demo's work is done; nothing left to build.\n`);
-  } else if (lower.includes('fresh-eyes review')) {
-    process.stdout.write(`REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n${LABEL}: no review performed.\n`);
-  } else {
-    process.stdout.write(`${LABEL}: nothing to do for this action.\n`);
-  }
-  footer(tokensFor(prompt), direct);
-}
-
-function footer(tokens, direct) {
-  if (direct) process.stderr.write(`tokens used\n${tokens.toLocaleString('en-US')}\n`);
+  let text = `${LABEL}: nothing to do for this action.\n`;
+  if (lower.includes('check action')) text = `NEXT_ACTION: STOP\n${LABEL}: the demo's work is done; nothing left to build.\n`;
+  else if (lower.includes('fresh-eyes review')) text = `REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n${LABEL}: no review performed.\n`;
+  return { text, tokens: tokensFor(prompt), exitCode: 0 };
 }
 
 /** Reads the bead, writes its file, commits. Honours `demo: fail-once`. */

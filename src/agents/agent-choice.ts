@@ -1,8 +1,9 @@
 // Which agent runs which action (contract §3, §8), as a pure function of the flags, the
 // environment and what is on PATH. Cross-model work: with HELIX_ALT_AGENT=auto and no explicit
 // --agent, build, check and polish go to the other of codex/claude when it is installed, and
-// review defaults to that alternate too. `--model`/HELIX_MODEL belong to the primary agent only:
-// a model name for one vendor means nothing (or the wrong thing) to the other.
+// review defaults to the agent that did NOT build, so a change is never judged by the model that
+// wrote it (with one agent only, that agent). `--model`/HELIX_MODEL belong to the primary agent
+// only: a model name for one vendor means nothing (or the wrong thing) to the other.
 import { HelixError } from '../errors.js';
 
 export const DEFAULT_AGENT = 'codex';
@@ -49,12 +50,30 @@ function agentName(value: string, source: string): string {
   return name;
 }
 
-const EFFORT_LEVELS = ['low', 'medium', 'high', 'max'];
+/**
+ * The effort levels both CLIs take: claude `--effort low|medium|high|xhigh|max`; codex 0.169's
+ * model catalog lists low, medium, high, xhigh, max (and ultra) for its current models and sends
+ * the value as `reasoning.effort`. Anything else would reach the agent and fail there, later.
+ */
+export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 
-/** The contract's effort levels only: anything else would reach the agent and fail there, later. */
+/** Effort per action when neither --effort nor HELIX_EFFORT is given (addendum §0.5); experiment: none. */
+export const DEFAULT_EFFORT: Readonly<Record<AgentAction, string | undefined>> = {
+  build: 'medium',
+  check: 'low',
+  align: 'high',
+  backfill: 'high',
+  design: 'high',
+  polish: 'medium',
+  review: 'high',
+  experiment: undefined,
+};
+
 function effortLevel(value: string | undefined, source: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!EFFORT_LEVELS.includes(value)) throw new HelixError('validation', `helix: invalid effort in ${source}: '${value}' (low|medium|high|max)`);
+  if (!(EFFORT_LEVELS as readonly string[]).includes(value)) {
+    throw new HelixError('validation', `helix: invalid effort in ${source}: '${value}' (${EFFORT_LEVELS.join('|')})`);
+  }
   return value;
 }
 
@@ -87,19 +106,25 @@ export function resolveAgentPlan(input: AgentChoiceInput): AgentPlan {
   }
   const alternate = alternateName && alternateName !== primaryName ? withEffort(alternateName) : undefined;
 
+  // Cross-model review: the agent that did not build (builds go to the alternate when there is one).
+  const builder = alternate?.agent ?? primaryName;
+  const notBuilder = [primaryName, alternate?.agent].find((name) => name !== undefined && name !== builder) ?? builder;
   const reviewName = input.reviewAgent?.trim()
     ? agentName(input.reviewAgent, '--review-agent')
     : env.HELIX_REVIEW_AGENT?.trim()
       ? agentName(env.HELIX_REVIEW_AGENT, 'HELIX_REVIEW_AGENT')
-      : (alternate?.agent ?? primaryName);
+      : notBuilder;
   const review = reviewName === primaryName ? primary : withEffort(reviewName);
 
   return alternate ? { primary, alternate, review } : { primary, review };
 }
 
-/** The agent (with its model/effort) that runs one action under a plan. */
+/**
+ * The agent that runs one action under a plan, with its model and effort: the --effort /
+ * HELIX_EFFORT level when given, else the action's default (DEFAULT_EFFORT).
+ */
 export function agentForAction(plan: AgentPlan, action: AgentAction): AgentChoice {
-  if (action === 'review') return plan.review;
-  if (plan.alternate && ALTERNATE_ACTIONS.includes(action)) return plan.alternate;
-  return plan.primary;
+  const choice = action === 'review' ? plan.review : plan.alternate && ALTERNATE_ACTIONS.includes(action) ? plan.alternate : plan.primary;
+  const effort = choice.effort ?? DEFAULT_EFFORT[action];
+  return effort ? { ...choice, effort } : choice;
 }

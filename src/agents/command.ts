@@ -1,6 +1,6 @@
 // The value every command builder returns: one program, its arguments as an array, the folder it
-// runs in, the environment variables it adds, and (for claude) the prompt it reads on stdin.
-// Builders are pure; `runAgentCommand` performs it and `formatDryRun` prints it.
+// runs in, the environment variables it adds, the prompt it reads on stdin, and how its final
+// answer is read. Builders are pure; `runAgentCommand` performs it and `formatDryRun` prints it.
 
 /** The direct agents helix knows how to call without ddx (contract §8). */
 export type DirectAgent = 'codex' | 'claude';
@@ -11,6 +11,14 @@ export function isDirectAgent(name: string | undefined): name is DirectAgent {
   return name === 'codex' || name === 'claude';
 }
 
+/**
+ * Where a program's final answer is: `codex-json` = `codex exec --json` events on stdout (the last
+ * agent message; usage on `turn.completed`), `claude-stream-json` = `claude -p --output-format
+ * stream-json` events (the `result` event). Absent: stdout is the answer (ddx prints the harness's
+ * text result there), stderr is never part of it.
+ */
+export type AnswerFormat = 'codex-json' | 'claude-stream-json';
+
 export interface AgentCommand {
   /** Program name (looked up on PATH) or an absolute path. */
   file: string;
@@ -20,8 +28,10 @@ export interface AgentCommand {
   cwd: string;
   /** Variables added on top of the caller's environment (e.g. HELIX_SELECTED_ISSUE). */
   env: Record<string, string>;
-  /** Text written to the program's stdin (claude reads its prompt there). */
+  /** Text written to the program's stdin (codex and claude read their prompt there). */
   input?: string;
+  /** How the final answer (and usage) is read from stdout; see AnswerFormat. */
+  format?: AnswerFormat;
   /** The dry-run line shows `cd <cwd> && …` (claude: the prompt names no folder itself). */
   showCwd?: boolean;
 }

@@ -1,13 +1,14 @@
 // src/agents: how helix calls ddx, codex and claude (contract §8). Pure parts — command builders,
-// the dry-run line, output parsers, agent choice — are separate from the process I/O (runner,
-// PATH discovery). The supervisor composes them; nothing here knows about the tracker.
+// the dry-run line, output parsers (final answer, usage, trailers), agent choice — are separate
+// from the process I/O (runner, PATH discovery). The supervisor composes them; nothing here knows
+// about the tracker.
 //
 // Typical build cycle:
 //   const cmd = executeBeadCommand({ root, beadId, harness: 'codex', effort });
 //   if (dryRun) print(formatDryRun(cmd));
 //   const run = await runAgentCommand(cmd, { onChunk: (text) => log.write(text) });
 //   const result = parseExecuteBeadResult(run.stdout, beadId); // undefined | invalid | result
-export type { AgentCommand, DirectAgent } from './command.js';
+export type { AgentCommand, AnswerFormat, DirectAgent } from './command.js';
 export { DIRECT_AGENTS, isDirectAgent } from './command.js';
 export { DEFAULT_AGENT_TIMEOUT_SECONDS, agentTimeoutSeconds } from './timeout.js';
 export {
@@ -45,7 +46,10 @@ export {
   stripMarkdown,
 } from './trailers.js';
 export type { BackfillStatus, NextAction, PlanStatus, PolishStatus, ReviewStatus, Trailers } from './trailers.js';
-export { ALTERNATE_ACTIONS, DEFAULT_AGENT, agentForAction, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
+export { ALTERNATE_ACTIONS, DEFAULT_AGENT, DEFAULT_EFFORT, EFFORT_LEVELS, agentForAction, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
+export { jsonEvents, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
+export type { AgentAnswer, AgentUsage } from './agent-output.js';
+export { CLAUDE_ROOT_REFUSAL, claudeRootHint, claudeRootWarning, claudeWouldRefuse, rootRefusalIn } from './sandbox.js';
 export type { AgentAction, AgentChoice, AgentChoiceInput, AgentPlan } from './agent-choice.js';
 export { DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './runner.js';
 export type { AgentRunResult, OutputStream, RunAgentOptions } from './runner.js';

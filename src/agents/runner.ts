@@ -1,6 +1,7 @@
 // Runs one AgentCommand as a child process (execa, argument arrays, never a shell) and returns
 // what the supervisor needs: exit code, the output of both streams interleaved in arrival order
-// (codex prints its `tokens used` footer on either), duration, whether it timed out, and tokens.
+// (the transcript, for the session log), the agent's final answer (the only text trailers are read
+// from, see agent-output.ts), duration, whether it timed out, and token usage.
 //
 // Process hygiene: the agent leads its own process group. On timeout or abort the whole group
 // gets SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it
@@ -15,6 +16,7 @@ import { HelixError } from '../errors.js';
 import type { AgentCommand } from './command.js';
 import { agentTimeoutSeconds } from './timeout.js';
 import { extractTokens } from './tokens.js';
+import { type AgentUsage, parseEventLine, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
 /** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
@@ -31,6 +33,8 @@ export interface RunAgentOptions {
   timeoutMs?: number;
   /** Called with each piece of output as it arrives, e.g. to append it to the session log. */
   onChunk?: (text: string, stream: OutputStream) => void;
+  /** Called with each live-progress line (tool calls, thinking, tool results) of a structured stream. */
+  onProgress?: (line: string) => void;
   /** Aborting kills the agent's process group (the supervisor's SIGINT/SIGTERM handling). */
   signal?: AbortSignal;
   killGraceMs?: number;
@@ -39,8 +43,12 @@ export interface RunAgentOptions {
 export interface AgentRunResult {
   /** The agent's exit code; 124 after a timeout; 128+n when a signal ended it. */
   exitCode: number;
-  /** stdout and stderr interleaved in arrival order. */
+  /** stdout and stderr interleaved in arrival order: the transcript, never parsed for trailers. */
   output: string;
+  /** The agent's final answer (see readAgentAnswer): the text trailers are read from. */
+  answer: string;
+  /** Usage from the agent's structured output, when it printed any. */
+  usage?: AgentUsage;
   stdout: string;
   stderr: string;
   durationMs: number;
@@ -49,7 +57,7 @@ export interface AgentRunResult {
   aborted: boolean;
   /** The signal that ended the agent, if any. */
   signal?: string;
-  /** extractTokens over the combined output (or either stream alone). */
+  /** input + output tokens from `usage`; else a `tokens used` footer or execute-bead's JSON; else 0. */
   tokens: number;
 }
 
@@ -86,12 +94,16 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
 
   const collected = { output: '', stdout: '', stderr: '' };
   let callbackError: unknown;
+  const progress = progressReader(command, options.onProgress, (error) => {
+    callbackError ??= error;
+  });
   const collect = (stream: OutputStream) => {
     const decoder = new StringDecoder('utf8');
     const take = (text: string) => {
       if (!text) return;
       collected.output += text;
       collected[stream] += text;
+      if (stream === 'stdout') progress.push(text);
       if (options.onChunk && callbackError === undefined) {
         try {
           options.onChunk(text, stream);
@@ -145,7 +157,9 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   if (pgid === undefined) throw spawnFailure(command.file, result.code, result.message ?? '');
   if (callbackError !== undefined) throw callbackError;
 
+  progress.end();
   const signal = result.signal ?? undefined;
+  const { answer, usage } = readAgentAnswer(command.format, collected.stdout);
   const exitCode = timedOut ? TIMEOUT_EXIT_CODE : (result.exitCode ?? (signal ? exitCodeForSignal(signal) : 1));
   return {
     exitCode,
@@ -156,7 +170,37 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     timedOut,
     aborted,
     ...(signal ? { signal } : {}),
-    tokens: tokensFrom(collected),
+    answer,
+    ...(usage ? { usage } : {}),
+    tokens: usage ? usageTokens(usage) : tokensFrom(collected),
+  };
+}
+
+/** Splits a structured stdout stream into lines and hands each event's progress lines on. */
+function progressReader(command: AgentCommand, onProgress: ((line: string) => void) | undefined, fail: (error: unknown) => void) {
+  const format = command.format;
+  let pending = '';
+  const emit = (line: string) => {
+    const event = format && onProgress ? parseEventLine(line) : undefined;
+    if (!event || !format || !onProgress) return;
+    try {
+      for (const text of progressLines(format, event)) onProgress(text);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  return {
+    push(text: string) {
+      if (!format || !onProgress) return;
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) emit(line);
+    },
+    end() {
+      if (pending) emit(pending);
+      pending = '';
+    },
   };
 }
 

@@ -1,6 +1,8 @@
-// Token accounting from agent output (contract §8). codex ends with a `tokens used` line and the
-// count on the next line (`1,234`), on stdout or stderr depending on version — so the runner hands
-// us both streams combined. execute-bead reports `tokens` in its JSON result instead.
+// Token accounting from text output, the fallback when a call printed no structured usage
+// (agent-output.ts reads codex's --json and claude's stream-json usage). Plain `codex exec` ends
+// with a `tokens used` line and the count on the next line (`1,234`), on stdout or stderr
+// depending on version, so the runner hands us both streams combined. execute-bead reports
+// `tokens` in its JSON result instead.
 import { isInvalidExecuteBeadResult, parseExecuteBeadResult } from './execute-bead-result.js';
 
 const TOKENS_USED = /tokens used\b[\s:]*(\d[\d,]*)?\s*$/i;

@@ -1,4 +1,7 @@
 // The machine-readable trailer lines agents end their answers with (contract §8), in one place.
+// Parse the agent's FINAL answer only (readAgentAnswer), never its transcript: a trailer the
+// agent merely read — in a skill file, a test log — is not its answer. Within the answer the LAST
+// valid trailer of each kind wins: trailers close an answer, and prose above them may quote one.
 // Agents often decorate them as markdown (`**NEXT_ACTION:** \`BUILD\``), so `*` and backticks
 // are removed before matching. A value that is followed by `|` is a prompt template echoed back
 // (`NEXT_ACTION: BUILD|DESIGN|…`), not an answer, and is passed over; so are `<placeholders>`.
@@ -17,7 +20,7 @@ export type PolishStatus = (typeof POLISH_STATUSES)[number];
 
 /** Everything parseTrailers found; a field is undefined when its trailer is absent. */
 export interface Trailers {
-  /** The FIRST valid NEXT_ACTION in the output. */
+  /** The LAST valid NEXT_ACTION in the answer. */
   nextAction?: NextAction;
   reviewStatus?: ReviewStatus;
   issuesCount?: number;
@@ -48,30 +51,30 @@ const ENUM_VALUE = '[A-Z][A-Z_]*';
 const COUNT_VALUE = '\\d+';
 const WORD_VALUE = '[^\\s<>|][^\\s|]*';
 
-function firstMatch<T extends string>(lines: string[], key: string, allowed: readonly T[]): T | undefined {
+function lastMatch<T extends string>(lines: string[], key: string, allowed: readonly T[]): T | undefined {
   const pattern = keyPattern(key, ENUM_VALUE);
+  let found: T | undefined;
   for (const line of lines) {
     for (const match of line.matchAll(pattern)) {
       const value = match[1] as T;
-      if (allowed.includes(value)) return value;
+      if (allowed.includes(value)) found = value;
     }
   }
-  return undefined;
+  return found;
 }
 
-function firstValue(lines: string[], key: string, value: string): string | undefined {
+function lastValue(lines: string[], key: string, value: string): string | undefined {
   const pattern = keyPattern(key, value);
+  let found: string | undefined;
   for (const line of lines) {
-    const match = pattern.exec(line);
-    pattern.lastIndex = 0;
-    if (match?.[1]) return match[1];
+    for (const match of line.matchAll(pattern)) if (match[1]) found = match[1];
   }
-  return undefined;
+  return found;
 }
 
-/** The first NEXT_ACTION in the output, or undefined (the supervisor's "none found"). */
-export function parseNextAction(output: string): NextAction | undefined {
-  return firstMatch(output.split(/\r?\n/).map(stripMarkdown), 'NEXT_ACTION', NEXT_ACTIONS);
+/** The last NEXT_ACTION in the answer, or undefined (the supervisor's "none found"). */
+export function parseNextAction(answer: string): NextAction | undefined {
+  return lastMatch(answer.split(/\r?\n/).map(stripMarkdown), 'NEXT_ACTION', NEXT_ACTIONS);
 }
 
 // LEARNED/INSIGHT and UTILIZED must start their line (after list markers and decoration), so
@@ -79,23 +82,24 @@ export function parseNextAction(output: string): NextAction | undefined {
 const LEARNED_LINE = /^[\s>*_`-]*(?:LEARNED|INSIGHT)[*_`]*:[*_`]*\s*(.*)$/;
 const UTILIZED_LINE = /^[\s>*_`-]*UTILIZED[*_`]*:[*_`]*\s*(.*)$/;
 
-export function parseTrailers(output: string): Trailers {
-  const rawLines = output.split(/\r?\n/);
+/** Every trailer in an agent's final answer (pass AgentRunResult.answer, never the transcript). */
+export function parseTrailers(answer: string): Trailers {
+  const rawLines = answer.split(/\r?\n/);
   const lines = rawLines.map(stripMarkdown);
   const count = (key: string) => {
-    const value = firstValue(lines, key, COUNT_VALUE);
+    const value = lastValue(lines, key, COUNT_VALUE);
     return value === undefined ? undefined : Number(value);
   };
   const trailers: Trailers = {
-    nextAction: firstMatch(lines, 'NEXT_ACTION', NEXT_ACTIONS),
-    reviewStatus: firstMatch(lines, 'REVIEW_STATUS', REVIEW_STATUSES),
+    nextAction: lastMatch(lines, 'NEXT_ACTION', NEXT_ACTIONS),
+    reviewStatus: lastMatch(lines, 'REVIEW_STATUS', REVIEW_STATUSES),
     issuesCount: count('ISSUES_COUNT'),
     findingsFiled: count('FINDINGS_FILED'),
-    backfillStatus: firstMatch(lines, 'BACKFILL_STATUS', BACKFILL_STATUSES),
-    backfillReport: firstValue(lines, 'BACKFILL_REPORT', WORD_VALUE),
-    researchEpic: firstValue(lines, 'RESEARCH_EPIC', WORD_VALUE),
-    planStatus: firstMatch(lines, 'PLAN_STATUS', PLAN_STATUSES),
-    polishStatus: firstMatch(lines, 'POLISH_STATUS', POLISH_STATUSES),
+    backfillStatus: lastMatch(lines, 'BACKFILL_STATUS', BACKFILL_STATUSES),
+    backfillReport: lastValue(lines, 'BACKFILL_REPORT', WORD_VALUE),
+    researchEpic: lastValue(lines, 'RESEARCH_EPIC', WORD_VALUE),
+    planStatus: lastMatch(lines, 'PLAN_STATUS', PLAN_STATUSES),
+    polishStatus: lastMatch(lines, 'POLISH_STATUS', POLISH_STATUSES),
     utilized: undefined,
     learned: [],
   };

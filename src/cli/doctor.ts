@@ -43,7 +43,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const { homedir } = await import('node:os');
       const { fileURLToPath } = await import('node:url');
       const t = await import('../tracker/index.js');
-      const { findOnPath } = await import('../agents/index.js');
+      const { claudeRootWarning, claudeWouldRefuse, findOnPath } = await import('../agents/index.js');
       const { libraryRoot } = await import('../supervisor/prompts.js');
       const { helixVersion } = await import('./main.js');
       const links = await import('../installer/skill-links.js');
@@ -61,7 +61,9 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const launcher = links.inspectLauncher(linkOptions);
       const badLinks = skillLinks.filter((l) => l.state === 'missing' || l.state === 'broken');
       const repaired = repairs.filter((r) => r.action !== 'left');
-      const report = { tracker, tools, skill_links: skillLinks, launcher, fixed: fixed ?? null, repaired };
+      // Advice, not a failure: claude may never be used, and only the user can say the machine is disposable.
+      const warnings = tools.claude && claudeWouldRefuse(process.getuid?.(), process.env) ? [`claude: ${claudeRootWarning()}`] : [];
+      const report = { tracker, tools, warnings, skill_links: skillLinks, launcher, fixed: fixed ?? null, repaired };
 
       if (o.json) printJson(report);
       else {
@@ -82,6 +84,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
         r.section('Agent CLIs (at least one required):');
         const agents = ['ddx', 'codex', 'claude'].filter((name) => findOnPath(name));
         for (const name of agents) tool(name, false);
+        for (const warning of warnings) r.lines.push(`  ${warning}`);
         if (agents.length === 0) r.plain('fail', 'No agent CLI found (need at least one from: ddx agent list)');
         r.section('Optional:');
         for (const name of ['tmux', 'asciinema', 'hugo', 'docker']) tool(name, false);

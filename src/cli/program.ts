@@ -74,7 +74,7 @@ export function withCommonFlags<C extends Command>(command: C): C {
     .addOption(new Option('--claude', 'same as --agent claude'))
     .addOption(new Option('--codex', 'same as --agent codex'))
     .addOption(new Option('--model <model>', 'model for the primary agent only'))
-    .addOption(new Option('--effort <effort>', 'reasoning effort (low|medium|high|max)'))
+    .addOption(new Option('--effort <effort>', 'reasoning effort (low|medium|high|xhigh|max)'))
     .addOption(new Option('--dry-run', 'print the agent command instead of running it'))
     .addOption(new Option('-q, --quiet', 'less output'))
     .addOption(new Option('-s, --summary', 'one concise line per event; the rest goes to the log (implies --quiet)'));

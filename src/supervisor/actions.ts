@@ -86,7 +86,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   const before = action === 'review' ? session.store.read() : undefined;
   const run = await supervisor.runAgent(command, call);
   output.answer(answerOf(run));
-  const trailers = parseTrailers(run.output);
+  const trailers = parseTrailers(answerOf(run));
   const verdict = judgeAction(action, run.exitCode, trailers, session.root);
   for (const line of verdict.lines) output.always(line);
   // Like the review inside `helix run`: what the reviewer counted but did not file is filed now.
@@ -96,7 +96,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
         reviewedId: scope ?? 'last-commit',
         cycle: undefined,
         before: new Set(before.beads.map((b) => b.id)),
-        output: run.output,
+        output: answerOf(run),
       })
     : { outcome: 'none' };
   if (followUp.outcome !== 'none') output.always(followUp.line);

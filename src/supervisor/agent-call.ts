@@ -2,7 +2,7 @@
 // echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
 // in the session log, and the completion line — long form in normal mode, the summary form with its
 // log range under --summary. What the agent answered is returned for the caller to print.
-import { type AgentCommand, type AgentRunResult, agentTimeoutSeconds, runAgentCommand } from '../agents/index.js';
+import { type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../agents/index.js';
 import { AGENT_CALL, FRAME, type Say, stamp } from './lines.js';
 import { type RunOutput, clockTime } from './output.js';
 
@@ -56,15 +56,12 @@ export class CallTotals {
   tokens = 0;
 }
 
-/** What an agent answered, as printed on stdout (the agents' own answer parsing may narrow it). */
+/**
+ * What an agent answered, as printed on stdout: its final answer, never its transcript (codex's
+ * and claude's structured output; the stdout of a ddx call). The transcript is in the log.
+ */
 export function answerOf(result: AgentRunResult): string {
-  return result.output;
-}
-
-/** The cost a structured result reported, in US dollars (0 when it reported none). */
-function costOf(result: AgentRunResult): number {
-  const cost = (result as AgentRunResult & { costUsd?: unknown }).costUsd;
-  return typeof cost === 'number' && Number.isFinite(cost) ? cost : 0;
+  return result.answer;
 }
 
 export async function runAgentCall(ctx: CallContext, command: AgentCommand, call: CallInfo, totals: CallTotals): Promise<AgentRunResult> {
@@ -92,7 +89,13 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
   heartbeat?.unref();
   let result: AgentRunResult;
   try {
-    result = await runAgentCommand(command, { env: ctx.env, timeoutMs: timeoutSec * 1000, signal: ctx.signal });
+    result = await runAgentCommand(command, {
+      env: ctx.env,
+      timeoutMs: timeoutSec * 1000,
+      signal: ctx.signal,
+      // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
+      onProgress: (text) => print(AGENT_CALL.progress(text)),
+    });
   } finally {
     if (heartbeat) clearInterval(heartbeat);
   }
@@ -109,12 +112,12 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
   const body = result.output.replace(/\n+$/, '');
   const t = time();
   const name = command.file === 'ddx' ? ddxCommandWords(command, call.purpose === 'build' ? command.env.HELIX_SELECTED_ISSUE : undefined) : command.file;
-  const cost = costOf(result);
+  const cost = result.usage?.costUsd;
   const block =
     kind === 'codex'
       ? [FRAME.codexHead(t, rc, seconds), body, FRAME.codexEnd]
       : kind === 'ddx-run'
-        ? [FRAME.ddxRunHead(t, { harness, rc, exit: rc, seconds, costUsd: cost, tokens: result.tokens }), body, FRAME.ddxRunEnd]
+        ? [FRAME.ddxRunHead(t, { harness, rc, exit: rc, seconds, costUsd: cost ?? 0, tokens: result.tokens }), body, FRAME.ddxRunEnd]
         : kind === 'claude'
           ? [body]
           : [FRAME.otherHead(t, call.purpose === 'verify' ? 'verify' : name, rc, seconds), body, FRAME.otherEnd(call.purpose === 'verify' ? 'verify' : name)];
@@ -123,15 +126,17 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
 
   if (kind === 'codex') {
     print(AGENT_CALL.codexComplete({ rc, seconds, tokens: result.tokens, total: totals.tokens }));
-    print(AGENT_CALL.codexCompleteSummary({ rc, seconds, tokens: result.tokens, ...where }));
+    print(AGENT_CALL.codexCompleteSummary({ rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
   } else if (kind === 'ddx-run') {
-    print(AGENT_CALL.ddxRunComplete({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost, total: totals.tokens }));
-    print(AGENT_CALL.ddxRunCompleteSummary({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
+    print(AGENT_CALL.ddxRunComplete({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost ?? 0, total: totals.tokens }));
+    print(AGENT_CALL.ddxRunCompleteSummary({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost ?? 0, ...where }));
   } else if (kind === 'claude') {
-    print(AGENT_CALL.claudeCompleteSummary({ rc, seconds, ...where }));
+    print(AGENT_CALL.claudeCompleteSummary({ rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
   } else {
     print(AGENT_CALL.otherComplete({ label: call.label, rc, seconds, tokens: result.tokens, total: totals.tokens }));
-    print(AGENT_CALL.otherCompleteSummary({ label: call.label, rc, seconds, tokens: result.tokens, ...where }));
+    print(AGENT_CALL.otherCompleteSummary({ label: call.label, rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
   }
+  // claude refuses its bypass flags as root: say what to do (the agents module words the advice)
+  if (command.format === 'claude-stream-json' && rc !== 0 && rootRefusalIn(result.stderr)) output.always(claudeRootHint());
   return result;
 }

@@ -203,8 +203,9 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
   }
   supervisor.announceRotation('check');
   const run = await supervisor.runAgent(command, call);
+  // The agent's final answer, never its transcript (that is in the session log).
   output.answer(answerOf(run));
-  if (!parseNextAction(run.output)) {
+  if (!parseNextAction(answerOf(run))) {
     output.always(RUN.noNextAction);
     return EXIT.error;
   }

@@ -45,13 +45,21 @@ export const FRAME = {
 /** `(model: <m>)` or empty; the Bash lines keep the space around an empty part. */
 const modelPart = (model: string | undefined) => (model ? `(model: ${model})` : '');
 
+/**
+ * helix: `, $0.0123` after a token count where the Bash line had no cost, or nothing when no agent
+ * reported a cost above zero (codex reports none; a stand-in or an older DDx reports 0).
+ */
+export function costPart(usd: number | undefined): string {
+  return usd !== undefined && usd > 0 ? `, $${usd.toFixed(4)}` : '';
+}
+
 export const AGENT_CALL = {
   codexStart: (p: { root: string; model?: string; bytes: number; timeoutSec: number }) =>
     stamped('noise', `codex exec -C ${p.root} ${modelPart(p.model)} <prompt ${p.bytes} bytes> (timeout ${p.timeoutSec}s)`),
   codexComplete: (p: { rc: number; seconds: number; tokens: number; total: number }) =>
     stamped('noise', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens, ${p.total} total)`),
-  codexCompleteSummary: (p: { rc: number; seconds: number; tokens: number; first: number; last: number; log: string }) =>
-    stamped('summary', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens) — log L${p.first}–L${p.last} in ${p.log}`),
+  codexCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
+    stamped('summary', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
   codexTimeout: (timeoutSec: number) => stamped('always', `codex timeout after ${timeoutSec}s`),
 
   /** `<command>` is the DDx command helix really runs (`ddx agent run` on DDx 0.6). */
@@ -68,14 +76,17 @@ export const AGENT_CALL = {
   claudePromptLine: (line: string) => say('noise', `helix: │ ${line}`),
   claudePromptBytes: (bytes: number) => say('noise', `helix: └─ ${bytes} bytes`),
   claudeTimeout: (timeoutSec: number) => stamped('always', `agent timeout after ${timeoutSec}s — killing`),
-  claudeCompleteSummary: (p: { rc: number; seconds: number; first: number; last: number; log: string }) =>
-    stamped('summary', `claude complete (rc=${p.rc}, ${p.seconds}s) — log L${p.first}–L${p.last} in ${p.log}`),
+  /** The Bash line had no tokens (it could not read them); helix reads claude's usage and cost. */
+  claudeCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
+    stamped('summary', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
 
   /** helix: a DDx build call or the verify command, named by its label (the harness). */
   otherComplete: (p: { label: string; rc: number; seconds: number; tokens: number; total: number }) =>
     stamped('noise', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens, ${p.total} total)`),
-  otherCompleteSummary: (p: { label: string; rc: number; seconds: number; tokens: number; first: number; last: number; log: string }) =>
-    stamped('summary', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens) — log L${p.first}–L${p.last} in ${p.log}`),
+  otherCompleteSummary: (p: { label: string; rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
+    stamped('summary', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+  /** §0.4 live progress (a tool call, a thinking block, a tool result), as the agents module words it. */
+  progress: (text: string) => stamped('noise', text),
   otherTimeout: (label: string, timeoutSec: number) => stamped('always', `${label} timeout after ${timeoutSec}s`),
 };
 
@@ -168,8 +179,9 @@ export const RUN = {
   noNextAction: 'helix: unable to determine NEXT_ACTION from check output',
 
   // §2.13 end of the run (the empty line before run complete is part of it)
-  runComplete: (attempted: number, completed: number, skipped: number, tokens: number) =>
-    `helix: ═══ run complete: ${attempted} attempted, ${completed} completed, ${skipped} skipped, ${tokens} tokens ═══`,
+  /** helix adds `, $<usd>` after the tokens when an agent reported a cost (claude does, codex not). */
+  runComplete: (attempted: number, completed: number, skipped: number, tokens: number, costUsd?: number) =>
+    `helix: ═══ run complete: ${attempted} attempted, ${completed} completed, ${skipped} skipped, ${tokens} tokens${costPart(costUsd)} ═══`,
   blockersHeader: (count: number) => `helix: BLOCKERS (${count} issues):`,
   blockerReason: (id: string, reason: string) => `helix:   ${id} — ${reason}`,
   blockerTitle: (title: string) => `helix:     ${title || '?'}`,
@@ -182,6 +194,7 @@ export const RUN = {
   driftChanges: (changes: string[]) => say('narrative', `helix: changed: ${changes.join(', ')}`),
   salvagedVerified: (id: string) => say('narrative', `helix: ${id} SALVAGED: the agent failed but the bead is closed and verified`),
   passedOver: (id: string, reason: string) => say('narrative', `helix: skipping ${id} this pass: ${reason}`),
+  checkReturned: (action: string | undefined, rc: number) => say('narrative', `helix: check returned ${action ?? 'no NEXT_ACTION'} (rc=${rc})`),
   systemicStop: (count: number, category: string, ids: string[]) =>
     `helix: stopping: SYSTEMIC_FAILURE: ${count} beads failed with "${category}" (${ids.join(', ')}); see the systemic memory (helix memory recall "${category}" --type systemic)`,
   velocityStop: (detail: string) => `helix: stopping: VELOCITY_COLLAPSE: ${detail}`,

@@ -24,7 +24,10 @@ export interface SkippedBead {
 export interface MachineState {
   attempted: number;
   completed: number;
+  /** Tokens of every agent call of the run (builds, checks, reviews, actions). */
   tokens: number;
+  /** Dollars the agents reported (claude does, codex does not); undefined until one reports. */
+  costUsd?: number;
   skipped: SkippedBead[];
   /** Failed attempts per bead in this run, and how the last one failed. */
   failures: Record<string, { count: number; last: FailureKind }>;
@@ -118,15 +121,21 @@ export type ReviewKind = 'post-implementation' | 'post-epic';
 /** How a review's answer read: CLEAN, ISSUES_FOUND with a count, or neither. */
 export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
 
+/** What an agent call spent; events that end one carry it and the machine adds it to the run. */
+export interface Spent {
+  tokens?: number;
+  costUsd?: number;
+}
+
 export type Event =
   | { type: 'started' }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   | { type: 'queue'; ready: Bead[]; beads: Bead[] }
   | { type: 'epicClosed'; epicId: string; reviewScope: string }
-  | { type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number }
-  | { type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] }
-  | { type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean }
-  | { type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string };
+  | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
+  | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
+  | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
+  | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
 
 /** Lines (lines.ts: their level decides the stream per output mode) and the runner's work. */
 export type Effect =
@@ -166,6 +175,18 @@ function continueOrStopAtMax(state: MachineState, settings: SupervisorSettings, 
 }
 
 export function step(state: MachineState, event: Event, settings: SupervisorSettings): Step {
+  return decide(account(state, event), event, settings);
+}
+
+/** Adds what the event's agent call spent to the run's totals. */
+function account(state: MachineState, event: Event): MachineState {
+  const spent: Spent = 'tokens' in event || 'costUsd' in event ? (event as Spent) : {};
+  if (!spent.tokens && spent.costUsd === undefined) return state;
+  const costUsd = spent.costUsd === undefined ? state.costUsd : (state.costUsd ?? 0) + spent.costUsd;
+  return { ...state, tokens: state.tokens + (spent.tokens ?? 0), ...(costUsd !== undefined ? { costUsd } : {}) };
+}
+
+function decide(state: MachineState, event: Event, settings: SupervisorSettings): Step {
   switch (event.type) {
     case 'started':
       return { state, effects: [{ type: 'recoverOrphans', why: 'start' }] };
@@ -256,7 +277,6 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   const base: MachineState = {
     ...state,
     attempted: state.attempted + 1,
-    tokens: state.tokens + event.tokens,
     passedOver: [],
     emptyBuilds: 0,
     drainAnswers: [],

@@ -10,6 +10,8 @@ export interface RunStateFile {
   attempted_cycles: number;
   skipped_count: number;
   total_tokens: number;
+  /** Dollars the agents reported; null when none did (codex reports no cost). */
+  total_cost_usd: number | null;
   stop_reason: string | null;
   last_run: string;
   agent: string;

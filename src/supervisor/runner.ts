@@ -79,6 +79,7 @@ export type BuildPath = 'execute-bead' | 'execute-loop' | 'direct';
 /** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
 export interface MemoryPort {
   inject(bead: Bead): Promise<{ block: string; names: string[] }>;
+  /** `output` is the agent's final answer (UTILIZED / LEARNED lines are read from it). */
   feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void>;
   /** Systemic memories, for the blocker report. */
   systemic?(): Promise<string[]>;
@@ -209,7 +210,7 @@ export class Supervisor {
     const s = this.state;
     const { output } = this.ctx;
     output.always('');
-    output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens));
+    output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens, s.costUsd));
     if (s.skipped.length > 0) {
       const titles = this.snapshot().byId;
       output.always(RUN.blockersHeader(s.skipped.length));
@@ -251,6 +252,8 @@ export class Supervisor {
         attempted_cycles: s.attempted,
         skipped_count: s.skipped.length,
         total_tokens: s.tokens,
+        // null, not absent: the file is merged, and a previous run's cost must not survive.
+        total_cost_usd: s.costUsd !== undefined ? Number(s.costUsd.toFixed(6)) : null,
         last_run: this.now().toISOString(),
         agent: this.ctx.plan.primary.agent,
         log: this.ctx.output.logName,
@@ -470,6 +473,7 @@ export class Supervisor {
     const validResult = result && !('invalid' in result) ? result : undefined;
     if (result && 'invalid' in result) this.ctx.output.always(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`);
     const tokens = validResult?.tokens ?? run.tokens;
+    const costUsd = validResult?.cost_usd ?? run.usage?.costUsd;
 
     const afterSnapshot = this.snapshot();
     const after = afterSnapshot.byId.get(bead.id);
@@ -500,7 +504,7 @@ export class Supervisor {
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
       try {
-        await this.ctx.memory.feedback({ bead, injected, verified, output: run.output, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
+        await this.ctx.memory.feedback({ bead, injected, verified, output: run.answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
       } catch (error) {
         this.ctx.output.narrative(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
@@ -511,7 +515,7 @@ export class Supervisor {
     const ended = this.now();
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
-    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(members.length > 0 ? { batch } : {}) };
+    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
   }
 
   /** Who claims and closes on this session's build path (the prompt's tracker lines follow it). */
@@ -778,19 +782,19 @@ export class Supervisor {
     const run = await this.runAgent(command, call);
     // A review's answer is shown in every mode (§2.12), then its verdict lines (§9).
     this.ctx.output.answer(answerOf(run));
-    const trailers = parseTrailers(run.output);
+    const trailers = parseTrailers(answerOf(run));
     const verdict = judgeReview(trailers);
     for (const text of verdict.lines) this.ctx.output.always(text);
     const followUp = followUpReview(
       this.ctx.store,
       trailers,
-      { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.output },
+      { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.answer },
       this.now(),
     );
     if (followUp.outcome === 'filed') this.ctx.output.narrative(followUp.line);
     if (followUp.outcome === 'failed') this.ctx.output.always(followUp.line);
     const outcome: ReviewOutcome = !verdict.ok ? 'unparseable' : trailers.reviewStatus === 'ISSUES_FOUND' ? 'issues' : 'clean';
-    return { type: 'reviewed', kind, cycle, beadId, outcome, rc: verdict.exitCode };
+    return { type: 'reviewed', kind, cycle, beadId, outcome, rc: verdict.exitCode, ...spentOn(run) };
   }
 
   private async runCheck(): Promise<Event> {
@@ -801,7 +805,9 @@ export class Supervisor {
     const ok = run.exitCode === 0;
     // The drain check's answer: stdout, except with --summary (the log has it) (§2.11).
     if (ok && this.ctx.output.mode !== 'summary') this.ctx.output.answer(answerOf(run));
-    return { type: 'checked', nextAction: ok ? parseNextAction(run.output) : undefined, ok };
+    const nextAction = ok ? parseNextAction(answerOf(run)) : undefined;
+    this.say(RUN.checkReturned(nextAction, run.exitCode));
+    return { type: 'checked', nextAction, ok, ...spentOn(run) };
   }
 
   private async runAction(action: DrainAction, purpose: ActionPurpose): Promise<Event> {
@@ -829,13 +835,18 @@ export class Supervisor {
     // Alignment, design, polish and backfill answers are shown in every mode (§2.12).
     this.ctx.output.answer(answerOf(run));
     if (action === 'backfill') {
-      const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.output), this.ctx.root);
+      const verdict = judgeAction('backfill', run.exitCode, parseTrailers(answerOf(run)), this.ctx.root);
       for (const text of verdict.lines) this.ctx.output.always(text);
-      if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason };
+      if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason, ...spentOn(run) };
     }
     const ok = run.exitCode === 0;
-    return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${call.label} exited ${run.exitCode}` };
+    return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${call.label} exited ${run.exitCode}`, ...spentOn(run) };
   }
+}
+
+/** What one agent call spent, for the run's totals (cost only when the agent reported one). */
+function spentOn(run: AgentRunResult): { tokens: number; costUsd?: number } {
+  return run.usage?.costUsd !== undefined ? { tokens: run.tokens, costUsd: run.usage.costUsd } : { tokens: run.tokens };
 }
 
 function gitHead(root: string): string | undefined {

@@ -155,6 +155,8 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
       `  Completed:   ${count(run.completed_cycles)} cycles`,
       `  Attempted:   ${count(run.attempted_cycles)} cycles`,
       `  Tokens:      ${count(run.total_tokens)}`,
+      // helix: only agents that report a cost add to it (claude does, codex does not)
+      ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
       `  Stop reason: ${text(run.stop_reason)}`,
       `  Timestamp:   ${text(run.last_run)}`,
     );

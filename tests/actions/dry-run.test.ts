@@ -9,7 +9,7 @@ import { type StubProgram, World } from './harness.js';
 
 const LIB = '/opt/helix-library';
 const CODEX = 'codex --dangerously-bypass-approvals-and-sandbox exec';
-const CLAUDE = 'claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence';
+const CLAUDE = 'claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence --output-format stream-json --verbose';
 const DDX = 'ddx agent run --harness';
 const FOLLOW = 'Follow the action exactly. Do the work — do not just describe what you would do.';
 
@@ -108,49 +108,49 @@ const cases: Case[] = [
     name: 'align through codex',
     programs: ['codex'],
     args: ['align'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral ${quoted(PROMPT.align(root, HELIX_TRACKER))}`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=high --ephemeral --json - <<< ${quoted(PROMPT.align(root, HELIX_TRACKER))}`,
   },
   {
     name: 'design through codex with --rounds, --model and --effort',
     programs: ['codex'],
     args: ['design', 'SPEC-3', '--rounds', '3', '--model', 'gpt-x', '--effort', 'high'],
-    expected: (root) => `${CODEX} -C ${root} -m gpt-x -c reasoning.effort=high --ephemeral ${quoted(PROMPT.design(root, 'SPEC-3', 3))}`,
+    expected: (root) => `${CODEX} -C ${root} -m gpt-x -c model_reasoning_effort=high --ephemeral --json - <<< ${quoted(PROMPT.design(root, 'SPEC-3', 3))}`,
   },
   {
     name: 'plan (the alias) through claude',
     programs: ['claude'],
     args: ['plan', '--agent', 'claude'],
-    expected: (root) => `cd ${root} && ${CLAUDE} <<< ${quoted(PROMPT.design(root))}`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --effort high <<< ${quoted(PROMPT.design(root))}`,
   },
   {
     name: 'polish through claude with --model',
     programs: ['claude'],
     args: ['polish', '--claude', '--model', 'opus'],
-    expected: (root) => `cd ${root} && ${CLAUDE} --model opus <<< ${quoted(PROMPT.polish(root, HELIX_TRACKER))}`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --model opus --effort medium <<< ${quoted(PROMPT.polish(root, HELIX_TRACKER))}`,
   },
   {
     name: 'polish goes to the alternate agent when both are installed (and gets no --model)',
     programs: ['codex', 'claude'],
     args: ['polish', '--model', 'gpt-x'],
-    expected: (root) => `cd ${root} && ${CLAUDE} <<< ${quoted(PROMPT.polish(root, HELIX_TRACKER))}`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --effort medium <<< ${quoted(PROMPT.polish(root, HELIX_TRACKER))}`,
   },
   {
     name: 'review through codex, default scope last-commit',
     programs: ['codex'],
     args: ['review'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral ${quoted(PROMPT.review(root, HELIX_TRACKER))}`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=high --ephemeral --json - <<< ${quoted(PROMPT.review(root, HELIX_TRACKER))}`,
   },
   {
     name: 'review with --review-agent claude never carries the primary --model',
     programs: ['codex', 'claude'],
     args: ['review', '--model', 'gpt-x', '--review-agent', 'claude'],
-    expected: (root) => `cd ${root} && ${CLAUDE} <<< ${quoted(PROMPT.review(root, HELIX_TRACKER))}`,
+    expected: (root) => `cd ${root} && ${CLAUDE} --effort high <<< ${quoted(PROMPT.review(root, HELIX_TRACKER))}`,
   },
   {
     name: 'backfill through codex, default scope repo',
     programs: ['codex'],
     args: ['backfill'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral ${quoted(PROMPT.backfill(root, HELIX_TRACKER))}`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=high --ephemeral --json - <<< ${quoted(PROMPT.backfill(root, HELIX_TRACKER))}`,
   },
   {
     name: 'experiment through claude with --close',
@@ -162,13 +162,13 @@ const cases: Case[] = [
     name: 'check through codex',
     programs: ['codex'],
     args: ['check'],
-    expected: (root) => `${CODEX} -C ${root} --ephemeral ${quoted(PROMPT.check(root, HELIX_TRACKER))}`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=low --ephemeral --json - <<< ${quoted(PROMPT.check(root, HELIX_TRACKER))}`,
   },
   {
     name: 'align through ddx',
     programs: ['ddx', 'codex'],
     args: ['align'],
-    expected: (root) => `${DDX} codex --permissions unrestricted --timeout 2700s --text ${quoted(PROMPT.align(root, DDX_BEAD))}`,
+    expected: (root) => `${DDX} codex --permissions unrestricted --timeout 2700s --effort high --text ${quoted(PROMPT.align(root, DDX_BEAD))}`,
   },
   {
     name: 'design through ddx with the agent timeout, --model and --effort',
@@ -181,20 +181,20 @@ const cases: Case[] = [
     name: 'review through ddx on the review agent',
     programs: ['ddx', 'codex', 'claude'],
     args: ['review', 'HEAD~2..HEAD', '--model', 'gpt-x', '--review-agent', 'claude'],
-    expected: (root) => `${DDX} claude --permissions unrestricted --timeout 2700s --text ${quoted(PROMPT.review(root, DDX_BEAD, 'HEAD~2..HEAD'))}`,
+    expected: (root) => `${DDX} claude --permissions unrestricted --timeout 2700s --effort high --text ${quoted(PROMPT.review(root, DDX_BEAD, 'HEAD~2..HEAD'))}`,
   },
   {
     name: 'backfill through ddx with a scope',
     programs: ['ddx'],
     args: ['backfill', 'src'],
-    expected: (root) => `${DDX} codex --permissions unrestricted --timeout 2700s --text ${quoted(PROMPT.backfill(root, DDX_BEAD, 'src'))}`,
+    expected: (root) => `${DDX} codex --permissions unrestricted --timeout 2700s --effort high --text ${quoted(PROMPT.backfill(root, DDX_BEAD, 'src'))}`,
   },
   {
     name: 'HELIX_DIRECT_AGENT=1 calls codex directly even with ddx installed',
     programs: ['ddx', 'codex'],
     args: ['polish', '--codex'],
     env: { HELIX_DIRECT_AGENT: '1' },
-    expected: (root) => `${CODEX} -C ${root} --ephemeral ${quoted(PROMPT.polish(root, DDX_BEAD))}`,
+    expected: (root) => `${CODEX} -C ${root} -c model_reasoning_effort=medium --ephemeral --json - <<< ${quoted(PROMPT.polish(root, DDX_BEAD))}`,
   },
 ];
 
@@ -216,7 +216,7 @@ describe('--dry-run prints the exact agent command and runs nothing', () => {
   it('polish and experiment through ddx too', () => {
     const w = new World({ programs: ['ddx'], env: { HELIX_LIBRARY_ROOT: LIB } });
     expect(w.helix(['polish', '--rounds', '2', '--dry-run']).stdout).toBe(
-      `${DDX} codex --permissions unrestricted --timeout 2700s --text ${quoted(PROMPT.polish(w.repo, DDX_BEAD, 'all open issues', 2))}\n`,
+      `${DDX} codex --permissions unrestricted --timeout 2700s --effort medium --text ${quoted(PROMPT.polish(w.repo, DDX_BEAD, 'all open issues', 2))}\n`,
     );
     expect(w.helix(['experiment', '--dry-run']).stdout).toBe(`${DDX} codex --permissions unrestricted --timeout 2700s --text ${quoted(PROMPT.experiment(w.repo, DDX_BEAD))}\n`);
   });
@@ -244,7 +244,7 @@ describe('the implementation prompt (bash-interface §1.1, with cli.md’s claim
     ];
     // the context block comes first: the context file, an empty line and `---`
     const prompt = `# HELIX Execution Context\n\nProject root: ${w.repo}\n`;
-    expect(r.stdout.startsWith(`${CODEX} -C ${w.repo} --ephemeral $'${prompt.replaceAll('\n', '\\n')}`)).toBe(true);
+    expect(r.stdout.startsWith(`${CODEX} -C ${w.repo} -c model_reasoning_effort=medium --ephemeral --json - <<< $'${prompt.replaceAll('\n', '\\n')}`)).toBe(true);
     expect(r.stdout).toContain(`\\n\\n---\\n${shellQuote(`${lines.join('\n')}\n`).slice(2, -1).replace(/\\n$/, '')}`);
     expect(r.stdout).not.toMatch(/--claim/);
   });

@@ -56,6 +56,8 @@ export class World {
       HELIX_STUB_LOG: this.log,
       HELIX_STUB_SCRIPT: this.scriptPath,
       HELIX_BACKOFF_SLEEP: '0',
+      // tests run as root here: like the real claude, the stub refuses its bypass flags as root without it
+      IS_SANDBOX: '1',
       HELIX_LIBRARY_ROOT: join(resolve(import.meta.dirname, '../..'), 'workflows'),
       ...options.env,
     };
@@ -81,11 +83,10 @@ export class World {
     return this.calls().filter((c) => c.kind !== 'execute-bead-help').map((c) => (c.kind === 'execute-bead' ? 'execute-bead' : c.action ?? c.kind));
   }
 
-  /** The prompt a call received: `--text` value (ddx agent run), last argument (codex) or stdin (claude). */
+  /** The prompt a call received: `--text` value (ddx agent run), else stdin (codex `exec -`, claude -p). */
   static promptOf(call: StubCall): string {
-    if (call.program === 'claude') return call.stdin;
     if (call.program === 'ddx') return call.argv[call.argv.indexOf('--text') + 1] ?? '';
-    return call.argv[call.argv.length - 1] ?? '';
+    return call.stdin;
   }
 
   bead(input: CreateInput & { set?: string[] }): Bead {

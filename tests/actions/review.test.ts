@@ -147,19 +147,20 @@ describe('cross-model review', () => {
     expect(JSON.stringify(calls[1]!.argv) + calls[1]!.stdin).not.toContain('gpt-primary');
   });
 
-  it('HELIX_REVIEW_AGENT picks the review agent; without it the review goes to the alternate agent', () => {
+  it('HELIX_REVIEW_AGENT picks the review agent; without it the review goes to the agent that did not build', () => {
     const viaEnv = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop], env: { HELIX_ALT_AGENT: 'none', HELIX_REVIEW_AGENT: 'claude' } });
     viaEnv.bead({ title: 'task', acceptance: 'done' });
     expect(viaEnv.helix(['run', '--no-auto-align']).status).toBe(0);
     expect(viaEnv.calls().map((c) => `${c.program}:${c.action}`)).toEqual(['codex:implementation', 'claude:review', 'codex:check']);
 
+    // Cross-model review (contract change, bead helix-ec6efea5): claude (the alternate) builds and
+    // checks, so codex — the agent that did not build — reviews, with the primary's model.
     const alternate = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop] });
     alternate.bead({ title: 'task', acceptance: 'done' });
     expect(alternate.helix(['run', '--no-auto-align', '--model', 'gpt-primary']).status).toBe(0);
-    // build and check go to the alternate (claude) too; none of claude's calls gets the primary's model
-    const claudeCalls = alternate.calls().filter((c) => c.program === 'claude');
-    expect(claudeCalls.map((c) => c.action)).toEqual(['implementation', 'review', 'check']);
-    for (const call of claudeCalls) expect(call.argv).not.toContain('gpt-primary');
+    expect(alternate.calls().map((c) => `${c.program}:${c.action}`)).toEqual(['claude:implementation', 'codex:review', 'claude:check']);
+    for (const call of alternate.calls().filter((c) => c.program === 'claude')) expect(call.argv).not.toContain('gpt-primary');
+    expect(alternate.calls().find((c) => c.action === 'review')?.argv).toEqual(expect.arrayContaining(['-m', 'gpt-primary']));
   });
 
   it('through ddx the review harness is the review agent, without the primary --model', () => {

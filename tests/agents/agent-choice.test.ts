@@ -9,17 +9,29 @@ describe('agent choice (contract §3, §8)', () => {
   it('defaults to codex with no alternate when claude is not installed', () => {
     const p = plan({ isOnPath: onPath('codex') });
     expect(p).toEqual({ primary: { agent: 'codex' }, review: { agent: 'codex' } });
-    expect(agentForAction(p, 'build')).toEqual({ agent: 'codex' });
+    expect(agentForAction(p, 'build')).toEqual({ agent: 'codex', effort: 'medium' });
   });
 
-  it('auto: build, check and polish go to the other agent when it is on PATH; review defaults to it', () => {
+  it('auto: build, check and polish go to the other agent when it is on PATH; review goes to the agent that did not build', () => {
     const p = plan({ isOnPath: onPath('codex', 'claude') });
     expect(agentForAction(p, 'build').agent).toBe('claude');
     expect(agentForAction(p, 'check').agent).toBe('claude');
     expect(agentForAction(p, 'polish').agent).toBe('claude');
     expect(agentForAction(p, 'align').agent).toBe('codex');
     expect(agentForAction(p, 'design').agent).toBe('codex');
-    expect(agentForAction(p, 'review').agent).toBe('claude');
+    expect(agentForAction(p, 'review').agent).toBe('codex');
+    // and the other way round: claude primary, codex builds, claude reviews
+    const q = plan({ env: { HELIX_AGENT: 'claude' }, isOnPath: onPath('codex', 'claude') });
+    expect(agentForAction(q, 'build').agent).toBe('codex');
+    expect(agentForAction(q, 'review').agent).toBe('claude');
+  });
+
+  it('review: with one agent only, that agent (an explicit --agent, HELIX_ALT_AGENT=none, or the other not installed)', () => {
+    expect(plan({ explicitAgent: 'claude', isOnPath: onPath('codex', 'claude') }).review.agent).toBe('claude');
+    expect(plan({ env: { HELIX_ALT_AGENT: 'none' }, isOnPath: onPath('codex', 'claude') }).review.agent).toBe('codex');
+    expect(plan({ env: { HELIX_AGENT: 'claude' }, isOnPath: onPath('claude') }).review.agent).toBe('claude');
+    // a named alternate builds, so the primary reviews
+    expect(plan({ env: { HELIX_ALT_AGENT: 'claude' } }).review.agent).toBe('codex');
   });
 
   it('an explicit --agent disables auto', () => {
@@ -37,6 +49,7 @@ describe('agent choice (contract §3, §8)', () => {
     const p = plan({ model: 'gpt-5', effort: 'high', isOnPath: onPath('claude') });
     expect(p.primary).toEqual({ agent: 'codex', model: 'gpt-5', effort: 'high' });
     expect(agentForAction(p, 'build')).toEqual({ agent: 'claude', effort: 'high' });
+    expect(agentForAction(p, 'check')).toEqual({ agent: 'claude', effort: 'high' });
     const q = plan({ env: { HELIX_MODEL: 'm1', HELIX_EFFORT: 'low', HELIX_AGENT: 'claude' }, isOnPath: onPath('codex') });
     expect(q.primary).toEqual({ agent: 'claude', model: 'm1', effort: 'low' });
     expect(q.alternate).toEqual({ agent: 'codex', effort: 'low' });
@@ -51,11 +64,24 @@ describe('agent choice (contract §3, §8)', () => {
     expect(plan({ env: { HELIX_REVIEW_AGENT: 'codex' }, model: 'm' }).review).toEqual({ agent: 'codex', model: 'm' });
   });
 
-  it('takes only the contract effort levels, from --effort or HELIX_EFFORT', () => {
+  it('takes only the effort levels both CLIs know, xhigh included, from --effort or HELIX_EFFORT', () => {
     expect(plan({ effort: 'max' }).primary).toEqual({ agent: 'codex', effort: 'max' });
+    expect(plan({ effort: 'xhigh' }).primary).toEqual({ agent: 'codex', effort: 'xhigh' });
     expect(plan({ env: { HELIX_EFFORT: 'low' } }).primary).toEqual({ agent: 'codex', effort: 'low' });
-    expect(() => plan({ effort: 'extreme' })).toThrow("helix: invalid effort in --effort: 'extreme' (low|medium|high|max)");
+    expect(() => plan({ effort: 'extreme' })).toThrow("helix: invalid effort in --effort: 'extreme' (low|medium|high|xhigh|max)");
     expect(() => plan({ env: { HELIX_EFFORT: 'HIGH' } })).toThrow(/invalid effort in HELIX_EFFORT/);
+  });
+
+  it('without --effort or HELIX_EFFORT each action gets its default (addendum §0.5); experiment gets none', () => {
+    const p = plan({ isOnPath: onPath('codex', 'claude') });
+    const efforts = Object.fromEntries(
+      (['build', 'check', 'align', 'backfill', 'design', 'polish', 'review', 'experiment'] as const).map((a) => [a, agentForAction(p, a).effort]),
+    );
+    expect(efforts).toEqual({ build: 'medium', check: 'low', align: 'high', backfill: 'high', design: 'high', polish: 'medium', review: 'high', experiment: undefined });
+    // a given effort wins over every default
+    const q = plan({ effort: 'xhigh', isOnPath: onPath('codex', 'claude') });
+    expect(agentForAction(q, 'check').effort).toBe('xhigh');
+    expect(agentForAction(q, 'experiment').effort).toBe('xhigh');
   });
 
   it('rejects a malformed agent name', () => {

@@ -47,28 +47,31 @@ describe('ddx command builders (contract §8)', () => {
 });
 
 describe('direct agent command builders (contract §8)', () => {
-  it('codex: bypass flag before exec, -C root, model and effort, --ephemeral then the prompt', () => {
+  it('codex: bypass flag before exec, -C root, model, model_reasoning_effort, --ephemeral --json, prompt on stdin (`-`)', () => {
     expect(codexCommand({ root, prompt: 'the prompt' })).toEqual({
       file: 'codex',
-      args: ['--dangerously-bypass-approvals-and-sandbox', 'exec', '-C', root, '--ephemeral', 'the prompt'],
+      args: ['--dangerously-bypass-approvals-and-sandbox', 'exec', '-C', root, '--ephemeral', '--json', '-'],
       cwd: root,
       env: {},
+      input: 'the prompt',
+      format: 'codex-json',
     });
-    expect(codexCommand({ root, prompt: 'p', model: 'gpt-5', effort: 'high' }).args).toEqual([
-      '--dangerously-bypass-approvals-and-sandbox', 'exec', '-C', root, '-m', 'gpt-5', '-c', 'reasoning.effort=high', '--ephemeral', 'p',
+    expect(codexCommand({ root, prompt: 'p', model: 'gpt-5', effort: 'xhigh' }).args).toEqual([
+      '--dangerously-bypass-approvals-and-sandbox', 'exec', '-C', root, '-m', 'gpt-5', '-c', 'model_reasoning_effort=xhigh', '--ephemeral', '--json', '-',
     ]);
   });
 
-  it('claude: -p with bypassed permissions, prompt on stdin, cwd = root, never an effort flag', () => {
-    expect(claudeCommand({ root, prompt: 'the prompt', effort: 'high' })).toEqual({
+  it('claude: -p with bypassed permissions, stream-json (with --verbose), model and --effort, prompt on stdin, cwd = root', () => {
+    expect(claudeCommand({ root, prompt: 'the prompt' })).toEqual({
       file: 'claude',
-      args: ['-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--no-session-persistence'],
+      args: ['-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--no-session-persistence', '--output-format', 'stream-json', '--verbose'],
       cwd: root,
       env: {},
       input: 'the prompt',
       showCwd: true,
+      format: 'claude-stream-json',
     });
-    expect(claudeCommand({ root, prompt: 'p', model: 'opus' }).args.slice(-2)).toEqual(['--model', 'opus']);
+    expect(claudeCommand({ root, prompt: 'p', model: 'opus', effort: 'max' }).args.slice(-4)).toEqual(['--model', 'opus', '--effort', 'max']);
   });
 
   it('directAgentCommand picks the builder by agent name', () => {

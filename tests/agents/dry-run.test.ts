@@ -31,21 +31,22 @@ describe('formatDryRun', () => {
   it('prints claude as "cd <root> && claude -p …" with the prompt as a here-string', () => {
     const line = formatDryRun(claudeCommand({ root: '/my repo', prompt: 'hello world' }));
     expect(line).toBe(
-      "cd '/my repo' && claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence <<< 'hello world'",
+      "cd '/my repo' && claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence --output-format stream-json --verbose <<< 'hello world'",
     );
   });
 
   it('quotes hostile prompts into a single line', () => {
     const line = formatDryRun(codexCommand({ root: '/r', prompt: hostile }));
     expect(line.split('\n')).toHaveLength(1);
-    expect(line.startsWith('codex --dangerously-bypass-approvals-and-sandbox exec -C /r --ephemeral ')).toBe(true);
+    expect(line.startsWith('codex --dangerously-bypass-approvals-and-sandbox exec -C /r --ephemeral --json - <<< ')).toBe(true);
   });
 
-  it('a pasted codex dry-run line passes the hostile prompt verbatim and executes nothing', () => {
+  it('a pasted codex dry-run line passes the hostile prompt verbatim on stdin and executes nothing', () => {
     const cwd = tempDir();
     const cmd = codexCommand({ root: cwd, prompt: hostile });
     const seen = runDryRunLine(formatDryRun(cmd), 'codex', cwd);
     expect(seen.argv).toEqual(cmd.args);
+    expect(seen.input).toBe(`${hostile}\n`); // a here-string adds one newline
     expect(existsSync(join(cwd, 'pwned'))).toBe(false);
   });
 
@@ -66,7 +67,7 @@ describe('formatDryRun', () => {
   });
 
   it('shellQuote leaves plain words alone and quotes everything else', () => {
-    expect(shellQuote('reasoning.effort=high')).toBe('reasoning.effort=high');
+    expect(shellQuote('model_reasoning_effort=high')).toBe('model_reasoning_effort=high');
     expect(shellQuote('')).toBe("''");
     expect(shellQuote("it's")).toBe("'it'\\''s'");
     expect(shellQuote('a\nb')).toBe("$'a\\nb'");

@@ -112,12 +112,13 @@ describe('bead and prompt text never reaches a shell', () => {
     return bin;
   }
 
-  it('codex receives the prompt as one argument, verbatim', async () => {
+  it('codex receives the prompt on stdin (`exec -`), verbatim', async () => {
     const root = tempDir();
     const bin = recordingAgent('codex');
     const run = await runAgentCommand(codexCommand({ root, prompt: hostile }), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
-    const seen = JSON.parse(run.stdout) as { argv: string[] };
-    expect(seen.argv.at(-1)).toBe(hostile);
+    const seen = JSON.parse(run.stdout) as { argv: string[]; input: string };
+    expect(seen.argv.at(-1)).toBe('-');
+    expect(seen.input).toBe(hostile);
     expect(existsSync(join(root, 'pwned'))).toBe(false);
     expect(existsSync(join(root, 'backtick-pwned'))).toBe(false);
   });

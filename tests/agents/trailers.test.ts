@@ -11,8 +11,9 @@ describe('NEXT_ACTION (contract §6, §8)', () => {
     expect(parseNextAction('> Result — `NEXT_ACTION: WAIT` (claimed work)')).toBe('WAIT');
   });
 
-  it('the first one wins', () => {
-    expect(parseNextAction('NEXT_ACTION: DESIGN\nlater\nNEXT_ACTION: STOP\n')).toBe('DESIGN');
+  it('the last one wins (prose above the trailers may quote another)', () => {
+    expect(parseNextAction('NEXT_ACTION: DESIGN\nlater\nNEXT_ACTION: STOP\n')).toBe('STOP');
+    expect(parseNextAction('The skill says "NEXT_ACTION: POLISH" when polish is due; it is not.\n\nNEXT_ACTION: WAIT')).toBe('WAIT');
   });
 
   it('skips an echoed template list and placeholders', () => {
@@ -52,6 +53,11 @@ describe('parseTrailers', () => {
       utilized: undefined,
       learned: [],
     });
+  });
+
+  it('each trailer: the last valid one in the answer wins', () => {
+    const t = parseTrailers('Earlier run: REVIEW_STATUS: CLEAN, ISSUES_COUNT: 0\nBACKFILL_REPORT: old.md\n\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nBACKFILL_REPORT: new.md\n');
+    expect(t).toMatchObject({ reviewStatus: 'ISSUES_FOUND', issuesCount: 3, backfillReport: 'new.md' });
   });
 
   it('absent trailers stay undefined; an echoed template is not an answer', () => {

@@ -25,5 +25,9 @@ export interface StubResponse {
   hang?: boolean;
   spawnChild?: boolean;
   tokens?: number;
+  /** codex / claude: text their transcript shows (a command's output), not part of the answer. */
+  transcript?: string;
+  /** claude: total_cost_usd of the result. */
+  cost?: number;
   result?: Record<string, unknown>;
 }

@@ -44,6 +44,8 @@ export class Project {
     this.env = {
       PATH: `${STUBS}:${process.env.PATH}`,
       HELIX_BACKOFF_SLEEP: '0',
+      // tests run as root here: like the real claude, the stub refuses its bypass flags as root without it
+      IS_SANDBOX: '1',
       HELIX_ALT_AGENT: 'none',
       HELIX_AUTO_ALIGN: '0',
       HELIX_EMBEDDER: 'lexical',

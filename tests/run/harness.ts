@@ -61,6 +61,8 @@ export class Project {
       HELIX_STUB_SCRIPT: this.scriptPath,
       HELIX_STUB_HELIX: HELIX_BIN,
       HELIX_BACKOFF_SLEEP: '0',
+      // tests run as root here: like the real claude, the stub refuses its bypass flags as root without it
+      IS_SANDBOX: '1',
       // the learning loop has its own tests; keep runs here independent of model files
       HELIX_MEMORY: '0',
       ...options.env,
@@ -165,4 +167,5 @@ export function pidAlive(pid: number): boolean {
 /** stderr lines that start with `helix:`. */
 export const helixLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('helix:'));
 
-export const RUN_COMPLETE = /^helix: ═══ run complete: (\d+) attempted, (\d+) completed, (\d+) skipped, (\d+) tokens ═══$/m;
+/** The run-complete line; a cost (`, $0.0123`) follows the tokens when an agent reported one. */
+export const RUN_COMPLETE = /^helix: ═══ run complete: (\d+) attempted, (\d+) completed, (\d+) skipped, (\d+) tokens(?:, \$\d+\.\d{4})? ═══$/m;

@@ -148,7 +148,10 @@ describe('direct prompting', () => {
     expect(r.status).toBe(0);
     expect(p.buildCalls().map((c) => c.kind)).toEqual(['execute-bead']);
     expect(p.checkCalls().map((c) => c.kind)).toEqual(['claude']);
-    expect(p.checkCalls()[0]?.argv).toEqual(['-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--no-session-persistence']);
+    expect(p.checkCalls()[0]?.argv).toEqual([
+      '-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--no-session-persistence',
+      '--output-format', 'stream-json', '--verbose', '--effort', 'low',
+    ]);
     expect(p.checkCalls()[0]?.cwd).toBe(p.root);
   });
 

@@ -1,7 +1,11 @@
 // Shared body of the stub `ddx`, `codex` and `claude` executables used by helix's tests. Each call
 // is logged as one JSON line to $HELIX_STUB_LOG and answered from the queue in $HELIX_STUB_SCRIPT
 // (see README.md in this folder). Plain Node, no dependencies: the stubs must start fast and run
-// exactly as the real programs are run (argv, stdin, cwd, environment, exit code).
+// exactly as the real programs are run (argv, stdin, cwd, environment, exit code) and print what
+// the real ones print: codex 0.169 (`exec --json`: JSONL events on stdout; plain `exec`: the
+// transcript on stderr, the final message on stdout) and claude 2.1.197 (`-p` text, json or
+// stream-json; the refusal of the bypass flags as root without IS_SANDBOX=1). The real CLIs are
+// exercised by `npm run test:agents` (tests/e2e).
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 
@@ -40,13 +44,38 @@ export async function main(program) {
     process.exit(2);
   }
 
+  if (program === 'claude' && refusesAsRoot(argv)) {
+    log(call, null);
+    process.stderr.write('--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n');
+    process.exit(1);
+  }
+  if (program === 'claude' && claudeFormat(argv) === 'stream-json' && !argv.includes('--verbose')) {
+    log(call, null);
+    process.stderr.write('Error: When using --print, --output-format=stream-json requires --verbose\n');
+    process.exit(1);
+  }
+
   const { index, response } = takeResponse(script, call);
   log(call, index);
   await respond(call, response ?? defaultResponse(call, script));
 }
 
+/** claude 2.1 refuses its bypass flags as root unless IS_SANDBOX=1 (HELIX_STUB_AS_ROOT=1 pretends to be root). */
+function refusesAsRoot(argv) {
+  const root = process.getuid?.() === 0 || process.env.HELIX_STUB_AS_ROOT === '1';
+  const bypass = argv.includes('--dangerously-skip-permissions') || argv.join(' ').includes('--permission-mode bypassPermissions');
+  return root && bypass && process.env.IS_SANDBOX !== '1';
+}
+
+function claudeFormat(argv) {
+  const at = argv.indexOf('--output-format');
+  return at >= 0 ? argv[at + 1] : 'text';
+}
+
+/** codex reads its prompt from stdin when it is given as `-`; claude -p always does. */
 function readStdin(program) {
-  if (program !== 'claude') return '';
+  const argv = process.argv.slice(2);
+  if (program !== 'claude' && !(program === 'codex' && argv[argv.length - 1] === '-')) return '';
   try {
     return readFileSync(0, 'utf8');
   } catch {
@@ -70,7 +99,10 @@ function describeCall(program, argv, stdin) {
     }
     return call;
   }
-  if (program === 'codex') return withPrompt({ ...call, kind: 'codex' }, argv[argv.length - 1] ?? '');
+  if (program === 'codex') {
+    const last = argv[argv.length - 1] ?? '';
+    return withPrompt({ ...call, kind: 'codex' }, last === '-' ? stdin : last);
+  }
   if (program === 'claude') return withPrompt({ ...call, kind: 'claude' }, stdin);
   return call;
 }
@@ -205,15 +237,91 @@ async function respond(call, response) {
     const path = fill(response.waitFor);
     while (!existsSync(path)) pause(10);
   }
-  if (response.stdout) process.stdout.write(fill(response.stdout));
-  if (response.result) process.stdout.write(`${JSON.stringify(resultFor(call, fill(response.result)))}\n`);
-  if (response.stderr) process.stderr.write(fill(response.stderr));
-  if (response.tokens !== undefined) process.stderr.write(`tokens used\n${Number(response.tokens).toLocaleString('en-US')}\n`);
+  if (call.program === 'codex') codexOutput(call, response, fill);
+  else if (call.program === 'claude') claudeOutput(call, response, fill);
+  else {
+    if (response.stdout) process.stdout.write(fill(response.stdout));
+    if (response.result) process.stdout.write(`${JSON.stringify(resultFor(call, fill(response.result)))}\n`);
+    if (response.stderr) process.stderr.write(fill(response.stderr));
+    if (response.tokens !== undefined) process.stderr.write(`tokens used\n${Number(response.tokens).toLocaleString('en-US')}\n`);
+  }
   if (response.hang) {
     setInterval(() => {}, 1 << 30);
     return;
   }
   process.exitCode = response.exit ?? 0;
+}
+
+/**
+ * codex 0.169 `exec`: with `--json`, JSONL events on stdout (the answer as the last agent_message,
+ * `transcript` as a command's output, usage on turn.completed) and only warnings on stderr; without
+ * it, the transcript (prompt, commands, their output, `tokens used`) on stderr and the final
+ * message alone on stdout. `-o <file>` also writes the final message to that file.
+ */
+function codexOutput(call, response, fill) {
+  const answer = fill(response.stdout ?? '');
+  const transcript = response.transcript === undefined ? undefined : fill(response.transcript);
+  const tokens = Number(response.tokens ?? 0);
+  const json = call.argv.includes('--json');
+  if (response.stderr) process.stderr.write(fill(response.stderr));
+  if (json) {
+    const events = [{ type: 'thread.started', thread_id: `stub-${process.pid}` }, { type: 'turn.started' }];
+    if (transcript !== undefined) {
+      const command = { id: 'item_0', type: 'command_execution', command: '/bin/bash -lc "cat notes.md"', aggregated_output: transcript, exit_code: 0, status: 'completed' };
+      events.push({ type: 'item.started', item: { ...command, aggregated_output: '', exit_code: null, status: 'in_progress' } }, { type: 'item.completed', item: command });
+    }
+    if (answer) events.push({ type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: answer.replace(/\n$/, '') } });
+    events.push({ type: 'turn.completed', usage: { input_tokens: tokens, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0 } });
+    for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
+  } else {
+    process.stderr.write(`OpenAI Codex v0.169.0 (stub)\n--------\nworkdir: ${call.cwd}\n--------\nuser\n${call.prompt}\n`);
+    if (transcript !== undefined) process.stderr.write(`exec\n/bin/bash -lc "cat notes.md" in ${call.cwd}\n succeeded in 0ms:\n${transcript}\n`);
+    if (answer) process.stderr.write(`codex\n${answer}`);
+    process.stderr.write(`tokens used\n${tokens.toLocaleString('en-US')}\n`);
+    process.stdout.write(answer);
+  }
+  const out = call.argv.indexOf('-o');
+  if (out >= 0 && call.argv[out + 1]) writeFileSync(call.argv[out + 1], answer);
+}
+
+/**
+ * claude 2.1 `-p`: text prints the answer; `--output-format json` one result object; `stream-json`
+ * (with --verbose) the init event, the transcript as a tool call and its result, the assistant's
+ * text, then the result event. The result carries usage, modelUsage and total_cost_usd.
+ */
+function claudeOutput(call, response, fill) {
+  const answer = fill(response.stdout ?? '').replace(/\n$/, '');
+  const transcript = response.transcript === undefined ? undefined : fill(response.transcript);
+  const tokens = Number(response.tokens ?? 0);
+  const cost = Number(response.cost ?? 0);
+  const failed = (response.exit ?? 0) !== 0;
+  if (response.stderr) process.stderr.write(fill(response.stderr));
+  const format = claudeFormat(call.argv);
+  if (format === 'text') {
+    if (answer) process.stdout.write(`${answer}\n`);
+    return;
+  }
+  const session = `stub-${process.pid}`;
+  const result = {
+    type: 'result', subtype: failed ? 'error_during_execution' : 'success', is_error: failed, num_turns: 1, result: answer, session_id: session,
+    total_cost_usd: cost,
+    usage: { input_tokens: tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
+    modelUsage: { 'claude-stub': { inputTokens: tokens, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: cost } },
+  };
+  if (format === 'json') {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const events = [{ type: 'system', subtype: 'init', cwd: call.cwd, session_id: session, tools: ['Bash', 'Read'] }];
+  if (transcript !== undefined) {
+    events.push(
+      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_stub', name: 'Bash', input: { command: 'cat notes.md' } }] }, session_id: session },
+      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_stub', content: transcript, is_error: false }] }, session_id: session },
+    );
+  }
+  if (answer) events.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: answer }] }, session_id: session });
+  events.push(result);
+  for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 
 /** Replaces {{id}} in every string of a JSON value. */

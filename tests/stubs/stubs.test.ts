@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseExecuteBeadResult, parseNextAction } from '../../src/agents/index.js';
+import { parseExecuteBeadResult, parseNextAction, readAgentAnswer } from '../../src/agents/index.js';
 import { tempDir, tempGitRepo } from '../helpers/cli.js';
 
 const STUBS = resolve(import.meta.dirname);
@@ -79,11 +79,46 @@ describe('stub agents', () => {
     expect(call(old, 'ddx', ['agent', 'execute-bead', '--help']).status).toBe(1);
   });
 
-  it('run commands substitute {{id}} and codex tokens go to stderr', () => {
-    const s = setup({ responses: [{ run: [['helix', 'tracker', 'update', '{{id}}', '--set', 'spec-id=NEW']], tokens: 12345 }] });
+  it('run commands substitute {{id}}; plain codex exec puts its transcript and `tokens used` on stderr, the answer alone on stdout', () => {
+    const s = setup({ responses: [{ run: [['helix', 'tracker', 'update', '{{id}}', '--set', 'spec-id=NEW']], tokens: 12345, stdout: 'done\n', transcript: 'NEXT_ACTION: POLISH' }] });
     const r = call(s, 'codex', ['exec', 'implementation action\nImplementation target: hx-3']);
-    expect(r.stderr).toBe('tokens used\n12,345\n');
+    expect(r.stdout).toBe('done\n');
+    expect(r.stderr).toContain('user\nimplementation action\nImplementation target: hx-3\n');
+    expect(r.stderr).toContain('NEXT_ACTION: POLISH');
+    expect(r.stderr.endsWith('tokens used\n12,345\n')).toBe(true);
     expect(readFileSync(join(s.dir, 'helix-calls.txt'), 'utf8')).toBe('tracker update hx-3 --set spec-id=NEW\n');
+  });
+
+  it('codex exec --json - reads the prompt on stdin and prints JSONL events: the answer, the transcript apart, usage', () => {
+    const s = setup({ responses: [{ when: 'check', stdout: 'NEXT_ACTION: WAIT\n', transcript: 'skill says NEXT_ACTION: POLISH', tokens: 777 }] });
+    const r = call(s, 'codex', ['exec', '--json', '-'], { input: 'Run the check action.' });
+    expect(logLines(s)[0]).toMatchObject({ stdin: 'Run the check action.', action: 'check', response: 0 });
+    expect(r.stderr).toBe('');
+    expect(readAgentAnswer('codex-json', r.stdout)).toEqual({
+      answer: 'NEXT_ACTION: WAIT',
+      usage: { input: 777, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 },
+    });
+    expect(r.stdout).toContain('skill says NEXT_ACTION: POLISH');
+  });
+
+  it('claude stream-json needs --verbose and ends with a result event carrying usage and cost', () => {
+    const s = setup({ responses: [{ when: 'claude', stdout: 'REVIEW_STATUS: CLEAN\n', transcript: 'REVIEW_STATUS: ISSUES_FOUND', tokens: 50, cost: 0.25 }] });
+    const refused = call(s, 'claude', ['-p', '--output-format', 'stream-json'], { input: 'review' });
+    expect(refused).toMatchObject({ status: 1, stderr: 'Error: When using --print, --output-format=stream-json requires --verbose\n' });
+    const r = call(s, 'claude', ['-p', '--output-format', 'stream-json', '--verbose'], { input: 'the fresh-eyes review' });
+    expect(r.status).toBe(0);
+    expect(readAgentAnswer('claude-stream-json', r.stdout)).toEqual({
+      answer: 'REVIEW_STATUS: CLEAN',
+      usage: { input: 50, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0, costUsd: 0.25 },
+    });
+  });
+
+  it('claude refuses the bypass flags as root unless IS_SANDBOX=1, as the real one does', () => {
+    const s = setup({ responses: [{ when: 'claude', stdout: 'ok\n' }] });
+    const args = ['-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions'];
+    const refused = call(s, 'claude', args, { input: 'p', env: { HELIX_STUB_AS_ROOT: '1', IS_SANDBOX: '' } });
+    expect(refused).toEqual({ status: 1, stdout: '', stderr: '--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons\n' });
+    expect(call(s, 'claude', args, { input: 'p', env: { HELIX_STUB_AS_ROOT: '1', IS_SANDBOX: '1' } })).toMatchObject({ status: 0, stdout: 'ok\n' });
   });
 
   it('concurrent calls never take the same response', async () => {

@@ -26,6 +26,7 @@ function setup(beads: Bead[], script: object, buildPath: 'execute-bead' | 'direc
     HELIX_STUB_LOG: join(scratch, 'calls.jsonl'),
     HELIX_STUB_SCRIPT: join(scratch, 'script.json'),
     HELIX_STUB_HELIX: HELIX_BIN,
+    IS_SANDBOX: '1',
   };
   const stderr: string[] = [];
   const supervisor = new Supervisor({
@@ -105,7 +106,7 @@ describe('Supervisor batch (direct prompting)', () => {
   const EPIC = 'hx-000000ee';
   const promptOf = (line: string | undefined) => {
     const call = JSON.parse(line ?? '{}') as { kind: string; stdin: string; argv: string[] };
-    return call.kind === 'codex' ? (call.argv.at(-1) ?? '') : call.stdin;
+    return call.stdin; // codex `exec -` and claude -p both read it on stdin
   };
   const rows = (file: string) => new Map(readFileSync(file, 'utf8').trim().split('\n').map((l) => [(JSON.parse(l) as Bead).id, JSON.parse(l) as Bead]));
 
