@@ -25,6 +25,11 @@ export const EXIT = {
   openDependencies: 9,
   /** The memory database cannot be opened or read. */
   storeUnavailable: 10,
+  /**
+   * `helix review` found issues (ISSUES_FOUND with a count): the Bash CLI's exit status, kept for
+   * scripts (bash-interface §9). It shares 10 with storeUnavailable: review never opens the memory store.
+   */
+  reviewIssuesFound: 10,
   /** A required external program (ddx, codex, claude) is missing. */
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */

@@ -9,7 +9,7 @@ type OneShotAction = import('../supervisor/actions.js').OneShotAction;
 const rounds = (value: string) => parseNumber('--rounds', value, { min: 1, max: 100 });
 
 function register(program: HelixCommand, action: OneShotAction, description: string, argument: string, extra?: (c: HelixCommand) => void): HelixCommand {
-  const command = withCommonFlags(program.command(action === 'design' ? 'design' : action).description(description)).argument(`[${argument}]`) as HelixCommand;
+  const command = withCommonFlags(program.command(action === 'design' ? 'design' : action).description(description)).withGeneralUsage().argument(`[${argument}]`) as HelixCommand;
   extra?.(command);
   command.action(async (scope: string | undefined, o: CommonOptions & { rounds?: number; close?: boolean; reviewAgent?: string }) => {
     const { runOneShotAction } = await import('../supervisor/actions.js');

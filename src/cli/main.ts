@@ -7,6 +7,7 @@ import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js
 import { registerCommands } from './commands.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
+import { versionLine } from '../supervisor/lines.js';
 
 export function helixVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -20,24 +21,23 @@ export function buildProgram(): HelixCommand {
     .usage('<command> [options]')
     .option('-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ outputError: () => undefined });
-  program.addHelpText(
-    'after',
-    '\nCommon flags (every command): --agent codex|claude, --claude, --codex, --model M, --effort E,\n' +
-      '  --dry-run, --quiet/-q, --summary/-s (one line per event; the rest goes to .helix-logs/).\n',
-  );
+    .configureOutput({ outputError: () => undefined })
+    .withGeneralUsage();
   withCommonFlags(program.command('version').description('print the version')).action(() => {
-    process.stdout.write(`helix ${helixVersion()}\n`);
+    process.stdout.write(`${versionLine(helixVersion())}\n`);
   });
-  withCommonFlags(program.command('help [command]').description('show usage')).action((name?: string) => {
-    const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
-    (target ?? program).outputHelp();
-  });
+  // `help tracker` / `help memory` show their own help; anything else the general usage.
+  withCommonFlags(program.command('help [command]').description('show usage'))
+    .withGeneralUsage()
+    .action((name?: string) => {
+      const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
+      (target ?? program).outputHelp();
+    });
   registerCommands(program);
   program.argument('[command]').action((name?: string) => {
     if (name) throw new UnknownCommandError(name, program.helpInformation());
     if (program.opts<{ version?: boolean }>().version) {
-      process.stdout.write(`helix ${helixVersion()}\n`);
+      process.stdout.write(`${versionLine(helixVersion())}\n`);
       return;
     }
     program.outputHelp();

@@ -60,9 +60,9 @@ function showText(bead: Bead): string {
 }
 
 /** The flags of `tracker create`, shared with `helix triage`. */
-export function withCreateFlags(command: Command): Command {
+export function withCreateFlags<C extends Command>(command: C, options: { titleOptional?: boolean } = {}): C {
   return command
-    .argument('<title>', 'bead title')
+    .argument(options.titleOptional ? '[title]' : '<title>', 'bead title')
     .option('-t, --type <type>', 'task, epic, bug or chore', 'task')
     .option('-p, --priority <n>', 'priority 0 (highest) to 4', '2')
     .option('-l, --labels <labels>', 'comma-separated labels')
@@ -72,7 +72,7 @@ export function withCreateFlags(command: Command): Command {
     .option('--deps <ids>', 'comma-separated ids this bead depends on (repeatable)', collect)
     .option('--depends-on <ids>', 'alias of --deps, as `ddx bead create --depends-on` (repeatable)', collect)
     .option('--spec-id <id>', 'governing spec id')
-    .option('--set <k=v>', 'set any other field (repeatable)', collect);
+    .option('--set <k=v>', 'set any other field (repeatable)', collect) as C;
 }
 
 /** Creates a bead from `withCreateFlags` options in the current project's tracker. */

@@ -7,10 +7,12 @@ import { type Interrupt, type InterruptWatch, untilInterrupted, watchInterrupts 
 import type { AttemptOutcome } from './machine.js';
 import { type MemoryPort, type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
-import { writeRunState } from './run-state.js';
+import { countInRunState, writeRunState } from './run-state.js';
 import { type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
 import { type SupervisorSettings, defaultSettings } from './policy.js';
 import { actionPrompt, implementationPrompt } from './prompts.js';
+import { answerOf } from './agent-call.js';
+import { BUILD, RUN } from './lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
 import type { Bead } from '../tracker/index.js';
 import { selectNext } from './selection.js';
@@ -28,12 +30,6 @@ export interface RunOptions extends CommandOptions {
   memory?: MemoryPort;
   /** Opens the memory port once the session is known (the run loop's learning hooks). */
   openMemory?: (root: string, say: (line: string) => void) => Promise<MemoryPort | undefined>;
-}
-
-/** The tail of the interrupted line: which claims (the primary and its batch) were released. */
-function releasedNote(ids: string[]): string {
-  if (ids.length === 0) return '';
-  return ids.length === 1 ? `; claim on ${ids[0]} released` : `; claims on ${ids.join(', ')} released`;
 }
 
 /** The line for an interrupt that came before anything was claimed or started. */
@@ -60,7 +56,14 @@ export async function runLoop(options: RunOptions): Promise<number> {
       throw error;
     }
     if (watch.received) return interruptedBeforeStart(watch.received);
-    const releaseMutex = acquireRunMutex(session.store.dir);
+    let releaseMutex: () => void;
+    try {
+      releaseMutex = acquireRunMutex(session.store.dir);
+    } catch (error) {
+      // A refused run is counted where the running one keeps its state (bash-interface §2.2).
+      if (isHelixError(error) && error.kind === 'runActive') countInRunState(session.store.dir, 'parallel_run_denied_count');
+      throw error;
+    }
     try {
       return await superviseRun(session, options, settings, watch);
     } finally {
@@ -73,13 +76,14 @@ export async function runLoop(options: RunOptions): Promise<number> {
 async function superviseRun(session: Session, options: RunOptions, settings: SupervisorSettings, watch: InterruptWatch): Promise<number> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  output.verbose(`helix: run started (pid=${process.pid}, agent=${session.plan.primary.agent}, build path=${session.buildPath}, log=${output.logName})`);
+  const started = RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName);
+  output.line(started.level, started.text);
   output.verbose(`helix: DDx: ${describeDdx(session.ddx)}`);
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
   let outcome: { value: RunSummary } | { error: unknown };
   try {
-    memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined);
+    memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined);
     writeRunState(session.store.dir, { memory_status: memory ? 'on' : options.openMemory ? 'unavailable' : 'off' });
     supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal });
     outcome = { value: await supervisor.run() };
@@ -96,14 +100,14 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     reason = outcome.value.state.stop?.reason ?? 'completed';
   } else if (interrupt) {
     const released = supervisor?.abandonAttempt() ?? [];
-    output.summary(`helix: interrupted by ${interrupt.what}${releasedNote(released)}`);
+    output.always(RUN.interrupted(interrupt.what, released));
     exitCode = interrupt.exitCode;
     reason = 'error';
     interruptedBy = interrupt.cause;
   } else {
     supervisor?.abandonAttempt();
     const error = outcome.error;
-    output.summary(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
+    output.always(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
     reason = 'error';
   }
@@ -125,7 +129,7 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
   const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
-  const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: 'repo', env: options.env }));
+  const { command } = supervisor.actionCommand('check', actionPrompt('check', { ...supervisor.promptPlace(), scope: 'repo' }));
   process.stdout.write(`${formatDryRun(command)}\n`);
   return EXIT.ok;
 }
@@ -133,9 +137,13 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
 /** `--dry-run` of a build: the exact command, with the prompt helix would write; nothing runs. */
 function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead, beads: Bead[], ready: Bead[]): number {
   const supervisor = new Supervisor({ ...session, env, settings: defaultSettings(env), output: SILENT_OUTPUT });
-  const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
-  const prompt = implementationPrompt({ bead, context, helixCloses: session.buildPath === 'execute-bead', env });
-  process.stdout.write(`${formatDryRun(supervisor.buildCommand(bead, prompt, false))}\n`);
+  const place = supervisor.promptPlace();
+  const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined, trackerCli: place.trackerCli });
+  const ownership = session.buildPath === 'execute-bead' ? 'helix-closes' : session.buildPath === 'try' ? 'ddx-owns' : 'agent-closes';
+  const prompt = implementationPrompt({ ...place, bead, context, ownership });
+  // The placeholder of an empty queue is printed as the Bash CLI printed it: bare, not quoted.
+  const line = formatDryRun(supervisor.buildCommand(bead, prompt, false)).replaceAll(`'${BUILD.placeholderId}'`, BUILD.placeholderId);
+  process.stdout.write(`${line}\n`);
   return EXIT.ok;
 }
 
@@ -145,7 +153,12 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
   const bead = resolveSelector(ready, options.selector);
-  if (!bead) throw new HelixError('error', 'helix: no execution-ready bead matched the build selector');
+  if (options.dryRun && !bead && !options.selector) {
+    // Nothing ready: the Bash CLI printed the command with a placeholder and exited 0 (§11).
+    const placeholder: Bead = { id: BUILD.placeholderId, title: '?', status: 'open', priority: 2 };
+    return printBuildCommand(session, options.env, placeholder, beads, ready);
+  }
+  if (!bead) throw new HelixError('error', BUILD.noMatch);
   if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
@@ -154,7 +167,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
     let memory: MemoryPort | undefined;
     let outcome: { value: AttemptOutcome } | { error: unknown };
     try {
-      memory = options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined;
+      memory = options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined;
       supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal: watch.signal });
       outcome = { value: await supervisor.buildOnce(bead, ready) };
     } catch (error) {
@@ -166,7 +179,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
       const released = supervisor?.releaseHeldClaims() ?? [];
       const interrupt = watch.received;
       if (!interrupt) throw outcome.error;
-      output.summary(`helix: interrupted by ${interrupt.what}${releasedNote(released)}`);
+      output.always(RUN.interrupted(interrupt.what, released));
       return interrupt.exitCode;
     }
     return buildVerdict(output, bead, outcome.value);
@@ -175,15 +188,26 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
 
 function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome): number {
   if (result.kind === 'completed') return EXIT.ok;
-  output.summary(`helix: build of ${bead.id} did not complete: ${'detail' in result ? result.detail : result.kind}`);
+  output.always(BUILD.notCompleted(bead.id, 'detail' in result ? result.detail : result.kind));
   return EXIT.error;
 }
 
-/** Exact id, else a unique id suffix, else a unique case-insensitive title match; none → first ready. */
-export function resolveSelector<T extends { id: string; title: string }>(ready: T[], selector: string | undefined): T | undefined {
+/**
+ * The build selector (bash-interface §11): the first ready bead, in ready order, whose id, parent
+ * or spec-id equals it, that carries it as a label, or whose title contains it. helix also takes
+ * a unique id suffix or a unique case-insensitive title match. No selector: the first ready bead.
+ */
+export function resolveSelector<T extends { id: string; title: string; parent?: string; labels?: string[]; [key: string]: unknown }>(ready: T[], selector: string | undefined): T | undefined {
   if (!selector) return ready[0];
-  const exact = ready.find((b) => b.id === selector);
-  if (exact) return exact;
+  const first = ready.find(
+    (b) =>
+      b.id === selector ||
+      b.parent === selector ||
+      b['spec-id'] === selector ||
+      (Array.isArray(b.labels) && b.labels.includes(selector)) ||
+      (typeof b.title === 'string' && b.title.includes(selector)),
+  );
+  if (first) return first;
   const bySuffix = ready.filter((b) => b.id.endsWith(`-${selector}`) || b.id.endsWith(selector));
   if (bySuffix.length === 1) return bySuffix[0];
   const needle = selector.toLowerCase();
@@ -191,33 +215,28 @@ export function resolveSelector<T extends { id: string; title: string }>(ready: 
   return byTitle.length === 1 ? byTitle[0] : undefined;
 }
 
-/** Text as printed on its own: a final newline added when missing (empty stays empty). */
-export function withNewline(text: string): string {
-  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
-}
-
-/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION. */
+/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (cli.md §2). */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   if (!options.dryRun) excludeRuntimeFiles(session.root);
-  const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
+  const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
-  const { command, label } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));
+  const { command, call: callInfo } = supervisor.actionCommand('check', actionPrompt('check', { ...supervisor.promptPlace(), scope: options.scope ?? 'repo' }));
   if (options.dryRun) {
     process.stdout.write(`${formatDryRun(command)}\n`);
     return EXIT.ok;
   }
-  const call = await untilInterrupted((signal) => supervisor.runAgent(command, label, signal));
+  supervisor.announceRotation('check');
+  const call = await untilInterrupted((signal) => supervisor.runAgent(command, callInfo, signal));
   if ('interrupt' in call) {
-    output.summary(`helix: interrupted by ${call.interrupt.what}`);
+    output.always(RUN.interrupted(call.interrupt.what, []));
     return call.interrupt.exitCode;
   }
   const run = call.value;
   // The agent's final answer, never its transcript (that is in the session log).
-  process.stdout.write(withNewline(run.answer));
-  const next = parseNextAction(run.answer);
-  if (!next) {
-    process.stderr.write('helix: unable to determine NEXT_ACTION from check output\n');
+  output.answer(answerOf(run));
+  if (!parseNextAction(answerOf(run))) {
+    output.always(RUN.noNextAction);
     return EXIT.error;
   }
   return EXIT.ok;

@@ -25,6 +25,8 @@ export interface Session {
   ddx: DdxInstall | undefined;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
+  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (bash-interface §1). */
+  ddxPresent: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags:
   const buildPath = buildPathFor(ddx, env);
   const actionsViaDdx = Boolean(ddx?.surface) && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
-  return { root, store, plan, ddx, buildPath, actionsViaDdx };
+  return { root, store, plan, ddx, buildPath, actionsViaDdx, ddxPresent: ddx !== undefined };
 }
 
 /**
