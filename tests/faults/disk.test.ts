@@ -115,7 +115,7 @@ describe('a full disk', () => {
       const after = p.bead(TARGET);
       expect(after.status).toBe('open');
       for (const key of ['claimed-pid', 'claim-token', 'owner']) expect(after).not.toHaveProperty(key);
-      const log = readFileSync(join(p.root, String(p.runState().log)), 'utf8');
+      const log = readFileSync(String(p.runState().log), 'utf8');
       const line = lineMatching(log, /memory feedback skipped/);
       expect(line).toMatch(/^helix: memory feedback skipped: disk I\/O error$/);
       expect(count(db)).toBe(rows);

@@ -1,10 +1,11 @@
 // Broken stdout and stderr pipes: the reader of helix's output goes away (`| head -1`) while helix
-// holds a claim and an agent runs. The real shell pipeline, its exit status from PIPESTATUS. Each
+// holds a claim. helix prints a build's answer after the call (bash-interface §2.5), so while an
+// agent runs it writes nothing to the terminal and learns that its reader left at its next line. The real shell pipeline, its exit status from PIPESTATUS. Each
 // asserts: claim released, run-state recorded, no process left, exit 141 (like SIGPIPE), and the
 // one line — in the session log, since the terminal is gone.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
@@ -23,17 +24,18 @@ function pipeline(p: Project, args: string[], redirect: string, reader = 'head -
   return { status: Number(readFileSync(statusFile, 'utf8').trim()), head: r.stdout };
 }
 
-const logOf = (p: Project) => readFileSync(join(p.root, String(p.runState().log)), 'utf8');
+const logOf = (p: Project) => {
+  const log = String(p.runState().log);
+  return readFileSync(isAbsolute(log) ? log : join(p.root, log), 'utf8');
+};
 
 describe('a reader that goes away', () => {
-  // `head -1` leaves after helix's first line, wherever helix then is (before or after its claim);
-  // `grep -m1 'agent output'` leaves once the agent runs, so helix surely holds the claim then.
-  const whileAgentRuns = "grep -m1 'agent output'";
+  // `head -1` leaves after helix's first line, wherever helix then is (before or after its claim).
+  // A reader that leaves while the agent runs is noticed only at helix's next line, after the call
+  // (bead helix-1012598d), so that case has no scenario of its own here.
   const cases = [
     { scenario: 'helix run 2>&1 | head -1', args: ['run'], redirect: '2>&1', reader: 'head -1', stream: 'stderr' },
-    { scenario: `helix run 2>&1 | ${whileAgentRuns}`, args: ['run'], redirect: '2>&1', reader: whileAgentRuns, stream: 'stderr' },
-    { scenario: `helix run 2>&1 >/dev/null | ${whileAgentRuns} (stderr only)`, args: ['run'], redirect: '2>&1 >/dev/null', reader: whileAgentRuns, stream: 'stderr' },
-    { scenario: `helix build 2>&1 | ${whileAgentRuns}`, args: ['build'], redirect: '2>&1', reader: whileAgentRuns, stream: 'stderr' },
+    { scenario: 'helix run 2>&1 >/dev/null | head -1 (stderr only)', args: ['run'], redirect: '2>&1 >/dev/null', reader: 'head -1', stream: 'stderr' },
   ];
   for (const c of cases) {
     it(c.scenario, async () => {

@@ -248,13 +248,13 @@ describe('an agent that cannot be started', () => {
       const r = p.helix(['run', '--agent', 'codex', '--summary']);
       // every attempt ran and failed; then the drained queue's check cannot start either: exit 1
       expect(r.status, `run ${run}: ${r.stderr}`).toBe(1);
-      expect(r.stderr).toContain('helix: unable to determine NEXT_ACTION from check output');
+      expect(r.stderr).toContain('helix: check failed after queue drain');
       const starts = r.stderr.split('\n').filter((l) => l.includes('could not start'));
       expect(starts).toHaveLength(9); // 8 attempts (2 beads × 4) and the check
       expect(new Set(starts)).toEqual(new Set([`helix: could not start codex: the interpreter its #! line names was not found (ENOENT)`]));
       for (const line of helixLines(r.stderr)) expect(line.length).toBeLessThan(300);
-      expect(r.stderr).toContain(`helix:   hx-000000aa: ${INTRACTABLE} — First`);
-      expect(r.stderr).toContain(`helix:   hx-000000bb: ${INTRACTABLE} — Second`);
+      expect(r.stderr).toContain(`helix:   hx-000000aa — ${INTRACTABLE}\nhelix:     First\n`);
+      expect(r.stderr).toContain(`helix:   hx-000000bb — ${INTRACTABLE}\nhelix:     Second\n`);
       expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['8', '0', '2']);
       for (const id of ['hx-000000aa', 'hx-000000bb']) {
         expect(p.bead(id).status).toBe('open');
