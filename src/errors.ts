@@ -25,10 +25,25 @@ export const EXIT = {
   openDependencies: 9,
   /** The memory database cannot be opened or read. */
   storeUnavailable: 10,
+  /**
+   * `helix review` found issues (ISSUES_FOUND with a count): the Bash CLI's exit status, kept for
+   * scripts (bash-interface §9). It shares 10 with storeUnavailable: review never opens the memory store.
+   */
+  reviewIssuesFound: 10,
   /** A required external program (ddx, codex, claude) is missing. */
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
+  // 128 + the signal's number, as shells report a process a signal ended.
+  /** SIGHUP: the terminal was closed. */
+  hangup: 129,
+  /** SIGINT: Ctrl-C. */
+  interrupted: 130,
+  /** A reader of stdout or stderr went away (EPIPE), reported like SIGPIPE. */
+  brokenPipe: 141,
+  /** SIGTERM: `helix stop`, `kill`, a CI runner cancelling the job. */
+  terminated: 143,
 } as const;
 
 export type ExitKind = keyof typeof EXIT;

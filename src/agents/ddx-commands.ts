@@ -7,6 +7,7 @@
 // commands read the prompt from stdin when neither --prompt nor --text is given and stdin is not a
 // terminal (93be5c8cb2 cli/cmd/agent_cmd.go, ae663ca012 cli/cmd/run.go); execute-bead takes a
 // prompt file (--prompt); `ddx try` has no prompt option at all — DDx writes its own from the bead.
+import { DDX_LONGEST_TIMEOUT } from './timeout.js';
 import type { AgentCommand } from './command.js';
 import type { DdxSurfaceKind } from './ddx-surface.js';
 
@@ -56,7 +57,7 @@ export interface DdxRunOptions {
   root: string;
   harness: string;
   prompt: string;
-  /** HELIX_AGENT_TIMEOUT in seconds (see agentTimeoutSeconds). */
+  /** HELIX_AGENT_TIMEOUT in seconds (see agentTimeoutSeconds); Infinity = no timeout. */
   timeoutSeconds: number;
   model?: string;
   effort?: string;
@@ -71,7 +72,7 @@ export function ddxRunCommand(surface: DdxSurfaceKind, options: DdxRunOptions): 
     ...(surface === 'agent' ? ['agent', 'run'] : ['run']),
     '--harness', options.harness,
     '--permissions', 'unrestricted',
-    '--timeout', `${options.timeoutSeconds}s`,
+    '--timeout', Number.isFinite(options.timeoutSeconds) ? `${options.timeoutSeconds}s` : DDX_LONGEST_TIMEOUT,
   ];
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);

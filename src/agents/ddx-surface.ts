@@ -74,9 +74,11 @@ export function helpCommands(help: string): Set<string> {
 const PROBE_TIMEOUT_MS = 30_000;
 const probes = new Map<string, Promise<DdxInstall | undefined>>();
 
-async function ask(ddx: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ exitCode: number; output: string } | undefined> {
+/** One probe call; undefined when ddx could not be started or the probe was interrupted. */
+async function ask(ddx: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ exitCode: number; output: string } | undefined> {
   try {
-    const run = await runAgentCommand({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000 });
+    const run = await runAgentCommand({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal });
+    if (run.aborted) return undefined;
     return { exitCode: run.exitCode, output: run.stdout };
   } catch (error) {
     if (error instanceof HelixError) return undefined;
@@ -84,8 +86,8 @@ async function ask(ddx: string, args: string[], cwd: string, env: NodeJS.Process
   }
 }
 
-async function probe(ddx: string, cwd: string, env: NodeJS.ProcessEnv): Promise<DdxInstall> {
-  const answer = await ask(ddx, ['version', '--no-check'], cwd, env);
+async function probe(ddx: string, cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<DdxInstall> {
+  const answer = await ask(ddx, ['version', '--no-check'], cwd, env, signal);
   const versionLine = answer?.output.split('\n').find((l) => l.startsWith('DDx '))?.trim();
   const versionText = versionLine?.replace(/^DDx /, '');
   const version = answer?.exitCode === 0 && versionLine ? parseDdxVersion(versionLine) : undefined;
@@ -94,7 +96,7 @@ async function probe(ddx: string, cwd: string, env: NodeJS.ProcessEnv): Promise<
     return surface ? { path: ddx, version: versionText, surface } : { path: ddx, version: versionText, surface: undefined, unsupported: 'too old' };
   }
   // A development build (v0.0.1-dev) or an unreadable answer: look at the command tree itself.
-  const help = await ask(ddx, ['--help'], cwd, env);
+  const help = signal?.aborted ? undefined : await ask(ddx, ['--help'], cwd, env, signal);
   const commands = help?.exitCode === 0 ? helpCommands(help.output) : new Set<string>();
   const surface: DdxSurfaceKind | undefined = commands.has('agent') ? 'agent' : commands.has('try') && commands.has('run') ? 'current' : undefined;
   return surface
@@ -102,14 +104,20 @@ async function probe(ddx: string, cwd: string, env: NodeJS.ProcessEnv): Promise<
     : { path: ddx, version: versionText, surface: undefined, unsupported: answer ? 'it has neither `ddx agent` nor `ddx try`' : 'it did not answer `ddx version`' };
 }
 
-/** The DDx on PATH and its surface, asked once per process for each binary and folder; undefined: no ddx. */
-export function detectDdx(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Promise<DdxInstall | undefined> {
+/**
+ * The DDx on PATH and its surface, asked once per process for each binary and folder; undefined:
+ * no ddx. Aborting `signal` (an interrupted run) stops a probe that hangs; that answer is not kept.
+ */
+export function detectDdx(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), signal?: AbortSignal): Promise<DdxInstall | undefined> {
   const ddx = findOnPath('ddx', env);
   if (!ddx) return Promise.resolve(undefined);
   const key = `${ddx}\0${cwd}`;
   let found = probes.get(key);
   if (!found) {
-    found = probe(ddx, cwd, env);
+    found = probe(ddx, cwd, env, signal).then((install) => {
+      if (signal?.aborted) probes.delete(key);
+      return install;
+    });
     probes.set(key, found);
   }
   return found;

@@ -3,11 +3,16 @@
 // (the transcript, for the session log), the agent's final answer (the only text trailers are read
 // from, see agent-output.ts), duration, whether it timed out, and token usage.
 //
-// Process hygiene: the agent leads its own process group. On timeout or abort the whole group
-// gets SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it
-// left running in its group is stopped the same way — an agent call never leaves processes behind.
-// (A program that moves itself into a new session with setsid escapes the group; nothing here can
+// Process hygiene: the agent leads its own process group. On timeout or abort the whole group gets
+// SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it left
+// running in its group is stopped the same way; and when helix itself dies, even by SIGKILL, the
+// watchdog of process-group.ts stops the group — an agent call never leaves processes behind. (A
+// program that moves itself into a new session with setsid escapes the group; nothing here can
 // see it.)
+//
+// A program that cannot be started (not found, not executable, a command line over the system's
+// limit) throws AgentStartError with one short line, never the command line itself: a prompt in
+// an argument can be hundreds of kilobytes.
 import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
@@ -15,7 +20,9 @@ import { execa } from 'execa';
 import { HelixError } from '../errors.js';
 import type { AgentCommand } from './command.js';
 import { agentTimeoutSeconds } from './timeout.js';
+import { MAX_TIMER_SECONDS } from '../numbers.js';
 import { extractTokens } from './tokens.js';
+import { findOnPath } from './discovery.js';
 import { type AgentUsage, parseEventLine, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
@@ -29,7 +36,7 @@ export type OutputStream = 'stdout' | 'stderr';
 export interface RunAgentOptions {
   /** The base environment; the command's own variables go on top. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). */
+  /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). Infinity, or more than a timer holds: none. */
   timeoutMs?: number;
   /** Called with each piece of output as it arrives, e.g. to append it to the session log. */
   onChunk?: (text: string, stream: OutputStream) => void;
@@ -61,13 +68,24 @@ export interface AgentRunResult {
   tokens: number;
 }
 
-/** A required program (ddx, codex, claude) could not be started. */
-export class MissingToolError extends HelixError {
+/** An agent program could not be started: one line naming the program and why, never its arguments. */
+export class AgentStartError extends HelixError {
   readonly program: string;
-  constructor(program: string, why: string) {
-    super('missingTool', `helix: ${program}: ${why}`);
-    this.name = 'MissingToolError';
+  /** The errno code (ENOENT, EACCES, E2BIG, …), when the system gave one. */
+  readonly code: string | undefined;
+  constructor(program: string, code: string | undefined, why: string, kind: 'error' | 'missingTool' = 'error', message = `helix: could not start ${program}: ${why}`) {
+    super(kind, message);
+    this.name = 'AgentStartError';
     this.program = program;
+    this.code = code;
+  }
+}
+
+/** A required program (ddx, codex, claude) is not there or not executable. */
+export class MissingToolError extends AgentStartError {
+  constructor(program: string, why: string, code?: string) {
+    super(program, code, why, 'missingTool', `helix: ${program}: ${why}`);
+    this.name = 'MissingToolError';
   }
 }
 
@@ -75,22 +93,27 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   const baseEnv = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? agentTimeoutSeconds(baseEnv) * 1000;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  if (!isDirectory(command.cwd)) throw new HelixError('error', `helix: working folder does not exist: ${command.cwd}`);
+  if (!isDirectory(command.cwd)) throw new AgentStartError(command.file, 'ENOENT', `working folder does not exist: ${command.cwd}`);
 
   const started = performance.now();
-  const child = execa(command.file, command.args, {
+  const child = execa('/bin/sh', ['-c', GATE, GATE_NAME, command.file, ...command.args], {
     cwd: command.cwd,
     env: { ...baseEnv, ...command.env },
     extendEnv: false,
-    ...(command.input === undefined ? { stdin: 'ignore' as const } : { input: command.input }),
-    stdout: 'pipe',
-    stderr: 'pipe',
+    ...(command.input === undefined ? {} : { input: command.input }),
+    stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
     buffer: false,
     reject: false,
     detached: true,
     cleanup: false,
     stripFinalNewline: false,
   });
+  // Registered with the watchdog before the gate lets the agent start: from its first instruction
+  // on, a SIGKILL of helix still stops the group (process-group.ts).
+  if (child.pid !== undefined) trackGroup(child.pid, graceMs);
+  const gate = child.stdio[3] as unknown as NodeJS.WritableStream | undefined; // a duplex pipe, typed as readable
+  gate?.on('error', () => undefined); // the gate is gone already: the result says why
+  gate?.end('go\n');
 
   const collected = { output: '', stdout: '', stderr: '' };
   let callbackError: unknown;
@@ -134,11 +157,13 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     stopGroup();
   };
   if (pgid !== undefined) {
-    trackGroup(pgid);
-    timers.push(setTimeout(() => {
-      timedOut = true;
-      stopGroup();
-    }, timeoutMs));
+    // A delay over 2^31-1 ms would fire at once: such a timeout means none.
+    if (timeoutMs <= MAX_TIMER_SECONDS * 1000) {
+      timers.push(setTimeout(() => {
+        timedOut = true;
+        stopGroup();
+      }, timeoutMs));
+    }
     // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
     child.once('exit', () => {
       if (!timedOut && !aborted) stopGroup();
@@ -154,7 +179,10 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
     untrackGroup(pgid);
   }
-  if (pgid === undefined) throw spawnFailure(command.file, result.code, result.message ?? '');
+  const env = { ...baseEnv, ...command.env };
+  if (pgid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
+  const refused = gateRefusal(result.exitCode, collected.stderr);
+  if (refused) throw startFailure(command, refused, '', env);
   if (callbackError !== undefined) throw callbackError;
 
   progress.end();
@@ -210,11 +238,41 @@ function tokensFrom(collected: { output: string; stdout: string; stderr: string 
   return extractTokens(collected.output) || extractTokens(collected.stderr) || extractTokens(collected.stdout);
 }
 
-function spawnFailure(program: string, code: string | undefined, message: string): HelixError {
-  if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)');
-  if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)');
-  return new HelixError('error', `helix: could not start ${program}: ${message}`);
+/**
+ * The gate every agent starts behind: `sh` waits on fd 3 for helix's `go` (sent once the group is
+ * registered with the watchdog), then becomes the agent with exec — same pid, same group, its
+ * stdin, stdout and stderr. Without `go` (helix died first) it exits and the agent never starts.
+ */
+const GATE = 'IFS= read -r go <&3 && [ "$go" = go ] || exit 125; exec 3<&-; exec "$@"';
+const GATE_NAME = 'helix-agent';
+
+/**
+ * The errno of an agent the gate could not exec, from the shell's own message (`helix-agent: 1:
+ * exec: codex: not found`, 127; `…: Permission denied`, 126), or undefined when the agent ran.
+ */
+function gateRefusal(exitCode: number | undefined, stderr: string): string | undefined {
+  if ((exitCode !== 126 && exitCode !== 127) || !new RegExp(`^${GATE_NAME}: .*exec: `).test(stderr)) return undefined;
+  return exitCode === 127 ? 'ENOENT' : 'EACCES';
 }
+
+/** One short line for a program that could not be started; the system's message may quote the whole command line. */
+export function startFailure(command: Pick<AgentCommand, 'file' | 'args'>, code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): AgentStartError {
+  const program = command.file;
+  // ENOENT for a program that is there: the kernel could not find the interpreter its #! line names
+  if (code === 'ENOENT' && findOnPath(program, env)) return new AgentStartError(program, code, 'the interpreter its #! line names was not found (ENOENT)');
+  if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)', code);
+  if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)', code);
+  if (code === 'E2BIG') {
+    const sizes = command.args.map((a) => Buffer.byteLength(a));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    return new AgentStartError(program, code, `its command line is too long for the system (E2BIG: ${kib(total)} of arguments, the longest ${kib(Math.max(0, ...sizes))})`);
+  }
+  const firstLine = message.split('\n')[0] ?? '';
+  const short = firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
+  return new AgentStartError(program, code, code ? `${code}${short && !short.includes(code) ? ` (${short})` : ''}` : short || 'unknown error');
+}
+
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
 
 function isDirectory(path: string): boolean {
   try {

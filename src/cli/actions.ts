@@ -1,17 +1,15 @@
 // The one-shot HELIX actions (contract §2): align, design (alias plan), polish, review, backfill,
 // experiment. Each runs one agent call; `--dry-run` prints the exact command instead.
-import { HelixError } from '../errors.js';
+import { parseNumber } from '../numbers.js';
 import { type CommonOptions, type HelixCommand, chosenAgent, withCommonFlags } from './program.js';
 
 type OneShotAction = import('../supervisor/actions.js').OneShotAction;
 
-const rounds = (value: string) => {
-  if (!/^[1-9]\d*$/.test(value)) throw new HelixError('error', `helix: --rounds expects a positive whole number, got '${value}'`);
-  return Number(value);
-};
+/** Rounds go into the prompt; a hundred is already more than an agent call can do. */
+const rounds = (value: string) => parseNumber('--rounds', value, { min: 1, max: 100 });
 
 function register(program: HelixCommand, action: OneShotAction, description: string, argument: string, extra?: (c: HelixCommand) => void): HelixCommand {
-  const command = withCommonFlags(program.command(action === 'design' ? 'design' : action).description(description)).argument(`[${argument}]`) as HelixCommand;
+  const command = withCommonFlags(program.command(action === 'design' ? 'design' : action).description(description)).withGeneralUsage().argument(`[${argument}]`) as HelixCommand;
   extra?.(command);
   command.action(async (scope: string | undefined, o: CommonOptions & { rounds?: number; close?: boolean; reviewAgent?: string }) => {
     const { runOneShotAction } = await import('../supervisor/actions.js');

@@ -5,6 +5,9 @@ import { CommanderError } from 'commander';
 import { HelixError, EXIT } from '../errors.js';
 import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
 import { registerCommands } from './commands.js';
+import { guardOutputStreams } from '../supervisor/interrupts.js';
+import { printOnlyPrintable } from './terminal.js';
+import { versionLine } from '../supervisor/lines.js';
 
 export function helixVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -18,24 +21,23 @@ export function buildProgram(): HelixCommand {
     .usage('<command> [options]')
     .option('-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ outputError: () => undefined });
-  program.addHelpText(
-    'after',
-    '\nCommon flags (every command): --agent codex|claude, --claude, --codex, --model M, --effort E,\n' +
-      '  --dry-run, --quiet/-q, --summary/-s (one line per event; the rest goes to .helix-logs/).\n',
-  );
+    .configureOutput({ outputError: () => undefined })
+    .withGeneralUsage();
   withCommonFlags(program.command('version').description('print the version')).action(() => {
-    process.stdout.write(`helix ${helixVersion()}\n`);
+    process.stdout.write(`${versionLine(helixVersion())}\n`);
   });
-  withCommonFlags(program.command('help [command]').description('show usage')).action((name?: string) => {
-    const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
-    (target ?? program).outputHelp();
-  });
+  // `help tracker` / `help memory` show their own help; anything else the general usage.
+  withCommonFlags(program.command('help [command]').description('show usage'))
+    .withGeneralUsage()
+    .action((name?: string) => {
+      const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
+      (target ?? program).outputHelp();
+    });
   registerCommands(program);
   program.argument('[command]').action((name?: string) => {
     if (name) throw new UnknownCommandError(name, program.helpInformation());
     if (program.opts<{ version?: boolean }>().version) {
-      process.stdout.write(`helix ${helixVersion()}\n`);
+      process.stdout.write(`${versionLine(helixVersion())}\n`);
       return;
     }
     program.outputHelp();
@@ -44,6 +46,10 @@ export function buildProgram(): HelixCommand {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A reader that goes away (`helix tracker list | head -1`) stops the output, never the cleanup.
+  guardOutputStreams();
+  // No bead or agent text reaches the terminal with its control sequences.
+  printOnlyPrintable();
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -51,6 +57,9 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = reportError(error);
   }
 }
+
+/** A full disk, a file-size limit, a read-only or forbidden place: the write did not happen. */
+const WRITE_FAILURES = new Set(['ENOSPC', 'EFBIG', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS']);
 
 /** Prints one clear line for a failure and returns the exit code for it. */
 export function reportError(error: unknown): number {
@@ -71,8 +80,13 @@ export function reportError(error: unknown): number {
     return EXIT.error;
   }
   const err = error as NodeJS.ErrnoException;
-  if (err && (err.code === 'ENOSPC' || err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EDQUOT')) {
+  if (err && WRITE_FAILURES.has(err.code ?? '')) {
     process.stderr.write(`helix: write failed: ${err.message}\n`);
+    return EXIT.writeFailed;
+  }
+  // SQLite rolls the transaction back on these: the memory store is as it was
+  if (err && /^SQLITE_(FULL|IOERR|READONLY)/.test(err.code ?? '')) {
+    process.stderr.write(`helix: write failed: ${err.message} (${err.code}); nothing was changed\n`);
     return EXIT.writeFailed;
   }
   process.stderr.write(`helix: ${err?.stack ?? String(error)}\n`);

@@ -2,6 +2,7 @@
 // parse flags, open the store (lazy import of src/memory), print one JSON document on stdout.
 import { Option } from 'commander';
 import { HelixError } from '../errors.js';
+import { type NumberBounds, parseNumber } from '../numbers.js';
 import { printJson, withCommonFlags, type HelixCommand } from './program.js';
 
 type Store = import('../memory/index.js').MemoryStore;
@@ -35,17 +36,16 @@ function jsonList(flag: string, text: string): string[] {
   return value as string[];
 }
 
-const number = (flag: string) => (text: string): number => {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value)) throw new HelixError('validation', `helix memory: ${flag} must be a number (got ${text})`);
-  return value;
-};
-
-const count = (flag: string) => (text: string): number => {
-  const value = number(flag)(text);
-  if (!Number.isInteger(value) || value < 1) throw new HelixError('validation', `helix memory: ${flag} must be a positive integer (got ${text})`);
-  return value;
-};
+// Every numeric flag through the one bounded parser (src/numbers.ts), in the memory commands' voice.
+const bounded = (flag: string, bounds: NumberBounds) => (text: string): number => parseNumber(flag, text, bounds, 'helix memory:');
+/** How many memories: more than any store here holds, and exact. */
+const count = (flag: string) => bounded(flag, { min: 1, max: 100_000 });
+/** Effectiveness, relevance and cosine thresholds live in [0, 1]. */
+const fraction = (flag: string) => bounded(flag, { min: 0, max: 1, fraction: true });
+/** Days back: a century covers any store. */
+const days = (flag: string) => bounded(flag, { min: 0, max: 36_500, fraction: true });
+/** Feedback amounts and edge weights: signed, and far from where sums lose precision. */
+const amount = (flag: string) => bounded(flag, { min: -1_000_000, max: 1_000_000, fraction: true });
 
 function boolean(flag: string, text: string): boolean {
   if (text === 'true') return true;
@@ -93,8 +93,8 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .argument('<query>')
     .option('--type <type>', 'only this type')
     .option('--limit <n>', 'how many', count('--limit'), 5)
-    .option('--min-effectiveness <x>', 'drop memories below this effectiveness', number('--min-effectiveness'), 0)
-    .option('--min-relevance <x>', 'drop memories below this relevance', number('--min-relevance'))
+    .option('--min-effectiveness <x>', 'drop memories below this effectiveness', fraction('--min-effectiveness'), 0)
+    .option('--min-relevance <x>', 'drop memories below this relevance', fraction('--min-relevance'))
     .option('--expand', 'add 1-hop graph neighbours marked _via_edge')
     .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; expand?: boolean }) {
       await withStore(this, (s) => s.recall(query, o));
@@ -119,7 +119,7 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--from <name>')
     .requiredOption('--to <name>')
     .requiredOption('--rel <rel>', 'solves | co_occurs | similar | causes')
-    .option('--weight <w>', 'weight to add', number('--weight'), 1.0)
+    .option('--weight <w>', 'weight to add', amount('--weight'), 1.0)
     .action(async function (this: HelixCommand, o: { from: string; to: string; rel: string; weight: number }) {
       await withStore(this, (s) => s.edge(o.from, o.to, o.rel, o.weight));
     });
@@ -133,7 +133,7 @@ export function registerMemoryCommands(program: HelixCommand): void {
 
   sub('feedback', 'add to helped (delta > 0) or failed (delta < 0)')
     .requiredOption('--names <json>', 'JSON list of memory names')
-    .requiredOption('--delta <d>', 'signed amount', number('--delta'))
+    .requiredOption('--delta <d>', 'signed amount', amount('--delta'))
     .action(async function (this: HelixCommand, o: { names: string; delta: number }) {
       const names = jsonList('--names', o.names);
       await withStore(this, (s) => s.feedback(names, o.delta));
@@ -155,21 +155,21 @@ export function registerMemoryCommands(program: HelixCommand): void {
     });
 
   sub('decay', 'halve the counts of dormant, little-used memories')
-    .option('--days <n>', 'unused for this many days', number('--days'), 30)
-    .option('--min-uses <n>', 'with fewer uses than this', number('--min-uses'), 2)
+    .option('--days <n>', 'unused for this many days', days('--days'), 30)
+    .option('--min-uses <n>', 'with fewer uses than this', bounded('--min-uses', { min: 0, max: 1_000_000 }), 2)
     .action(async function (this: HelixCommand, o: { days: number; minUses: number }) {
       await withStore(this, (s) => s.decay(o.days, o.minUses));
     });
 
   sub('prune', 'remove memories that keep failing')
-    .option('--threshold <x>', 'effectiveness strictly below this', number('--threshold'), 0.25)
-    .option('--min-uses <n>', 'with at least this many uses', number('--min-uses'), 3)
+    .option('--threshold <x>', 'effectiveness strictly below this', fraction('--threshold'), 0.25)
+    .option('--min-uses <n>', 'with at least this many uses', bounded('--min-uses', { min: 0, max: 1_000_000 }), 3)
     .action(async function (this: HelixCommand, o: { threshold: number; minUses: number }) {
       await withStore(this, (s) => s.prune(o.threshold, o.minUses));
     });
 
   sub('consolidate', 'merge near-duplicate memories')
-    .option('--threshold <x>', "cosine at or above which two merge (default: the embedder's, 0.9 for MiniLM)", number('--threshold'))
+    .option('--threshold <x>', "cosine at or above which two merge (default: the embedder's, 0.9 for MiniLM)", fraction('--threshold'))
     .action(async function (this: HelixCommand, o: { threshold?: number }) {
       await withStore(this, (s) => s.consolidate(o.threshold));
     });
@@ -180,8 +180,8 @@ export function registerMemoryCommands(program: HelixCommand): void {
 
   sub('similar-recent', 'recent memories similar to a trigger')
     .argument('<trigger>')
-    .option('--threshold <x>', "cosine at or above (default: the embedder's systemic threshold, 0.7 for MiniLM)", number('--threshold'))
-    .option('--days <n>', 'created within this many days', number('--days'), 7)
+    .option('--threshold <x>', "cosine at or above (default: the embedder's systemic threshold, 0.7 for MiniLM)", fraction('--threshold'))
+    .option('--days <n>', 'created within this many days', days('--days'), 7)
     .option('--type <type>', 'memory type', 'failure')
     .action(async function (this: HelixCommand, trigger: string, o: { threshold?: number; days: number; type: string }) {
       await withStore(this, (s) => s.similarRecent(trigger, o));
@@ -228,13 +228,13 @@ export function registerMemoryCommands(program: HelixCommand): void {
 
   sub('connected', 'memories reachable over edges')
     .argument('<name>')
-    .option('--hops <n>', 'at most this many edges away', count('--hops'), 2)
+    .option('--hops <n>', 'at most this many edges away', bounded('--hops', { min: 1, max: 20 }), 2)
     .action(async function (this: HelixCommand, name: string, o: { hops: number }) {
       await withStore(this, (s) => s.connected(name, o.hops));
     });
 
   sub('decay-edges', 'halve edges between dormant memories')
-    .option('--days <n>', 'both ends unused this many days', number('--days'), 60)
+    .option('--days <n>', 'both ends unused this many days', days('--days'), 60)
     .action(async function (this: HelixCommand, o: { days: number }) {
       await withStore(this, (s) => s.decayEdges(o.days));
     });

@@ -3,6 +3,7 @@
 // every command accepts (commands that run no agent accept and ignore them).
 import { Command, Help, Option } from 'commander';
 import { HelixError } from '../errors.js';
+import { USAGE, unknownCommand, unknownRunOption } from '../supervisor/lines.js';
 
 /** Help that opens with the command's description (`tracker --help` begins `Manage beads`). */
 class DescriptionFirstHelp extends Help {
@@ -16,8 +17,21 @@ class DescriptionFirstHelp extends Help {
 }
 
 export class HelixCommand extends Command {
+  /** `--help` prints the general usage (the root and the Bash CLI's commands, bash-interface §0.6). */
+  private generalUsage = false;
+
   override createCommand(name?: string): HelixCommand {
     return new HelixCommand(name);
+  }
+
+  /** Makes `--help` on this command print the general usage, as the Bash CLI did. */
+  withGeneralUsage(): this {
+    this.generalUsage = true;
+    return this;
+  }
+
+  override helpInformation(context?: Parameters<Command['helpInformation']>[0]): string {
+    return this.generalUsage ? USAGE : super.helpInformation(context);
   }
 
   override createHelp(): Help {
@@ -25,7 +39,7 @@ export class HelixCommand extends Command {
   }
 
   unknownOption(flag: string): never {
-    throw new HelixError('error', `unknown option for ${this.name()}: ${flag}`);
+    throw new HelixError('error', unknownRunOption(this.name(), flag));
   }
 
   unknownCommand(): never {
@@ -37,7 +51,7 @@ export class HelixCommand extends Command {
 export class UnknownCommandError extends HelixError {
   readonly usage: string;
   constructor(name: string, usage: string) {
-    super('error', `unknown command: ${name}`);
+    super('error', unknownCommand(name));
     this.usage = usage;
   }
 }

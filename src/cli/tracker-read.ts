@@ -4,6 +4,7 @@
 // --help or an unknown flag, goes through the full CLI). The commander wiring in tracker.ts calls
 // the same functions, so both paths print exactly the same thing.
 import { writeSync } from 'node:fs';
+import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
 
 /**
@@ -35,11 +36,16 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * a Node parent can be non-blocking too, hence the EAGAIN loop.
  */
 function writeStdout(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+  writeToFd(1, text);
+}
+
+function writeToFd(fd: number, text: string): void {
+  // this path skips the wrapped streams (src/cli/terminal.ts): the same rule, applied here
+  const bytes = Buffer.from(printable(text), 'utf8');
   let offset = 0;
   while (offset < bytes.length) {
     try {
-      offset += writeSync(1, bytes, offset);
+      offset += writeSync(fd, bytes, offset);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EPIPE') return; // the reader went away (`| head`): not an error, as in bin/helix
@@ -57,9 +63,8 @@ async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, strin
   ]);
   const file = beadsFile(trackerDir());
   const snapshot = parseBeads(readBeadsText(file));
-  if (snapshot.problems.length > 0) {
-    process.stderr.write(`${problemsWarning(file, snapshot.problems)}\n`);
-  }
+  // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
+  if (snapshot.problems.length > 0) writeToFd(2, `${problemsWarning(file, snapshot.problems)}\n`);
   return snapshot;
 }
 

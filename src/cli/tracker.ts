@@ -2,6 +2,7 @@
 // Thin wiring: parse flags, call src/tracker, print. The library is imported lazily.
 import { Command } from 'commander';
 import { EXIT, HelixError } from '../errors.js';
+import { parseNumber } from '../numbers.js';
 import { type HelixCommand, printJson, withCommonFlags } from './program.js';
 import { printBeads } from './tracker-read.js';
 
@@ -59,9 +60,9 @@ function showText(bead: Bead): string {
 }
 
 /** The flags of `tracker create`, shared with `helix triage`. */
-export function withCreateFlags(command: Command): Command {
+export function withCreateFlags<C extends Command>(command: C, options: { titleOptional?: boolean } = {}): C {
   return command
-    .argument('<title>', 'bead title')
+    .argument(options.titleOptional ? '[title]' : '<title>', 'bead title')
     .option('-t, --type <type>', 'task, epic, bug or chore', 'task')
     .option('-p, --priority <n>', 'priority 0 (highest) to 4', '2')
     .option('-l, --labels <labels>', 'comma-separated labels')
@@ -71,7 +72,7 @@ export function withCreateFlags(command: Command): Command {
     .option('--deps <ids>', 'comma-separated ids this bead depends on (repeatable)', collect)
     .option('--depends-on <ids>', 'alias of --deps, as `ddx bead create --depends-on` (repeatable)', collect)
     .option('--spec-id <id>', 'governing spec id')
-    .option('--set <k=v>', 'set any other field (repeatable)', collect);
+    .option('--set <k=v>', 'set any other field (repeatable)', collect) as C;
 }
 
 /** Creates a bead from `withCreateFlags` options in the current project's tracker. */
@@ -162,12 +163,11 @@ export function registerTrackerCommands(program: HelixCommand): void {
     .option('--pid <pid>', 'pid recorded by --claim (default: the process that runs helix)')
     .option('--unclaim', 'release the claim; never reopens a closed bead')
     .option('--token <token>', 'refuse unless the bead carries this claim token')
+    .option('--force', 'with --status closed: close even with open dependencies (as close --force)')
     .option('--json', 'print the updated bead as JSON')
     .action(async (id: string, opts) => {
       const { store, tracker: t } = await open(loadTracker);
-      if (opts.pid !== undefined && !/^\d+$/.test(String(opts.pid))) {
-        throw new HelixError('validation', `bead: invalid pid ${JSON.stringify(opts.pid)}`);
-      }
+      const pid = opts.pid === undefined ? undefined : parseNumber('--pid', String(opts.pid), { min: 1, max: t.MAX_PID }, 'bead:');
       const bead = store.mutate((draft) => {
         const hasFieldChanges = ['title', 'status', 'priority', 'type', 'labels', 'assignee', 'parent', 'description', 'notes', 'acceptance', 'set', 'unset', 'externalBlockerReason'].some(
           (key) => opts[key] !== undefined,
@@ -191,13 +191,14 @@ export function registerTrackerCommands(program: HelixCommand): void {
             set,
             unset: opts.unset,
             token: opts.unclaim ? undefined : opts.token,
+            force: opts.force,
           });
         }
         if (opts.claim) {
           t.assertToken(draft.require(id), opts.token);
           // Without --pid the claimant is the process that called helix: this CLI process exits at
           // once, so recording its own pid would make every such claim look abandoned.
-          t.claimBead(draft, id, { pid: opts.pid === undefined ? process.ppid : Number(opts.pid), assignee: opts.assignee, leaseDir: store.leaseDir });
+          t.claimBead(draft, id, { pid: pid ?? process.ppid, assignee: opts.assignee, leaseDir: store.leaseDir });
         }
         return draft.require(id);
       });
@@ -315,6 +316,7 @@ export function registerTrackerCommands(program: HelixCommand): void {
         const fixed = t.fixStore(store, facts);
         if (fixed.backup) process.stderr.write(`helix: backed up ${store.file} to ${fixed.backup}\n`);
         if (fixed.quarantined) process.stderr.write(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
+        for (const choice of fixed.choices) process.stderr.write(`helix: ${choice}\n`);
         for (const id of fixed.released) process.stderr.write(`helix: released stale claim ${id}\n`);
         for (const id of fixed.repaired) process.stderr.write(`helix: repaired fields DDx would damage in ${id}\n`);
       }

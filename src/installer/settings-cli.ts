@@ -5,11 +5,12 @@
 // It prints one line (`unchanged: …`, `added …`, `removed …`, `would …`) and exits 0, or prints
 // one error line on stderr and exits 1 without touching the file. Node built-ins only, so it runs
 // from a bare checkout with no node_modules.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { addHelixHooks, helixHookSpecs, parseSettings, removeHelixHooks, shellQuote } from './claude-settings.js';
+import { createUniquely } from '../unique-path.js';
 
 export interface SettingsChange {
   action: 'add' | 'remove';
@@ -35,8 +36,9 @@ export function changeSettingsFile(change: SettingsChange): string {
 
   let backup = '';
   if (exists) {
-    backup = `${realPath}.helix-backup-${(change.now ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
-    copyFileSync(realPath, backup);
+    // Never over an earlier backup: an install and an uninstall in the same second keep both.
+    const stamp = (change.now ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    backup = createUniquely(`${realPath}.helix-backup-${stamp}`, '', (path) => copyFileSync(realPath, path, constants.COPYFILE_EXCL));
   } else {
     mkdirSync(dirname(realPath), { recursive: true });
   }

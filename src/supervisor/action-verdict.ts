@@ -1,16 +1,22 @@
-// How helix judges an action's answer by the trailers its action file demands (contract §8):
-// review and backfill are decided by their trailers; plan, polish, align and experiment by the
-// exit status (their trailers are only logged). Shared by the one-shot commands and `helix run`.
-import { existsSync } from 'node:fs';
+// How helix judges an action's answer by the trailers its action file demands (bash-interface §6,
+// §9): review and backfill are decided by their trailers and print the Bash CLI's verdict lines;
+// plan, polish, align and experiment by the exit status. Shared by the one-shot commands and
+// `helix run`.
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Trailers } from '../agents/index.js';
+import { EXIT } from '../errors.js';
+import { BACKFILL, REVIEW } from './lines.js';
 
 export type JudgedAction = 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';
 
 export interface ActionVerdict {
   ok: boolean;
+  /** The Bash CLI's exit status for this answer (a review that found issues: 10). */
+  exitCode: number;
+  /** Always-lines, printed on stderr after the answer. */
   lines: string[];
-  /** Why it is not ok, in a few words (for `helix: <action> failed …` lines). */
+  /** Why it is not ok, in a few words (for run-loop detail lines). */
   reason?: string;
 }
 
@@ -19,31 +25,28 @@ export function reviewParseable(trailers: Trailers): boolean {
   return trailers.reviewStatus === 'CLEAN' || (trailers.reviewStatus === 'ISSUES_FOUND' && trailers.issuesCount !== undefined);
 }
 
-export function judgeAction(action: JudgedAction, exitCode: number, trailers: Trailers, root: string): ActionVerdict {
-  if (action === 'review') {
-    if (!reviewParseable(trailers)) {
-      // The contract's line first (scripts match it), then what exactly was missing when it was the count.
-      const lines = ['helix: review output missing REVIEW_STATUS trailer'];
-      if (trailers.reviewStatus === 'ISSUES_FOUND') lines.push('helix: review said ISSUES_FOUND without an ISSUES_COUNT trailer');
-      return { ok: false, reason: 'review output missing REVIEW_STATUS trailer', lines };
-    }
-    if (trailers.reviewStatus === 'CLEAN') return { ok: true, lines: ['helix: review CLEAN'] };
-    return { ok: true, lines: [`helix: review found ${trailers.issuesCount} issue(s)${trailers.findingsFiled !== undefined ? `, ${trailers.findingsFiled} filed` : ''}`] };
-  }
-  if (action === 'backfill') return judgeBackfill(trailers, root);
-  const status = trailers.planStatus ?? trailers.polishStatus;
-  return { ok: exitCode === 0, lines: status ? [`helix: ${action} status ${status}`] : [] };
+/** §9: no status → 1; CLEAN → 0; ISSUES_FOUND without a count → 1; with a count → 10. */
+export function judgeReview(trailers: Trailers): ActionVerdict {
+  if (!trailers.reviewStatus) return { ok: false, exitCode: EXIT.error, lines: [REVIEW.missingStatus], reason: 'review output missing REVIEW_STATUS trailer' };
+  if (trailers.reviewStatus === 'CLEAN') return { ok: true, exitCode: EXIT.ok, lines: [] };
+  if (trailers.issuesCount === undefined) return { ok: false, exitCode: EXIT.error, lines: [REVIEW.missingCount], reason: 'review output missing ISSUES_COUNT trailer' };
+  return { ok: true, exitCode: EXIT.reviewIssuesFound, lines: [REVIEW.reported(trailers.issuesCount, trailers.findingsFiled ?? 0)] };
 }
 
-/** COMPLETE / GUIDANCE_NEEDED with a report file that exists → ok; anything else says which part failed. */
-function judgeBackfill(trailers: Trailers, root: string): ActionVerdict {
-  const lines: string[] = [];
-  lines.push(`helix: research epic=${trailers.researchEpic ?? 'none'}`);
-  if (trailers.backfillReport) lines.push(`helix: backfill report=${trailers.backfillReport}`);
-  const fail = (reason: string): ActionVerdict => ({ ok: false, reason, lines: [...lines, `helix: ${reason}`] });
-  if (!trailers.backfillStatus) return fail('backfill output missing BACKFILL_STATUS trailer');
-  if (trailers.backfillStatus === 'BLOCKED') return fail('backfill BLOCKED');
-  if (!trailers.backfillReport) return fail('backfill output missing BACKFILL_REPORT trailer');
-  if (!existsSync(resolve(root, trailers.backfillReport))) return fail(`backfill report not found: ${trailers.backfillReport}`);
-  return { ok: true, lines: [...lines, `helix: backfill ${trailers.backfillStatus}`] };
+/** §6, in the Bash CLI's order: status, report trailer, report file, then the epic and report lines. */
+export function judgeBackfill(trailers: Trailers, root: string): ActionVerdict {
+  const fail = (line: string): ActionVerdict => ({ ok: false, exitCode: EXIT.error, lines: [line], reason: line.replace(/^helix: /, '') });
+  if (!trailers.backfillStatus) return fail(BACKFILL.missingStatus);
+  if (!trailers.backfillReport) return fail(BACKFILL.missingReport);
+  const report = resolve(root, trailers.backfillReport);
+  if (!existsSync(report) || !statSync(report).isFile()) return fail(BACKFILL.reportMissing(trailers.backfillReport));
+  const lines = [...(trailers.researchEpic ? [BACKFILL.researchEpic(trailers.researchEpic)] : []), BACKFILL.report(trailers.backfillReport)];
+  if (trailers.backfillStatus === 'BLOCKED') return { ok: false, exitCode: EXIT.error, lines, reason: 'backfill BLOCKED' };
+  return { ok: true, exitCode: EXIT.ok, lines };
+}
+
+export function judgeAction(action: JudgedAction, exitCode: number, trailers: Trailers, root: string): ActionVerdict {
+  if (action === 'review') return judgeReview(trailers);
+  if (action === 'backfill') return judgeBackfill(trailers, root);
+  return { ok: exitCode === 0, exitCode: exitCode === 0 ? EXIT.ok : EXIT.error, lines: [] };
 }

@@ -9,6 +9,8 @@ import { EXIT } from '../errors.js';
 import { isPidAlive } from '../tracker/index.js';
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { openStore } from './project.js';
+import { BACKGROUND } from './lines.js';
+import { readRunState } from './run-state.js';
 
 const STOP_GRACE_MS = 10_000;
 const POLL_MS = 50;
@@ -26,7 +28,7 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
   const { root, store } = openStore(cwd, env);
   const current = readPidFile(store.dir);
   if (current && isPidAlive(current.pid)) {
-    process.stderr.write(`helix: run already active (pid=${current.pid}). Use 'helix stop' first.\n`);
+    process.stderr.write(`${BACKGROUND.alreadyActive(current.pid)}\n`);
     return EXIT.error;
   }
   mkdirSync(join(root, '.helix-logs'), { recursive: true });
@@ -35,13 +37,18 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
   const child = spawn(process.execPath, [launcher, 'run', ...runArgs], { cwd, env, detached: true, stdio: ['ignore', out, out] });
   child.unref();
   const pid = child.pid ?? 0;
-  // The run writes its own pid file; wait for it so `helix status` right after sees the run.
-  const started = await waitFor(() => readPidFile(store.dir)?.pid === pid || !isPidAlive(pid), 10_000);
+  // The run writes its own pid file and names its session log in run-state: wait for both, so
+  // `helix status` right after sees the run and the line below names the run's log, not ours.
+  const runLog = () => {
+    const state = readRunState(store.dir);
+    return state?.pid === pid && typeof state.log === 'string' ? state.log : undefined;
+  };
+  const started = await waitFor(() => (readPidFile(store.dir)?.pid === pid && runLog() !== undefined) || !isPidAlive(pid), 10_000);
   if (!started || !isPidAlive(pid)) {
-    process.stderr.write(`helix: background run exited at once; see ${join('.helix-logs', 'helix-start.out')}\n`);
+    process.stderr.write(`${BACKGROUND.exitedAtOnce(join('.helix-logs', 'helix-start.out'))}\n`);
     return EXIT.error;
   }
-  process.stderr.write(`helix: started run in the background (pid=${pid})\n`);
+  process.stderr.write(`${BACKGROUND.started(pid, runLog() ?? 'unknown')}\n`);
   return EXIT.ok;
 }
 
@@ -49,12 +56,12 @@ export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promi
   const { store } = openStore(cwd, env);
   const current = readPidFile(store.dir);
   if (!current) {
-    process.stderr.write('helix: no active run (no PID file)\n');
+    process.stderr.write(`${BACKGROUND.noPidFile}\n`);
     return EXIT.error;
   }
   if (!isPidAlive(current.pid)) {
     removeStalePidFile(store.dir, current.pid);
-    process.stderr.write(`helix: stale PID file removed (pid=${current.pid} was not running)\n`);
+    process.stderr.write(`${BACKGROUND.stalePidFile(current.pid)}\n`);
     return EXIT.error;
   }
   process.kill(current.pid, 'SIGTERM');
@@ -63,6 +70,6 @@ export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promi
     await waitFor(() => !isPidAlive(current.pid), 2_000);
     removeStalePidFile(store.dir, current.pid);
   }
-  process.stderr.write(`helix: stopped run (pid=${current.pid})\n`);
+  process.stderr.write(`${BACKGROUND.stopped(current.pid)}\n`);
   return EXIT.ok;
 }

@@ -3,12 +3,16 @@
 import { describeDdx, formatDryRun, parseNextAction } from '../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../tracker/index.js';
-import { type MemoryPort, RunInterrupted, Supervisor, type SupervisorEnvironment } from './runner.js';
+import { type Interrupt, type InterruptWatch, untilInterrupted, watchInterrupts } from './interrupts.js';
+import type { AttemptOutcome } from './machine.js';
+import { type MemoryPort, type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
-import { writeRunState } from './run-state.js';
+import { countInRunState, writeRunState } from './run-state.js';
 import { type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
 import { type SupervisorSettings, defaultSettings } from './policy.js';
 import { actionPrompt, implementationPrompt } from './prompts.js';
+import { answerOf } from './agent-call.js';
+import { BUILD, RUN } from './lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
 import type { Bead } from '../tracker/index.js';
 import { selectNext } from './selection.js';
@@ -28,79 +32,90 @@ export interface RunOptions extends CommandOptions {
   openMemory?: (root: string, say: (line: string) => void) => Promise<MemoryPort | undefined>;
 }
 
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
-
-/** Runs `body` with SIGINT/SIGTERM turned into an abort; returns the signal that arrived, if any. */
-async function withSignals<T>(body: (signal: AbortSignal) => Promise<T>): Promise<{ value?: T; error?: unknown; signal?: string }> {
-  const controller = new AbortController();
-  let received: string | undefined;
-  const onSignal = (name: string) => () => {
-    received = name;
-    controller.abort();
-  };
-  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
-  process.on('SIGINT', handlers.SIGINT);
-  process.on('SIGTERM', handlers.SIGTERM);
-  try {
-    return { value: await body(controller.signal), signal: received };
-  } catch (error) {
-    return { error, signal: received };
-  } finally {
-    process.off('SIGINT', handlers.SIGINT);
-    process.off('SIGTERM', handlers.SIGTERM);
-  }
-}
-
-/** The tail of the interrupted line: which claims (the primary and its batch) were released. */
-function releasedNote(ids: string[]): string {
-  if (ids.length === 0) return '';
-  return ids.length === 1 ? `; claim on ${ids[0]} released` : `; claims on ${ids.join(', ')} released`;
+/** The line for an interrupt that came before anything was claimed or started. */
+function interruptedBeforeStart(interrupt: Interrupt): number {
+  process.stderr.write(`helix: interrupted by ${interrupt.what} before the run started; nothing was changed\n`);
+  return interrupt.exitCode;
 }
 
 /** `helix run`: the bounded supervisor loop. */
 export async function runLoop(options: RunOptions): Promise<number> {
   const settings: SupervisorSettings = { ...defaultSettings(options.env), ...options.settings };
   if (options.dryRun) return dryRunNext(options);
-  // Tools first: a run that cannot start an agent must not touch the tracker. A run refused here
-  // (no agent, another run active) never started, so it prints no run-complete line.
-  const session = await prepareSession(options.cwd, options.env, options);
-  const releaseMutex = acquireRunMutex(session.store.dir);
+  // Watched from the first step: a signal or a lost reader at any point ends the run through the
+  // one exit path below, never through Node's default (which would skip the release).
+  return watchInterrupts(async (watch) => {
+    // Tools first: a run that cannot start an agent must not touch the tracker. A run refused here
+    // (no agent, another run active) never started, so it prints no run-complete line.
+    let session: Session;
+    try {
+      session = await prepareSession(options.cwd, options.env, options, true, watch.signal);
+    } catch (error) {
+      // an interrupted probe of ddx can look like a missing tool: the interrupt is the reason
+      if (watch.received) return interruptedBeforeStart(watch.received);
+      throw error;
+    }
+    if (watch.received) return interruptedBeforeStart(watch.received);
+    let releaseMutex: () => void;
+    try {
+      releaseMutex = acquireRunMutex(session.store.dir);
+    } catch (error) {
+      // A refused run is counted where the running one keeps its state (bash-interface §2.2).
+      if (isHelixError(error) && error.kind === 'runActive') countInRunState(session.store.dir, 'parallel_run_denied_count');
+      throw error;
+    }
+    try {
+      return await superviseRun(session, options, settings, watch);
+    } finally {
+      releaseMutex();
+    }
+  });
+}
+
+/** The run between taking the mutex and giving it back, with its one exit path. */
+async function superviseRun(session: Session, options: RunOptions, settings: SupervisorSettings, watch: InterruptWatch): Promise<number> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  output.verbose(`helix: run started (pid=${process.pid}, agent=${session.plan.primary.agent}, build path=${session.buildPath}, log=${output.logName})`);
+  const started = RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName);
+  output.line(started.level, started.text);
   output.verbose(`helix: DDx: ${describeDdx(session.ddx)}`);
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
-  const outcome = await withSignals(async (signal) => {
-    memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined);
+  let outcome: { value: RunSummary } | { error: unknown };
+  try {
+    memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined);
     writeRunState(session.store.dir, { memory_status: memory ? 'on' : options.openMemory ? 'unavailable' : 'off' });
-    const ctx: SupervisorEnvironment = { ...session, env: options.env, settings, output, memory, signal };
-    supervisor = new Supervisor(ctx);
-    return supervisor.run();
-  });
+    supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal });
+    outcome = { value: await supervisor.run() };
+  } catch (error) {
+    outcome = { error };
+  }
+  // The one exit path: release what is held, say why the run ended, record run-state.
   let exitCode: number;
   let reason: string;
-  if (outcome.value) {
+  let interruptedBy: string | null = null;
+  const interrupt = watch.received;
+  if ('value' in outcome) {
     exitCode = outcome.value.exitCode;
     reason = outcome.value.state.stop?.reason ?? 'completed';
-  } else if (outcome.signal || outcome.error instanceof RunInterrupted) {
+  } else if (interrupt) {
     const released = supervisor?.abandonAttempt() ?? [];
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
-    exitCode = SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
+    output.always(RUN.interrupted(interrupt.what, released));
+    exitCode = interrupt.exitCode;
     reason = 'error';
+    interruptedBy = interrupt.cause;
   } else {
     supervisor?.abandonAttempt();
     const error = outcome.error;
-    output.summary(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
+    output.always(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
     reason = 'error';
   }
   try {
     await supervisor?.gatherSystemic();
-    supervisor?.finish(reason);
+    supervisor?.finish(reason, { interrupted_by: interruptedBy });
   } finally {
     memory?.close?.();
-    releaseMutex();
   }
   return exitCode;
 }
@@ -114,7 +129,7 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
   const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
-  const { command } = supervisor.actionCommand('check', actionPrompt('check', { scope: 'repo', env: options.env }));
+  const { command } = supervisor.actionCommand('check', actionPrompt('check', { ...supervisor.promptPlace(), scope: 'repo' }));
   process.stdout.write(`${formatDryRun(command)}\n`);
   return EXIT.ok;
 }
@@ -122,9 +137,13 @@ async function dryRunNext(options: CommandOptions): Promise<number> {
 /** `--dry-run` of a build: the exact command, with the prompt helix would write; nothing runs. */
 function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead, beads: Bead[], ready: Bead[]): number {
   const supervisor = new Supervisor({ ...session, env, settings: defaultSettings(env), output: SILENT_OUTPUT });
-  const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined });
-  const prompt = implementationPrompt({ bead, context, helixCloses: session.buildPath === 'execute-bead', env });
-  process.stdout.write(`${formatDryRun(supervisor.buildCommand(bead, prompt, false))}\n`);
+  const place = supervisor.promptPlace();
+  const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined, trackerCli: place.trackerCli });
+  const ownership = session.buildPath === 'execute-bead' ? 'helix-closes' : session.buildPath === 'try' ? 'ddx-owns' : 'agent-closes';
+  const prompt = implementationPrompt({ ...place, bead, context, ownership });
+  // The placeholder of an empty queue is printed as the Bash CLI printed it: bare, not quoted.
+  const line = formatDryRun(supervisor.buildCommand(bead, prompt, false)).replaceAll(`'${BUILD.placeholderId}'`, BUILD.placeholderId);
+  process.stdout.write(`${line}\n`);
   return EXIT.ok;
 }
 
@@ -134,33 +153,61 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
   const bead = resolveSelector(ready, options.selector);
-  if (!bead) throw new HelixError('error', 'helix: no execution-ready bead matched the build selector');
+  if (options.dryRun && !bead && !options.selector) {
+    // Nothing ready: the Bash CLI printed the command with a placeholder and exited 0 (§11).
+    const placeholder: Bead = { id: BUILD.placeholderId, title: '?', status: 'open', priority: 2 };
+    return printBuildCommand(session, options.env, placeholder, beads, ready);
+  }
+  if (!bead) throw new HelixError('error', BUILD.noMatch);
   if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  let supervisor: Supervisor | undefined;
-  const memory = options.openMemory ? await options.openMemory(session.root, (line) => output.summary(line)) : undefined;
-  const outcome = await withSignals(async (signal) => {
-    supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal });
-    return supervisor.buildOnce(bead, ready);
-  }).finally(() => memory?.close?.());
-  if (!outcome.value) {
-    const released = supervisor?.releaseHeldClaims() ?? [];
-    if (outcome.error && !(outcome.error instanceof RunInterrupted) && !outcome.signal) throw outcome.error;
-    output.summary(`helix: interrupted by ${outcome.signal ?? 'signal'}${releasedNote(released)}`);
-    return SIGNAL_EXIT[outcome.signal ?? 'SIGTERM'] ?? EXIT.error;
-  }
-  const result = outcome.value;
+  return watchInterrupts(async (watch) => {
+    let supervisor: Supervisor | undefined;
+    let memory: MemoryPort | undefined;
+    let outcome: { value: AttemptOutcome } | { error: unknown };
+    try {
+      memory = options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined;
+      supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal: watch.signal });
+      outcome = { value: await supervisor.buildOnce(bead, ready) };
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      memory?.close?.();
+    }
+    if (!('value' in outcome)) {
+      const released = supervisor?.releaseHeldClaims() ?? [];
+      const interrupt = watch.received;
+      if (!interrupt) throw outcome.error;
+      output.always(RUN.interrupted(interrupt.what, released));
+      return interrupt.exitCode;
+    }
+    return buildVerdict(output, bead, outcome.value);
+  });
+}
+
+function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome): number {
   if (result.kind === 'completed') return EXIT.ok;
-  output.summary(`helix: build of ${bead.id} did not complete: ${'detail' in result ? result.detail : result.kind}`);
+  output.always(BUILD.notCompleted(bead.id, 'detail' in result ? result.detail : result.kind));
   return EXIT.error;
 }
 
-/** Exact id, else a unique id suffix, else a unique case-insensitive title match; none → first ready. */
-export function resolveSelector<T extends { id: string; title: string }>(ready: T[], selector: string | undefined): T | undefined {
+/**
+ * The build selector (bash-interface §11): the first ready bead, in ready order, whose id, parent
+ * or spec-id equals it, that carries it as a label, or whose title contains it. helix also takes
+ * a unique id suffix or a unique case-insensitive title match. No selector: the first ready bead.
+ */
+export function resolveSelector<T extends { id: string; title: string; parent?: string; labels?: string[]; [key: string]: unknown }>(ready: T[], selector: string | undefined): T | undefined {
   if (!selector) return ready[0];
-  const exact = ready.find((b) => b.id === selector);
-  if (exact) return exact;
+  const first = ready.find(
+    (b) =>
+      b.id === selector ||
+      b.parent === selector ||
+      b['spec-id'] === selector ||
+      (Array.isArray(b.labels) && b.labels.includes(selector)) ||
+      (typeof b.title === 'string' && b.title.includes(selector)),
+  );
+  if (first) return first;
   const bySuffix = ready.filter((b) => b.id.endsWith(`-${selector}`) || b.id.endsWith(selector));
   if (bySuffix.length === 1) return bySuffix[0];
   const needle = selector.toLowerCase();
@@ -168,28 +215,28 @@ export function resolveSelector<T extends { id: string; title: string }>(ready: 
   return byTitle.length === 1 ? byTitle[0] : undefined;
 }
 
-/** Text as printed on its own: a final newline added when missing (empty stays empty). */
-export function withNewline(text: string): string {
-  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
-}
-
-/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION. */
+/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (cli.md §2). */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   if (!options.dryRun) excludeRuntimeFiles(session.root);
-  const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode === 'normal' ? 'quiet' : options.mode);
+  const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
-  const { command, label } = supervisor.actionCommand('check', actionPrompt('check', { scope: options.scope ?? 'repo', env: options.env }));
+  const { command, call: callInfo } = supervisor.actionCommand('check', actionPrompt('check', { ...supervisor.promptPlace(), scope: options.scope ?? 'repo' }));
   if (options.dryRun) {
     process.stdout.write(`${formatDryRun(command)}\n`);
     return EXIT.ok;
   }
-  const run = await supervisor.runAgent(command, label);
+  supervisor.announceRotation('check');
+  const call = await untilInterrupted((signal) => supervisor.runAgent(command, callInfo, signal));
+  if ('interrupt' in call) {
+    output.always(RUN.interrupted(call.interrupt.what, []));
+    return call.interrupt.exitCode;
+  }
+  const run = call.value;
   // The agent's final answer, never its transcript (that is in the session log).
-  process.stdout.write(withNewline(run.answer));
-  const next = parseNextAction(run.answer);
-  if (!next) {
-    process.stderr.write('helix: unable to determine NEXT_ACTION from check output\n');
+  output.answer(answerOf(run));
+  if (!parseNextAction(answerOf(run))) {
+    output.always(RUN.noNextAction);
     return EXIT.error;
   }
   return EXIT.ok;

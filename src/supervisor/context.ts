@@ -1,5 +1,7 @@
-// `.helix/context.md` (contract §9): what an agent should know before it reads its bead — the
-// project, the tracker, the queue counts, the build and test commands, the focused epic, the rules.
+// `.helix/context.md` (bash-interface §12.1): what an agent should know before it reads its bead —
+// the project, the tracker, the queue counts, the build and test commands of AGENTS.md's Quick
+// Reference, the focused epic, the rules — under the Bash CLI's headers. Prepended to the
+// implementation prompt.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bead } from '../tracker/index.js';
@@ -8,11 +10,17 @@ export interface ContextInput {
   root: string;
   trackerFile: string;
   beads: Bead[];
+  /** Execution-ready beads. */
   readyCount: number;
   focusedEpic: Bead | undefined;
+  /** The tracker command the rules name (`ddx bead`, or `helix tracker` without DDx). */
+  trackerCli?: string;
 }
 
-/** The "Quick Reference" section of AGENTS.md (its build and test commands), if there is one. */
+/**
+ * The build and test commands: the lines of the first ```bash block after AGENTS.md's "Quick
+ * Reference" heading (Q and R in either case), as the Bash CLI read them; undefined without one.
+ */
 export function quickReference(root: string): string | undefined {
   let text: string;
   try {
@@ -21,42 +29,54 @@ export function quickReference(root: string): string | undefined {
     return undefined;
   }
   const lines = text.split('\n');
-  const start = lines.findIndex((l) => /^#+\s.*quick reference/i.test(l));
-  if (start < 0) return undefined;
-  const level = /^(#+)/.exec(lines[start] ?? '')?.[1]?.length ?? 2;
-  const body: string[] = [];
-  for (const line of lines.slice(start + 1)) {
-    const heading = /^(#+)\s/.exec(line);
-    if (heading && (heading[1]?.length ?? 0) <= level) break;
-    body.push(line);
+  const heading = lines.findIndex((l) => /^#.*[Qq]uick [Rr]eference/.test(l));
+  if (heading < 0) return undefined;
+  const open = lines.findIndex((l, i) => i > heading && l.startsWith('```bash'));
+  if (open < 0) return undefined;
+  const block: string[] = [];
+  for (const line of lines.slice(open + 1)) {
+    if (line.startsWith('```')) break;
+    block.push(line);
   }
-  const section = body.join('\n').trim();
-  return section || undefined;
+  const commands = block.join('\n').replace(/\n+$/, '');
+  return commands || undefined;
+}
+
+/**
+ * The rules. The Bash list began "Implement all listed issues in one cycle. Claim each before work,
+ * close each after verification."; helix claims (and on the managed path closes) itself, so its
+ * first rule says that instead (cli.md's deliberate choice, bash-interface §19.10).
+ */
+function keyRules(trackerCli: string): string[] {
+  return [
+    '- Implement all listed issues in one cycle. helix has claimed each one for you and verifies it after; never claim one yourself, and close one only when the prompt tells you to.',
+    '- Authority order: Vision > PRD > Specs > Architecture > Designs > Tests > Code',
+    '- Verify only changed crates/packages, not the full workspace.',
+    '- Absorb small adjacent work (<100 lines, same module) instead of creating tickets.',
+    `- Use ${trackerCli} subcommands for all issue operations.`,
+    '- Commit with issue ID in message. Push to remote.',
+    '- Commit your own changes by name; never reset, check out over, or delete work you did not make.',
+  ];
 }
 
 export function renderContext(input: ContextInput): string {
   const count = (status: string) => input.beads.filter((b) => b.status === status).length;
-  const parts = [
-    '# HELIX run context',
-    '',
-    `Project root: ${input.root}`,
-    `Tracker: ${input.trackerFile}`,
-    `Issue counts: ready=${input.readyCount}, open=${count('open')}, in-progress=${count('in_progress')}, closed=${count('closed')}`,
-  ];
-  const reference = quickReference(input.root);
-  if (reference) parts.push('', '## Build and test (AGENTS.md Quick Reference)', '', reference);
-  parts.push('', '## Focus', '', input.focusedEpic ? `Epic ${input.focusedEpic.id}: ${input.focusedEpic.title}` : 'No epic in focus.');
-  parts.push(
-    '',
-    '## Key rules',
-    '',
-    '- Work only on the implementation target; file anything else you find as a new bead.',
-    '- Verify before you claim success: run the project tests; helix re-verifies and decides.',
-    '- Commit your own changes by name; never reset, check out over, or delete work you did not make.',
-    '- Blocked is a good answer: say exactly what blocks you instead of guessing.',
-    '- Use `helix tracker` (ddx bead-compatible) for the queue; never edit .ddx/beads.jsonl by hand.',
-  );
-  return `${parts.join('\n')}\n`;
+  let text =
+    '# HELIX Execution Context\n\n' +
+    `Project root: ${input.root}\n` +
+    `Tracker: ${input.trackerFile}\n` +
+    `Issue counts: ready=${input.readyCount}, open=${count('open')}, in-progress=${count('in_progress')}, closed=${count('closed')}\n\n`;
+  const commands = quickReference(input.root);
+  if (commands) text += `## Build/Test Commands\n\n\`\`\`bash\n${commands}\n\`\`\`\n\n`;
+  const epic = input.focusedEpic;
+  if (epic) {
+    text += `## Current Epic\n\nID: ${epic.id}\nTitle: ${epic.title || '?'}\n`;
+    if (typeof epic['spec-id'] === 'string' && epic['spec-id']) text += `Spec: ${epic['spec-id']}\n`;
+    if (typeof epic.acceptance === 'string' && epic.acceptance) text += `Acceptance: ${epic.acceptance}\n`;
+    text += '\n';
+  }
+  text += `## Key Rules\n\n${keyRules(input.trackerCli ?? 'ddx bead').join('\n')}\n`;
+  return text;
 }
 
 export function writeContext(root: string, text: string): string {

@@ -18,6 +18,8 @@ export interface DispatchFacts {
   result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined;
   /** Who closes a landed bead: helix (execute-bead, the default) or DDx itself (`ddx try`). */
   closer?: 'helix' | 'ddx';
+  /** Why the agent program could not be started at all (then it never ran). */
+  startFailure?: string;
 }
 
 export type DispatchAssessment =
@@ -36,6 +38,7 @@ export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
   const agentFailed = facts.exitCode !== 0 || facts.timedOut;
   const validResult = result && !('invalid' in result) ? result : undefined;
 
+  if (facts.startFailure && !closed) return { kind: 'failed', failure: 'agent-failed', detail: facts.startFailure };
   if (facts.timedOut && !closed) return { kind: 'failed', failure: 'agent-failed', detail: 'agent timed out' };
   if (validResult) {
     const verdict = judgeDdxResult(validResult);

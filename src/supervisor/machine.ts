@@ -7,6 +7,7 @@ import type { NextAction } from '../agents/index.js';
 import type { Bead } from '../tracker/index.js';
 import { type FailureKind, DRIFT_REASON, intractableReason } from './judge.js';
 import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
+import { RUN, type Say, sessionReset } from './lines.js';
 import { selectNext } from './selection.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
@@ -46,6 +47,8 @@ export interface MachineState {
   failureCategories: Record<string, string[]>;
   /** `completed` when periodic alignment last came due (a batch can complete several at once). */
   alignedAtCompleted: number;
+  /** Lines of a completed cycle held until its review has run (the COMPLETE lines follow the review). */
+  afterReview: Effect[];
   stop: { exitCode: number; reason: StopReason } | undefined;
 }
 
@@ -64,13 +67,36 @@ export function initialState(): MachineState {
     completedDurations: [],
     failureCategories: {},
     alignedAtCompleted: 0,
+    afterReview: [],
     stop: undefined,
   };
 }
 
+/**
+ * What the attempt changed and how the review would be scoped (bash-interface §2.8): `commit:<sha>`
+ * when the bead's closing commit exists locally, else `last-commit`. Lines and files count
+ * everything the attempt changed, committed or not; UNMEASURED when git could not say.
+ */
+export interface ChangeFacts {
+  scope: string;
+  lines: number;
+  files: number;
+  /** The bead's closing_commit_sha, set but not present in the local repository. */
+  unavailableSha?: string;
+}
+
+/** A change that cannot be measured counts as this large: it is reviewed (the gate fails safe). */
+export const UNMEASURED = 999;
+
 export type AttemptOutcome =
   | { kind: 'passed-over'; reason: string }
-  | { kind: 'completed'; salvaged: boolean; change?: { lines: number; files: number } }
+  | {
+      kind: 'completed';
+      salvaged: boolean;
+      /** For a salvaged attempt: the agent's exit code and the closed count before and after it. */
+      salvage?: { rc: number; closedBefore: number; closedAfter: number };
+      change?: ChangeFacts;
+    }
   | { kind: 'drift'; changes: string[] }
   | { kind: 'failed'; failure: FailureKind; detail: string };
 
@@ -91,6 +117,10 @@ export interface MemberVerdict {
   outcome: MemberOutcome;
 }
 
+export type ReviewKind = 'post-implementation' | 'post-epic';
+/** How a review's answer read: CLEAN, ISSUES_FOUND with a count, or neither. */
+export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
+
 /** What an agent call spent; events that end one carry it and the machine adds it to the run. */
 export interface Spent {
   tokens?: number;
@@ -102,24 +132,24 @@ export type Event =
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[] }
   | { type: 'epicClosed'; epicId: string; reviewScope: string }
-  | ({ type: 'reviewed'; cycle: number; parseable: boolean } & Spent)
+  | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
-  | ({ type: 'checked'; nextAction: NextAction | undefined } & Spent)
+  | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
 
-/** Lines: `summary` shows in every mode; `verbose` only without --summary/--quiet (always in the log). */
+/** Lines (lines.ts: their level decides the stream per output mode) and the runner's work. */
 export type Effect =
-  | { type: 'say'; level: 'summary' | 'verbose'; text: string; /** prefix `helix: [HH:MM:SS] ` */ stamped?: boolean }
-  | { type: 'cycleStart'; cycle: number; beadId: string; readyCount: number }
+  | ({ type: 'say' } & Say)
   | { type: 'writeContext' }
   | { type: 'recoverOrphans'; why: 'start' | 'failure' | 'build-breaker' }
   | { type: 'readQueue' }
-  | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[] }
+  /** The runner prints the cycle line once it knows the batch. */
+  | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[]; readyCount: number }
   | { type: 'closeEpic'; epicId: string }
   | { type: 'markBlocked'; id: string; reason: string }
   | { type: 'sleep'; seconds: number }
   | { type: 'runCheck' }
-  | { type: 'runReview'; scope: string; cycle: number; /** the bead or epic whose change is reviewed */ beadId: string }
+  | { type: 'runReview'; kind: ReviewKind; scope: string; cycle: number; /** the bead or epic whose change is reviewed */ beadId: string }
   | { type: 'runAction'; action: DrainAction; purpose: ActionPurpose }
   | { type: 'stop'; exitCode: number; reason: StopReason; message?: string };
 
@@ -133,10 +163,12 @@ const stop = (state: MachineState, exitCode: number, reason: StopReason, message
   effects: [message ? { type: 'stop', exitCode, reason, message } : { type: 'stop', exitCode, reason }],
 });
 
+const line = (said: Say): Effect => ({ type: 'say', ...said });
+
 /** After a completed cycle or a closed epic: stop at --max-cycles, else keep going. */
 function continueOrStopAtMax(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
   if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
-    const stopped = stop(state, 0, 'completed', `helix: reached max cycles (${settings.maxCycles})`);
+    const stopped = stop(state, 0, 'completed', RUN.maxCycles(settings.maxCycles).text);
     return { state: stopped.state, effects: [...effects, ...stopped.effects] };
   }
   return { state, effects: [...effects, { type: 'readQueue' }] };
@@ -163,62 +195,44 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
       if (event.why === 'start') return { state, effects: [{ type: 'writeContext' }, { type: 'readQueue' }] };
       if (event.why === 'failure') return { state, effects: [{ type: 'readQueue' }] };
       if (event.readyAfter > event.readyBefore) {
-        return {
-          state: { ...state, emptyBuilds: 0 },
-          effects: [
-            { type: 'say', level: 'summary', text: `helix: orphan recovery freed issues (${event.readyBefore} → ${event.readyAfter} ready), retrying` },
-            { type: 'readQueue' },
-          ],
-        };
+        return { state: { ...state, emptyBuilds: 0 }, effects: [line(RUN.orphansFreed(event.readyBefore, event.readyAfter)), { type: 'readQueue' }] };
       }
-      return stop(state, 0, 'blocked', 'helix: no selectable issues after orphan recovery — stopping');
+      return stop(state, 0, 'blocked', RUN.nothingSelectable);
     }
 
-    case 'queue': {
-      if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
-        return stop(state, 0, 'completed', `helix: reached max cycles (${settings.maxCycles})`);
-      }
-      const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver]);
-      const selection = selectNext({ ready: event.ready, epics: event.epics, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
-      if (selection.kind === 'closeEpic') return { state, effects: [{ type: 'closeEpic', epicId: selection.epic.id }] };
-      if (selection.kind === 'drained') {
-        const effects: Effect[] = [];
-        if (state.focusedEpic && !selection.focusedEpic) effects.push({ type: 'say', level: 'verbose', text: `helix: leaving epic focus ${state.focusedEpic}` });
-        return { state: { ...state, focusedEpic: selection.focusedEpic }, effects: [...effects, { type: 'runCheck' }] };
-      }
-      const effects: Effect[] = [];
-      if (selection.announce) effects.push({ type: 'say', level: 'verbose', text: selection.announce });
-      if (selection.focusedEpic !== state.focusedEpic && selection.focusedEpic) effects.push({ type: 'writeContext' });
-      const cycle = state.attempted + 1;
-      const readyCount = event.ready.filter((b) => !excluded.has(b.id)).length;
-      effects.push({ type: 'cycleStart', cycle, beadId: selection.bead.id, readyCount });
-      effects.push({ type: 'attempt', bead: selection.bead, cycle, focusedEpic: selection.focusedEpic, ready: event.ready });
-      const focusedEpicTitle = selection.focusedEpic ? event.beads.find((b) => b.id === selection.focusedEpic)?.title : undefined;
-      return { state: { ...state, focusedEpic: selection.focusedEpic, focusedEpicTitle }, effects };
-    }
+    case 'queue':
+      return selectFromQueue(state, event, settings);
 
     case 'epicClosed': {
       const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
-      const effects: Effect[] = [{ type: 'say', level: 'verbose', text: `helix: closed epic ${event.epicId} (all children closed)` }];
-      // Post-epic review, scoped to the epic's governing spec, before focus moves on.
-      if (settings.autoReview) return { state: next, effects: [...effects, { type: 'runReview', scope: event.reviewScope, cycle: next.attempted, beadId: event.epicId }] };
-      return continueOrStopAtMax(next, settings, effects);
+      const effects: Effect[] = [];
+      if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+      // Post-epic review, scoped to the epic's governing spec, before focus moves on (no size check).
+      if (settings.autoReview) {
+        effects.push(line(RUN.epicReviewStarting(event.epicId, event.reviewScope)));
+        return { state: next, effects: [...effects, { type: 'runReview', kind: 'post-epic', scope: event.reviewScope, cycle: next.attempted, beadId: event.epicId }] };
+      }
+      return continueAfterCompletion(next, settings, [...effects, line(sessionReset)]);
     }
 
     case 'reviewed': {
-      const effects: Effect[] = event.parseable
-        ? []
-        : [
-            { type: 'say', level: 'summary', text: 'helix: review output missing REVIEW_STATUS trailer' },
-            { type: 'say', level: 'summary', text: `review output was not safely interpretable after cycle ${event.cycle} — continuing` },
-          ];
-      return continueAfterCompletion(state, settings, effects);
+      if (event.kind === 'post-epic') {
+        const effects: Effect[] = [];
+        if (event.outcome === 'issues') effects.push(line(RUN.epicReviewGaps));
+        if (event.outcome === 'unparseable') effects.push(line(RUN.epicReviewUnparseable(event.rc)));
+        return continueAfterCompletion(state, settings, [...effects, line(sessionReset)]);
+      }
+      const effects: Effect[] = [];
+      if (event.outcome === 'issues') effects.push(line(RUN.reviewFiled));
+      if (event.outcome === 'unparseable') effects.push(line(RUN.reviewUninterpretable(event.cycle)));
+      return continueAfterCompletion({ ...state, afterReview: [] }, settings, [...effects, ...state.afterReview]);
     }
 
     case 'attempted':
       return afterAttempt(state, event, settings);
 
     case 'checked':
+      if (!event.ok) return stop(state, 1, 'error', RUN.checkFailed.text);
       return routeNextAction(state, event.nextAction, settings);
 
     case 'actionDone':
@@ -226,12 +240,38 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
   }
 }
 
+/** One pass over the ready queue (bash-interface §2.3): epic focus, then the next bead, or drain. */
+function selectFromQueue(state: MachineState, event: Extract<Event, { type: 'queue' }>, settings: SupervisorSettings): Step {
+  if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
+    return stop(state, 0, 'completed', RUN.maxCycles(settings.maxCycles).text);
+  }
+  const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver]);
+  const selection = selectNext({ ready: event.ready, epics: event.epics, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
+  const effects: Effect[] = [];
+  if (selection.released) effects.push(line(RUN.epicNoneEligible(selection.released.epic, selection.released.open)), line(sessionReset));
+  if (selection.kind === 'closeEpic') {
+    return { state, effects: [...effects, line(RUN.epicDone(selection.epic.id)), { type: 'closeEpic', epicId: selection.epic.id }] };
+  }
+  if (selection.kind === 'drained') {
+    return { state: { ...state, focusedEpic: selection.focusedEpic }, effects: [...effects, { type: 'runCheck' }] };
+  }
+  const { bead, focusedEpic } = selection;
+  if (selection.focus === 'child' && focusedEpic) effects.push(line(RUN.epicFocusChild(focusedEpic, bead.id)));
+  if (selection.focus === 'parent' && focusedEpic) effects.push(line(RUN.epicFocusParent(focusedEpic, bead.id)));
+  if (focusedEpic !== state.focusedEpic && focusedEpic) effects.push({ type: 'writeContext' });
+  const cycle = state.attempted + 1;
+  const readyCount = event.ready.filter((b) => !excluded.has(b.id)).length;
+  effects.push({ type: 'attempt', bead, cycle, focusedEpic, ready: event.ready, readyCount });
+  const focusedEpicTitle = focusedEpic ? event.beads.find((b) => b.id === focusedEpic)?.title : undefined;
+  return { state: { ...state, focusedEpic, focusedEpicTitle }, effects };
+}
+
 function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attempted' }>, settings: SupervisorSettings): Step {
   const { bead, outcome } = event;
   if (outcome.kind === 'passed-over') {
     return {
       state: { ...state, passedOver: [...state.passedOver, bead.id] },
-      effects: [{ type: 'say', level: 'verbose', text: `helix: skipping ${bead.id} this pass: ${outcome.reason}` }, { type: 'readQueue' }],
+      effects: [line(RUN.passedOver(bead.id, outcome.reason)), { type: 'readQueue' }],
     };
   }
   const base: MachineState = {
@@ -251,33 +291,34 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
       completed: base.completed + 1,
       completedDurations: [...base.completedDurations, event.durationSec],
     };
-    const effects: Effect[] = [completeLine(cycle, bead.id, counted)];
-    // The COMPLETE line is parsed by harnesses in its exact contract shape; SALVAGED goes beside it.
-    if (outcome.salvaged) effects.push({ type: 'say', level: 'verbose', text: `helix: ${bead.id} SALVAGED: the agent failed but the bead is closed and verified` });
+    const effects: Effect[] = [];
+    if (outcome.salvage) {
+      const { rc, closedBefore, closedAfter } = outcome.salvage;
+      effects.push(line(RUN.salvaged(rc, closedBefore, closedAfter)), line(RUN.salvagedSummary(cycle, bead.id, rc)));
+    }
+    if (outcome.salvaged) effects.push(line(RUN.salvagedVerified(bead.id)));
     const members = settleMembers(counted, batch, bead.id, cycle);
     const next = members.state;
-    effects.push(...members.effects);
+    // The COMPLETE lines (the primary's, then its batch members') come after the review (§2.7).
+    const completion: Effect[] = [completeLine(cycle, bead.id, counted), ...members.effects];
     const velocity = velocityVerdict(next.completedDurations, settings.velocityFactor, settings.velocitySeconds);
     if (velocity.kind === 'collapse') {
-      const stopped = stop(next, 1, 'velocity_collapse', `helix: stopping: VELOCITY_COLLAPSE: ${velocity.detail}`);
-      return { state: stopped.state, effects: [...effects, ...stopped.effects] };
+      const stopped = stop(next, 1, 'velocity_collapse', RUN.velocityStop(velocity.detail));
+      return { state: stopped.state, effects: [...effects, ...completion, ...stopped.effects] };
     }
-    if (velocity.kind === 'warning') effects.push({ type: 'say', level: 'summary', text: `helix: warning: velocity dropping: ${velocity.detail}` });
+    if (velocity.kind === 'warning') effects.push(line(RUN.velocityWarning(velocity.detail)));
     if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
-    const change = outcome.change;
-    if (settings.autoReview && change && (change.lines >= settings.reviewThreshold || change.files >= REVIEW_MIN_FILES)) {
-      return { state: next, effects: [...effects, { type: 'runReview', scope: 'last-commit', cycle, beadId: bead.id }] };
-    }
-    return continueAfterCompletion(next, settings, effects);
+    if (!settings.autoReview) return continueAfterCompletion(next, settings, [...effects, ...completion]);
+    return reviewGate(next, settings, cycle, bead.id, outcome.change, effects, completion);
   }
 
   if (outcome.kind === 'drift') {
     const drifted: MachineState = { ...base, skipped: [...base.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
     const members = settleMembers(drifted, batch, bead.id, cycle);
-    const effects: Effect[] = [...driftLines(bead.id, outcome.changes), ...members.effects];
-    if (members.state.completed === state.completed) return { state: members.state, effects: [...effects, { type: 'readQueue' }] };
+    const effects: Effect[] = [...driftLines(bead.id, outcome.changes), line(RUN.skippingAfterDrift(bead.id)), ...members.effects];
+    // No review and no periodic alignment for a drifted cycle; members that completed still count.
     if (crossedMultiple(state.completed, members.state.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
-    return continueAfterCompletion(members.state, settings, effects);
+    return { state: members.state, effects: [...effects, { type: 'readQueue' }] };
   }
 
   // failed
@@ -285,11 +326,11 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   const failedOnce: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure } } };
   const members = settleMembers(failedOnce, batch, bead.id, cycle);
   let next = members.state;
-  const effects: Effect[] = [
-    { type: 'say', level: 'summary', stamped: true, text: `cycle ${cycle}: FAILED` },
-    { type: 'say', level: 'verbose', text: `helix: ${bead.id} attempt ${count} failed: ${outcome.detail}` },
-    ...members.effects,
-  ];
+  const effects: Effect[] =
+    outcome.failure === 'agent-failed'
+      ? [line(RUN.implementationFailed(cycle)), line(RUN.failedSummary(cycle))]
+      : [line(RUN.notCompleted(cycle, next.completed))];
+  effects.push(line(RUN.attemptFailedDetail(bead.id, count, outcome.detail)), ...members.effects);
   if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
   const category = failureCategory(outcome.detail);
   if (category) {
@@ -297,40 +338,55 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     const withBead = beads.includes(bead.id) ? beads : [...beads, bead.id];
     next = { ...next, failureCategories: { ...next.failureCategories, [category]: withBead } };
     if (withBead.length >= settings.systemicThreshold) {
-      const stopped = stop(
-        next,
-        1,
-        'systemic_failure',
-        `helix: stopping: SYSTEMIC_FAILURE: ${withBead.length} beads failed with "${category}" (${withBead.join(', ')}); see the systemic memory (helix memory recall "${category}" --type systemic)`,
-      );
+      const stopped = stop(next, 1, 'systemic_failure', RUN.systemicStop(withBead.length, category, withBead));
       return { state: stopped.state, effects: [...effects, ...stopped.effects] };
     }
   }
   // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s seed 004 promises.
   const seconds = backoffSeconds(count, settings.backoffOverride);
   if (count < MAX_ATTEMPTS) {
-    effects.push({ type: 'say', level: 'verbose', text: `helix: backing off ${seconds}s before retrying ${bead.id} (attempt ${count}/${MAX_ATTEMPTS})` });
+    effects.push(line(RUN.attemptBackoff(count + 1, bead.id, seconds)));
     effects.push({ type: 'sleep', seconds }, { type: 'recoverOrphans', why: 'failure' });
     return { state: next, effects };
   }
-  effects.push({ type: 'say', level: 'verbose', text: `helix: backing off ${seconds}s before blocking ${bead.id} (attempt ${count}/${MAX_ATTEMPTS})` });
   effects.push({ type: 'sleep', seconds });
   const blocked = blockIntractable(next, bead, outcome.failure, count);
   effects.push(...blocked.effects, { type: 'recoverOrphans', why: 'failure' });
   return { state: blocked.state, effects };
 }
 
-const completeLine = (cycle: number, id: string, s: MachineState): Effect => ({
-  type: 'say',
-  level: 'summary',
-  stamped: true,
-  text: `cycle ${cycle}: ${id} → COMPLETE (${s.completed}/${s.attempted} done, ${s.tokens} tokens)`,
-});
+/**
+ * The post-implementation review gate (bash-interface §2.8). It fails safe: a change that could
+ * not be measured counts as UNMEASURED lines and files, and a threshold of 0 reviews every cycle.
+ * Skipped only when the threshold is above 0 and the change is below it in lines and below 3 files.
+ */
+function reviewGate(
+  state: MachineState,
+  settings: SupervisorSettings,
+  cycle: number,
+  beadId: string,
+  change: ChangeFacts | undefined,
+  effects: Effect[],
+  completion: Effect[],
+): Step {
+  const facts = change ?? { scope: 'last-commit', lines: UNMEASURED, files: UNMEASURED };
+  if (facts.unavailableSha) effects.push(line(RUN.reviewFallback(beadId, facts.unavailableSha)));
+  const small = settings.reviewThreshold > 0 && facts.lines < settings.reviewThreshold && facts.files < REVIEW_MIN_FILES;
+  if (small) {
+    effects.push(line(RUN.reviewSkipped(facts.scope, facts.lines, facts.files, settings.reviewThreshold)));
+    return continueAfterCompletion(state, settings, [...effects, ...completion]);
+  }
+  effects.push(line(RUN.reviewStarting(cycle, facts.scope)));
+  return {
+    state: { ...state, afterReview: completion },
+    effects: [...effects, { type: 'runReview', kind: 'post-implementation', scope: facts.scope, cycle, beadId }],
+  };
+}
 
-const driftLines = (id: string, changes: string[]): Effect[] => [
-  { type: 'say', level: 'summary', text: `helix: queue drift detected for ${id}; refusing stale completion` },
-  { type: 'say', level: 'verbose', text: `helix: changed: ${changes.join(', ')}` },
-];
+const completeLine = (cycle: number, id: string, s: MachineState): Effect => line(RUN.completeSummary(cycle, id, s.completed, s.attempted, s.tokens));
+
+const driftLines = (id: string, changes: string[]): Effect[] =>
+  changes.includes('removed') ? [line(RUN.driftVanished(id))] : [line(RUN.drift(id)), line(RUN.driftChanges(changes))];
 
 /** True when going from `before` to `after` passed a multiple of `every` (a batch may add several). */
 function crossedMultiple(before: number, after: number, every: number): boolean {
@@ -352,19 +408,19 @@ function settleMembers(state: MachineState, batch: MemberVerdict[], primaryId: s
     switch (outcome.kind) {
       case 'completed':
         next = { ...next, completed: next.completed + 1 };
-        effects.push({ type: 'say', level: 'verbose', text: `helix: batch member ${bead.id} (with ${primaryId}) closed and verified` }, completeLine(cycle, bead.id, next));
+        effects.push(line(RUN.batchMemberClosed(bead.id, primaryId)), completeLine(cycle, bead.id, next));
         break;
       case 'released':
-        effects.push({ type: 'say', level: 'verbose', text: `helix: batch member ${bead.id} not closed this cycle; claim released, no attempt counted` });
+        effects.push(line(RUN.batchMemberReleased(bead.id)));
         break;
       case 'drift':
         next = { ...next, skipped: [...next.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
-        effects.push(...driftLines(bead.id, outcome.changes));
+        effects.push(...driftLines(bead.id, outcome.changes), line(RUN.skippingAfterDrift(bead.id)));
         break;
       case 'failed': {
         const count = (next.failures[bead.id]?.count ?? 0) + 1;
         next = { ...next, failures: { ...next.failures, [bead.id]: { count, last: 'no-completion' } } };
-        effects.push({ type: 'say', level: 'verbose', text: `helix: batch member ${bead.id} attempt ${count} failed: ${outcome.detail}` });
+        effects.push(line(RUN.batchMemberFailed(bead.id, count, outcome.detail)));
         if (count >= MAX_ATTEMPTS) {
           const blocked = blockIntractable(next, bead, 'no-completion', count);
           next = blocked.state;
@@ -381,12 +437,16 @@ function settleMembers(state: MachineState, batch: MemberVerdict[], primaryId: s
 function blockIntractable(state: MachineState, bead: Bead, failure: FailureKind, count: number): Step {
   const reason = intractableReason(failure, count);
   const skipped: SkippedBead[] = [...state.skipped, { id: bead.id, title: bead.title, reason }];
-  const effects: Effect[] = [{ type: 'say', level: 'summary', stamped: true, text: `BLOCKED ${bead.id} after ${count} attempts` }, { type: 'markBlocked', id: bead.id, reason }];
+  const blockedLines =
+    failure === 'agent-failed'
+      ? [line(RUN.blockedSummary(bead.id, count)), line(RUN.blocking(bead.id, count))]
+      : [line(RUN.blockedNonCompletingSummary(bead.id, count)), line(RUN.blockingNonCompleting(bead.id, count))];
+  const effects: Effect[] = [...blockedLines, { type: 'markBlocked', id: bead.id, reason }];
   let focusedEpic = state.focusedEpic;
   if (focusedEpic && bead.parent === focusedEpic) {
     const epicReason = `child ${bead.id} intractable after ${count} attempts`;
     skipped.push({ id: focusedEpic, title: state.focusedEpicTitle ?? focusedEpic, reason: epicReason });
-    effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason });
+    effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason }, line(RUN.blockingParentEpic(focusedEpic, bead.id)), line(sessionReset));
     focusedEpic = undefined;
   }
   return { state: { ...state, skipped, focusedEpic }, effects };
@@ -396,57 +456,74 @@ function blockIntractable(state: MachineState, bead: Bead, failure: FailureKind,
 function continueAfterCompletion(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
   const atMax = settings.maxCycles > 0 && state.completed >= settings.maxCycles;
   if (!atMax && crossedMultiple(state.alignedAtCompleted, state.completed, settings.reviewEvery)) {
-    return { state: { ...state, alignedAtCompleted: state.completed }, effects: [...effects, { type: 'runAction', action: 'align', purpose: 'periodic' }] };
+    return {
+      state: { ...state, alignedAtCompleted: state.completed },
+      effects: [...effects, line(RUN.periodicAlignment(state.completed)), { type: 'runAction', action: 'align', purpose: 'periodic' }],
+    };
   }
   return continueOrStopAtMax(state, settings, effects);
 }
 
-/** The routing table of contract §6.6. */
+/** The routing table of bash-interface §2.11 (cli.md §6.6 where they differ). */
 export function routeNextAction(state: MachineState, action: NextAction | undefined, settings: SupervisorSettings): Step {
-  if (!action) return stop(state, 1, 'error', 'helix: unable to determine NEXT_ACTION from check output');
+  if (!action) return stop(state, 1, 'error', RUN.noNextAction);
   const repeated = state.drainAnswers.includes(action);
   const next: MachineState = { ...state, drainAnswers: [...state.drainAnswers, action] };
-  const stopAfter = (exitCode: number, reason: StopReason) => stop(next, exitCode, reason, `helix: stopping after check returned ${action}`);
+  const stopAfter = (exitCode: number, reason: StopReason) => stop(next, exitCode, reason, RUN.stoppingAfter(action));
+  const run = (drainAction: DrainAction, purpose: ActionPurpose, announce: Say): Step => ({
+    state: next,
+    effects: [line(announce), { type: 'runAction', action: drainAction, purpose }],
+  });
   switch (action) {
     case 'BUILD': {
       const emptyBuilds = state.emptyBuilds + 1;
-      if (emptyBuilds >= 2) return { state: { ...next, emptyBuilds }, effects: [{ type: 'recoverOrphans', why: 'build-breaker' }] };
+      if (emptyBuilds >= 2) {
+        return { state: { ...next, emptyBuilds }, effects: [line(RUN.consecutiveBuilds(emptyBuilds)), { type: 'recoverOrphans', why: 'build-breaker' }] };
+      }
       return { state: { ...next, emptyBuilds }, effects: [{ type: 'readQueue' }] };
     }
     case 'DESIGN':
-    case 'POLISH':
+    case 'POLISH': {
+      // cli.md: the same answer twice with no build between stops (the Bash CLI looped).
+      if (repeated) return stopAfter(0, 'completed');
+      const drainAction = action === 'DESIGN' ? 'design' : 'polish';
+      return run(drainAction, 'drain', RUN.drainRunning(drainAction));
+    }
     case 'BACKFILL':
       if (repeated) return stopAfter(0, 'completed');
-      return { state: next, effects: [{ type: 'runAction', action: action.toLowerCase() as DrainAction, purpose: 'drain' }] };
+      return run('backfill', 'drain', RUN.drainRunning('backfill'));
     case 'ALIGN':
-      if (settings.autoAlign && !state.alignedSinceBuild) {
-        return { state: next, effects: [{ type: 'runAction', action: 'align', purpose: 'drain' }] };
-      }
+      if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'drain', RUN.drainRunning('alignment'));
       return stopAfter(0, 'completed');
     case 'WAIT':
     case 'GUIDANCE':
       return stopAfter(0, 'blocked');
     case 'STOP':
-      // Align once before stopping, but only when this run built something the plan has not seen.
-      if (settings.autoAlign && !state.alignedSinceBuild && state.completed > 0) {
-        return { state: next, effects: [{ type: 'runAction', action: 'align', purpose: 'pre-stop' }] };
-      }
+      // Align once before stopping, also when this run built nothing (bash-interface §2.11).
+      if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'pre-stop', RUN.preStopAlignment);
       return stopAfter(0, 'completed');
   }
 }
 
 function afterAction(state: MachineState, event: Extract<Event, { type: 'actionDone' }>): Step {
   const next = event.action === 'align' && event.ok ? { ...state, alignedSinceBuild: true } : state;
-  const why = event.detail ? `: ${event.detail}` : '';
+  const detail: Effect[] = event.detail ? [line({ level: 'narrative', text: `helix: ${event.action}: ${event.detail}` })] : [];
   switch (event.purpose) {
-    case 'drain':
-      if (!event.ok) return stop(next, 1, 'error', `helix: ${event.action} failed after queue drain${why}`);
-      return { state: next, effects: [{ type: 'runCheck' }] };
-    case 'pre-stop':
-      if (!event.ok) return stop(next, 1, 'error', `helix: align failed before stop${why}`);
-      return stop(next, 0, 'completed', 'helix: stopping after check returned STOP');
-    case 'periodic':
-      if (!event.ok) return stop(next, 1, 'error', `helix: periodic alignment failed — stopping${why}`);
-      return { state: next, effects: [{ type: 'readQueue' }] };
+    case 'drain': {
+      if (event.ok) return { state: next, effects: [{ type: 'runCheck' }] };
+      const failedLine = event.action === 'align' ? RUN.postDrainAlignmentFailed : RUN.drainFailed(event.action);
+      const stopped = stop(next, 1, 'error', failedLine);
+      return { state: stopped.state, effects: [...detail, ...stopped.effects] };
+    }
+    case 'pre-stop': {
+      // A failed pre-stop alignment is reported, and the run still stops normally (exit 0).
+      const stopped = stop(next, 0, 'completed', RUN.stoppingAfter('STOP'));
+      return { state: stopped.state, effects: [...(event.ok ? [] : [...detail, line(RUN.preStopAlignmentFailed)]), ...stopped.effects] };
+    }
+    case 'periodic': {
+      if (event.ok) return { state: next, effects: [{ type: 'readQueue' }] };
+      const stopped = stop(next, 1, 'error');
+      return { state: stopped.state, effects: [...detail, line(RUN.periodicAlignmentFailed(state.completed)), ...stopped.effects] };
+    }
   }
 }

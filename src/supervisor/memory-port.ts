@@ -170,9 +170,12 @@ export async function openMemoryPort(root: string, env: NodeJS.ProcessEnv, say: 
 export async function memoryHealth(root: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown> | null> {
   let dbPath: string | undefined;
   try {
-    const memory = await loadMemory();
-    dbPath = memory.resolveDbPath(root, env);
+    // The path alone first: a project without a memory store must not pay for loading SQLite
+    // (`helix status --json` stays fast, bench:status).
+    const { resolveDbPath } = await import('../memory/paths.js');
+    dbPath = resolveDbPath(root, env);
     if (!existsSync(dbPath)) return null;
+    const memory = await loadMemory();
     const store = memory.openMemoryStore({ dbPath, env, warn: () => undefined });
     try {
       const health = await store.health();

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive, withLock } from '../tracker/index.js';
+import { RUN } from './lines.js';
 
 export const pidFilePath = (trackerDir: string) => join(trackerDir, 'helix.pid');
 
@@ -51,7 +52,7 @@ export function acquireRunMutex(trackerDir: string, now: Date = new Date()): () 
   withLock(trackerDir, () => {
     const holder = activeRun(trackerDir);
     if (holder) {
-      throw new HelixError('runActive', `helix run: already running (pid=${holder.pid}, started=${holder.started})`);
+      throw new HelixError('runActive', RUN.alreadyRunning(holder.pid, holder.started));
     }
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, `${process.pid} ${now.toISOString()}\n`);

@@ -1,11 +1,17 @@
-// Where the run's words go (contract §9). Everything goes to the session log
-// `.helix-logs/helix-YYYYMMDD-HHMMSS.log`; stderr gets every line in normal mode and only the
-// summary lines with --summary (or none of the verbose ones with --quiet). Agent output is
-// appended to the log and its line range reported as `log L<a>–L<b>`.
+// Where helix's lines go (bash-interface §0.2, §0.3). Three modes: normal, --quiet (hides only
+// agent-call noise) and --summary (narrative lines go to the session log only; short summary
+// lines take their place). Everything printed is also appended to the session log
+// `<root>/.helix-logs/helix-YYYYMMDD-HHMMSS.log`; agent output is appended there as framed blocks
+// whose line range the summary-form completion line reports as `log L<a>–L<b>`. Agent answers go
+// to stdout.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { printable } from '../terminal-text.js';
+import { createUniquely } from '../unique-path.js';
+import type { LineLevel } from './lines.js';
 
 export type OutputMode = 'normal' | 'quiet' | 'summary';
+export type { LineLevel } from './lines.js';
 
 export function clockTime(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -17,95 +23,141 @@ export function fileStamp(now: Date): string {
   return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
 }
 
-/** What the supervisor writes through: the session log, or nothing at all for dry runs. */
-/** One agent call's block in the log (its whole transcript) and its live lines on the terminal. */
-export interface AgentOutputSink {
-  /** Appends raw agent output to the log; echoes it to stderr in normal mode when `echo` was asked. */
-  append: (text: string) => void;
-  /** A live-progress line: stderr in normal mode only (the raw events it comes from are in the log). */
-  echo: (line: string) => void;
-  /** The block's line range in the log (finishes an unfinished last line). */
-  range: () => { first: number; last: number };
+/** Whether a line of `level` is printed on stderr in `mode` (the table of §0.2). */
+export function onStderr(level: LineLevel, mode: OutputMode): boolean {
+  switch (level) {
+    case 'always':
+      return true;
+    case 'narrative':
+    case 'terminal':
+      return mode !== 'summary';
+    case 'noise':
+      return mode === 'normal';
+    case 'summary':
+      return mode === 'summary';
+  }
 }
 
+/** Whether it goes to the session log: every line, except the form of a pair the mode does not use. */
+export function inLog(level: LineLevel, mode: OutputMode): boolean {
+  if (level === 'summary') return mode === 'summary';
+  if (level === 'terminal') return mode !== 'summary';
+  return true;
+}
+
+/** The log lines a block occupies: the log's line count just before it and just after it (§0.3). */
+export interface LogRange {
+  first: number;
+  last: number;
+}
+
+/** What the supervisor writes through: the session log, or nothing at all for dry runs. */
 export interface RunOutput {
   readonly mode: OutputMode;
+  /** Absolute path of the session log ('-' when there is none). */
   readonly logName: string;
-  summary(line: string): void;
-  verbose(line: string): void;
-  /** `echo: false` keeps raw output (a JSON event stream) off the terminal. Default true. */
-  agentOutputSink(options?: { echo?: boolean }): AgentOutputSink;
+  line(level: LineLevel, text: string): void;
+  /** Shown in every mode. */
+  always(text: string): void;
+  /** Progress: stderr in normal and --quiet, the log only with --summary. */
+  narrative(text: string): void;
+  /** Agent-call noise: stderr in normal mode only. */
+  noise(text: string): void;
+  /** Alias of `always` (older callers). */
+  summary(text: string): void;
+  /** Alias of `narrative` (older callers). */
+  verbose(text: string): void;
+  /** Appends a block of agent output (already framed) to the log and returns the range it took. */
+  logBlock(lines: string): LogRange;
+  /** An agent's answer on stdout. */
+  answer(text: string): void;
 }
 
 /** Output for dry runs: prints nothing and writes no log. */
 export const SILENT_OUTPUT: RunOutput = {
   mode: 'quiet',
   logName: '-',
+  line: () => undefined,
+  always: () => undefined,
+  narrative: () => undefined,
+  noise: () => undefined,
   summary: () => undefined,
   verbose: () => undefined,
-  agentOutputSink: () => ({ append: () => undefined, echo: () => undefined, range: () => ({ first: 0, last: 0 }) }),
+  logBlock: () => ({ first: 0, last: 0 }),
+  answer: () => undefined,
 };
 
 export class SessionOutput implements RunOutput {
   readonly logPath: string;
   readonly mode: OutputMode;
-  private readonly root: string;
   private lines = 0;
-  private partial = false;
-  private readonly write: (text: string) => void;
+  private readonly stderr: (text: string) => void;
+  private readonly stdout: (text: string) => void;
 
-  constructor(root: string, mode: OutputMode, now: Date = new Date(), stderr: (text: string) => void = (t) => process.stderr.write(t)) {
-    this.root = root;
+  constructor(
+    root: string,
+    mode: OutputMode,
+    now: Date = new Date(),
+    stderr: (text: string) => void = (t) => process.stderr.write(t),
+    stdout: (text: string) => void = (t) => process.stdout.write(t),
+  ) {
     this.mode = mode;
     const dir = join(root, '.helix-logs');
     mkdirSync(dir, { recursive: true });
-    this.logPath = join(dir, `helix-${fileStamp(now)}.log`);
-    writeFileSync(this.logPath, '', { flag: 'a' });
-    this.write = stderr;
+    // Its own file even when another run or command started in the same second (-2, -3, …):
+    // the line ranges it reports count only its own lines.
+    this.logPath = createUniquely(join(dir, `helix-${fileStamp(now)}`), '.log', (path) => writeFileSync(path, '', { flag: 'wx' }));
+    // bead titles and agent text are shown, never obeyed by the terminal
+    this.stderr = (text) => stderr(printable(text));
+    this.stdout = (text) => stdout(printable(text));
   }
 
-  /** The log path as printed: relative to the project root. */
+  /** Lines that print the log path print it absolute (§0.3). */
   get logName(): string {
-    return relative(this.root, this.logPath);
+    return this.logPath;
   }
 
-  private toLog(text: string): void {
-    if (!text) return;
+  private toLog(raw: string): void {
+    if (!raw) return;
+    // People read the log in a terminal (`tail -f`, `sed -n 'a,bp'`): the same rule as stderr.
+    const text = printable(raw);
     appendFileSync(this.logPath, text);
-    // `lines` counts finished lines; an unfinished one is finished before the next block starts.
     this.lines += text.split('\n').length - 1;
-    this.partial = !text.endsWith('\n');
   }
 
-  /** A line every mode shows (cycle progress, stops, run complete, blockers). */
-  summary(line: string): void {
-    this.toLog(`${line}\n`);
-    this.write(`${line}\n`);
+  line(level: LineLevel, text: string): void {
+    if (inLog(level, this.mode)) this.toLog(`${text}\n`);
+    if (onStderr(level, this.mode)) this.stderr(`${text}\n`);
   }
 
-  /** Detail: stderr in normal mode, the log only with --summary / --quiet. */
-  verbose(line: string): void {
-    this.toLog(`${line}\n`);
-    if (this.mode === 'normal') this.write(`${line}\n`);
+  always(text: string): void {
+    this.line('always', text);
   }
 
-  /** Starts a block of agent output; returns the functions that append to it. */
-  agentOutputSink(options: { echo?: boolean } = {}): AgentOutputSink {
-    const echoRaw = options.echo !== false;
-    if (this.partial) this.toLog('\n');
-    const first = this.lines + 1;
-    return {
-      append: (text: string) => {
-        this.toLog(text);
-        if (this.mode === 'normal' && echoRaw) this.write(text);
-      },
-      echo: (line: string) => {
-        if (this.mode === 'normal') this.write(`${line}\n`);
-      },
-      range: () => {
-        if (this.partial) this.toLog('\n');
-        return { first, last: Math.max(first, this.lines) };
-      },
-    };
+  narrative(text: string): void {
+    this.line('narrative', text);
+  }
+
+  noise(text: string): void {
+    this.line('noise', text);
+  }
+
+  summary(text: string): void {
+    this.always(text);
+  }
+
+  verbose(text: string): void {
+    this.narrative(text);
+  }
+
+  logBlock(lines: string): LogRange {
+    const first = this.lines;
+    this.toLog(lines.endsWith('\n') || !lines ? lines : `${lines}\n`);
+    return { first, last: this.lines };
+  }
+
+  answer(text: string): void {
+    if (!text) return;
+    this.stdout(text.endsWith('\n') ? text : `${text}\n`);
   }
 }

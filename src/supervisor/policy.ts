@@ -1,5 +1,6 @@
 // The supervisor's numbers, named once with the reason they have the value they have
 // (seed 004, contract §3 and §6).
+import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../numbers.js';
 
 /** After this many failed attempts a bead is skipped for the rest of the run (seed 004). */
 export const MAX_ATTEMPTS = 4;
@@ -10,12 +11,11 @@ export function backoffSeconds(failures: number, override?: number): number {
   return Math.min(5 * 2 ** (Math.max(failures, 1) - 1), 40);
 }
 
-/** HELIX_BACKOFF_SLEEP overrides every backoff sleep (tests use 0). */
+/** HELIX_BACKOFF_SLEEP overrides every backoff sleep (tests use 0): seconds, up to what a timer holds. */
 export function backoffOverride(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.HELIX_BACKOFF_SLEEP;
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return parseNumber('HELIX_BACKOFF_SLEEP', raw, { min: 0, max: MAX_TIMER_SECONDS, fraction: true });
 }
 
 /** `.helix/context.md` is refreshed every this many completed cycles (seed 004). */
@@ -36,11 +36,6 @@ export interface SupervisorSettings {
   velocitySeconds: number;
 }
 
-const numberFrom = (raw: string | undefined, fallback: number): number => {
-  const value = raw === undefined || raw === '' ? NaN : Number(raw);
-  return Number.isFinite(value) ? value : fallback;
-};
-
 export function defaultSettings(env: NodeJS.ProcessEnv = process.env): SupervisorSettings {
   return {
     maxCycles: 0,
@@ -49,8 +44,10 @@ export function defaultSettings(env: NodeJS.ProcessEnv = process.env): Superviso
     autoReview: true,
     reviewThreshold: 100,
     backoffOverride: backoffOverride(env),
-    systemicThreshold: numberFrom(env.HELIX_SYSTEMIC_THRESHOLD, 3),
-    velocityFactor: numberFrom(env.HELIX_VELOCITY_STOP_FACTOR, 5),
-    velocitySeconds: numberFrom(env.HELIX_VELOCITY_STOP_SECONDS, 60),
+    // distinct beads in one run; more than a run could ever attempt would switch the stop off
+    systemicThreshold: numberFromEnv(env, 'HELIX_SYSTEMIC_THRESHOLD', { min: 1, max: 1_000_000 }, 3),
+    // the latest cycle against the first: below 1 every run would "collapse"
+    velocityFactor: numberFromEnv(env, 'HELIX_VELOCITY_STOP_FACTOR', { min: 1, max: 1_000_000, fraction: true }, 5),
+    velocitySeconds: numberFromEnv(env, 'HELIX_VELOCITY_STOP_SECONDS', { min: 0, max: MAX_TIMER_SECONDS, fraction: true }, 60),
   };
 }

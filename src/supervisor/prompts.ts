@@ -1,6 +1,9 @@
-// The prompts helix hands to agents. Each points at its action file under
-// `<HELIX_LIBRARY_ROOT>/actions/` and carries the action phrase of contract §8, so an agent (and a
-// test) can tell which action it is running.
+// The prompts helix hands to agents, line for line as the Bash CLI wrote them (bash-interface §1):
+// the first line names the action (the action phrases of cli.md §8 occur in it), the second points
+// at the action file under `<HELIX_LIBRARY_ROOT>/actions/` with an absolute path. Where helix owns
+// the claim and the close (cli.md's deliberate choice, §19.10), the tracker and concurrency lines
+// say so instead of telling the agent to claim or close. Lines helix adds (the bead's own fields,
+// memories, the reviewed bead) come after the Bash lines.
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import type { Bead } from '../tracker/index.js';
@@ -29,85 +32,269 @@ export function actionFile(action: ActionName, env: NodeJS.ProcessEnv = process.
   return join(libraryRoot(env), 'actions', ACTIONS[action].file);
 }
 
-function header(action: ActionName, env: NodeJS.ProcessEnv): string {
-  return `Run the HELIX ${ACTIONS[action].phrase}. Read and follow ${actionFile(action, env)} exactly.`;
+/** Where the prompt runs: the repository, the tracker, the session log, the tracker's command. */
+export interface PromptPlace {
+  root: string;
+  /** The tracker file, `<dir>/beads.jsonl`. */
+  tracker: string;
+  /** Absolute session log path; undefined for a dry run (no log, no `Session log:` line). */
+  log?: string;
+  /** `ddx bead` when DDx is installed; helix's own `helix tracker` otherwise (§1). */
+  trackerCli: 'ddx bead' | 'helix tracker';
+  env?: NodeJS.ProcessEnv;
 }
 
-export interface ImplementationPromptInput {
+const FOLLOW = 'Follow the action exactly. Do the work — do not just describe what you would do.';
+const TESTS_CRITICAL =
+  'CRITICAL: If tests fail after your changes, fix them. 99% of test failures are caused by your changes, not by pre-existing breakage. Do not blame external causes, do not skip tests, do not commit with failing tests. Fix the code or fix the test. Retry up to 3 times before giving up. Never commit broken work.';
+
+/** `Execute the following HELIX <phrase>.` — every phrase but the review's ends in "action". */
+function opening(action: ActionName, place: PromptPlace, what = `HELIX ${ACTIONS[action].phrase}${action === 'review' ? ' action' : ''}`): string[] {
+  const lib = libraryRoot(place.env ?? process.env);
+  return [`Execute the following ${what}.`, `Read and follow the action at ${join(lib, 'actions', ACTIONS[action].file)}.`];
+}
+
+const references = (place: PromptPlace, ...files: string[]) => {
+  const lib = libraryRoot(place.env ?? process.env);
+  return `Use supporting references at ${files.map((f) => join(lib, f)).join(' and ')} as needed.`;
+};
+const repository = (place: PromptPlace) => `Execute in the current repository rooted at ${place.root}.`;
+const trackerIntro = (place: PromptPlace) => `Issue tracker: built-in JSONL at ${place.tracker} (legacy: .ddx/issues.jsonl).`;
+const trackerSubcommands = (place: PromptPlace) => `${trackerIntro(place)} Use \`${place.trackerCli}\` subcommands.`;
+const sessionLog = (place: PromptPlace) => (place.log ? [`Session log: ${place.log}`] : []);
+
+/** Who claims and closes the bead a build works on. */
+export type BuildOwnership =
+  /** execute-bead: helix claims, verifies and closes. */
+  | 'helix-closes'
+  /** direct prompting: helix claims, the agent closes, helix verifies. */
+  | 'agent-closes'
+  /** execute-loop: DDx claims and closes (the Bash CLI's own lines). */
+  | 'ddx-owns';
+
+export interface ImplementationPromptInput extends PromptPlace {
   bead: Bead;
+  /** The text of `.helix/context.md` (empty: no context block). */
   context: string;
   /** Related ready beads helix claimed beside the target for this one direct prompt (batching). */
   related?: Bead[];
   /** The rendered memory block (confidence-tagged lines) and the names it injected. */
   memory?: { block: string; names: string[] };
-  /** true: helix closes the bead after verifying (managed execution). */
-  helixCloses: boolean;
-  env?: NodeJS.ProcessEnv;
+  ownership: BuildOwnership;
 }
 
-export function implementationPrompt(input: ImplementationPromptInput): string {
+/** The context block (§1.1): the whole context file, an empty line, `---`. */
+function contextBlock(context: string): string[] {
+  const text = context.replace(/\n+$/, '');
+  return text ? [text, '', '---'] : [];
+}
+
+function trackerForBuild(place: PromptPlace, ownership: BuildOwnership): string {
+  const cli = place.trackerCli;
+  const commands = [`${cli} ready --json`, `${cli} show <id>`];
+  if (ownership === 'ddx-owns') commands.push(`${cli} update <id> --claim`);
+  if (ownership !== 'helix-closes') commands.push(`${cli} close <id>`);
+  return `${trackerIntro(place)} Use ${commands.map((c) => `\`${c}\``).join(', ')}.`;
+}
+
+function concurrencyRule(ownership: BuildOwnership, many: boolean): string {
+  const which = many ? 'each issue' : 'the selected issue';
+  if (ownership === 'ddx-owns') {
+    return many
+      ? 'Concurrency rule: re-read each issue immediately before claim and before close.'
+      : 'Concurrency rule: re-read the selected issue immediately before claim and immediately before close. If tracker metadata drifted materially, do not claim or close from stale assumptions; re-check instead.';
+  }
+  if (ownership === 'helix-closes') {
+    return `Concurrency rule: helix has claimed ${which} for this session and closes it after verifying your work; do not claim or close it. If tracker metadata drifted materially, stop and say so instead of working from stale assumptions.`;
+  }
+  return `Concurrency rule: helix has claimed ${which} for this session; do not claim it again. Re-read it immediately before close. If tracker metadata drifted materially, do not close from stale assumptions; re-check instead.`;
+}
+
+/** Lines helix adds after the Bash prompt: the bead's own fields and the injected memories. */
+function beadDetails(input: ImplementationPromptInput): string[] {
   const { bead } = input;
-  const env = input.env ?? process.env;
-  const parts = [input.context.trim(), '', header('implementation', env), `Implementation target: ${bead.id}`, '', `Title: ${bead.title}`];
-  const field = (label: string, value: unknown) => {
-    if (typeof value === 'string' && value.trim()) parts.push('', `${label}:`, value.trim());
-  };
+  const parts: string[] = ['', `Title: ${bead.title}`];
   if (bead['spec-id']) parts.push(`Spec: ${String(bead['spec-id'])}`);
   if (bead.parent) parts.push(`Parent: ${bead.parent}`);
-  field('Description', bead.description);
-  field('Acceptance', bead.acceptance);
-  field('Design', bead.design);
-  if (input.related?.length) {
-    // They are claimed for this task: no other worker takes them while this agent may be on them.
-    parts.push('', 'Also claimed for you as part of this task: related ready beads (finish the target first; take these only if they are small and share its change):');
-    for (const other of input.related) parts.push(`- ${other.id}: ${other.title}`);
-    parts.push(
-      input.helixCloses
-        ? 'helix judges each of them like the target.'
-        : 'Close each one you complete and verify the same way (helix tracker close <id> --commit <sha>) and leave the others as they are: helix verifies the closed ones and releases the rest.',
-    );
+  for (const [label, value] of [['Description', bead.description], ['Acceptance', bead.acceptance], ['Design', bead.design]] as const) {
+    if (typeof value === 'string' && value.trim()) parts.push('', `${label}:`, value.trim());
   }
   if (input.memory && input.memory.names.length > 0) {
     // The block opens with the store's own header (which asks for the UTILIZED line): no second one here.
     parts.push('', input.memory.block.trim(), `INJECTED: ${JSON.stringify(input.memory.names)}`);
   }
-  parts.push(
-    '',
-    input.helixCloses
-      ? 'helix verifies the result and closes the bead itself: do not close it.'
-      : `When the work is done and verified, close it: helix tracker close ${bead.id} --commit <sha>`,
-  );
-  return `${parts.join('\n')}\n`;
+  return parts;
 }
 
-export interface ActionPromptInput {
+/** §1.1 (one bead) and §1.2 (a batch of related beads, direct prompting only). */
+export function implementationPrompt(input: ImplementationPromptInput): string {
+  const related = input.related ?? [];
+  if (related.length > 0) return batchPrompt(input, [input.bead, ...related]);
+  const lines = [
+    ...contextBlock(input.context),
+    ...opening('implementation', input),
+    references(input, 'README.md', 'phases/04-build/enforcer.md'),
+    repository(input),
+    trackerForBuild(input, input.ownership),
+    concurrencyRule(input.ownership, false),
+    `Implementation target: ${input.bead.id}.`,
+    TESTS_CRITICAL,
+    FOLLOW,
+    ...sessionLog(input),
+    ...beadDetails(input),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function batchPrompt(input: ImplementationPromptInput, beads: Bead[]): string {
+  const n = beads.length;
+  const forEach =
+    input.ownership === 'ddx-owns'
+      ? ['For each issue: claim it, implement it, run scoped verification on changed crates,', 'commit with the issue ID, close it, then move to the next issue. If one issue', 'fails, commit and close what you completed and leave the rest open.']
+      : ['For each issue: implement it, run scoped verification on changed crates,', 'commit with the issue ID, close it, then move to the next issue. If one issue', 'fails, commit and close what you completed and leave the rest open.'];
+  const lines = [
+    ...contextBlock(input.context),
+    ...opening('implementation', input, `HELIX implementation action for ${n} related issues`),
+    references(input, 'README.md', 'phases/04-build/enforcer.md'),
+    repository(input),
+    trackerSubcommands(input),
+    '',
+    `BATCH MODE: Implement these ${n} related issues sequentially in this session:`,
+    ...beads.map((b) => `  - ${b.id}: ${b.title || '?'}`),
+    '',
+    ...forEach,
+    '',
+    concurrencyRule(input.ownership, true),
+    'CRITICAL: If tests fail after your changes, fix them. Retry up to 3 times. Never commit broken work.',
+    FOLLOW,
+    ...sessionLog(input),
+    // helix: the first of the batch is the cycle's target (the others are optional work)
+    `Implementation target: ${input.bead.id}.`,
+    ...beadDetails(input),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The governing-bead line of the alignment prompt (§1.4), by how helix holds the bead. */
+export type GoverningMode = 'created' | 'claimed' | 'reused';
+
+export function governingLine(bead: string | undefined, mode: GoverningMode | undefined): string {
+  if (!bead || !mode) return 'Governing alignment bead: create or claim the relevant kind:planning,action:align bead before proceeding.';
+  switch (mode) {
+    case 'created':
+      return `Governing alignment bead: ${bead} (created by the wrapper entrypoint; claim and reuse it instead of creating a duplicate governing bead).`;
+    case 'claimed':
+      return `Governing alignment bead: ${bead} (claimed by the wrapper entrypoint; treat Phase 0.5 as already satisfied unless tracker metadata drifted materially).`;
+    case 'reused':
+      return `Governing alignment bead: ${bead} (already active for this scope; reuse it and do not create a duplicate governing bead).`;
+  }
+}
+
+export interface ActionPromptInput extends PromptPlace {
+  /** As given; each action has its own text for none (§1). */
   scope?: string;
   rounds?: number;
-  governingBead?: string;
+  governing?: { bead: string; mode: GoverningMode };
   /** review inside `helix run`: the bead (or epic) whose change is reviewed, and the run's cycle. */
   reviewed?: { id: string; parent?: string; cycle: number };
-  context?: string;
-  extra?: string[];
-  env?: NodeJS.ProcessEnv;
+  /** experiment --close. */
+  close?: boolean;
 }
 
-export function actionPrompt(action: Exclude<ActionName, 'implementation'>, input: ActionPromptInput = {}): string {
-  const env = input.env ?? process.env;
-  const parts: string[] = [];
-  if (input.context) parts.push(input.context.trim(), '');
-  parts.push(header(action, env));
-  if (input.scope) parts.push(`Scope: ${input.scope}`);
-  if (input.rounds !== undefined) parts.push(`Rounds: ${input.rounds}`);
-  if (input.governingBead) parts.push(`Governing bead: ${input.governingBead}`);
-  if (input.reviewed) {
-    const { id, parent, cycle } = input.reviewed;
-    parts.push(`Reviewed bead: ${id}${parent ? ` (parent ${parent})` : ''}`);
-    // The keys `helix status` reports under injected_supervisory (contract §10).
-    parts.push(
-      `File each finding with: ${parent ? `--parent ${parent} ` : ''}--deps ${id} --labels source:review --set helix-triggering-bead=${id} --set helix-triggering-cycle=${cycle}`,
-    );
+export function actionPrompt(action: Exclude<ActionName, 'implementation'>, input: ActionPromptInput): string {
+  const lines = actionLines(action, input);
+  return `${lines.join('\n')}\n`;
+}
+
+function actionLines(action: Exclude<ActionName, 'implementation'>, p: ActionPromptInput): string[] {
+  switch (action) {
+    case 'check':
+      return [
+        ...opening('check', p),
+        references(p, 'README.md'),
+        repository(p),
+        `${trackerIntro(p)} Use \`${p.trackerCli} ready --json\`, \`${p.trackerCli} list --json\`, \`${p.trackerCli} blocked --json\`.`,
+        `Review scope: ${p.scope ?? 'repo'}.`,
+        'CRITICAL: Your output MUST contain the line "NEXT_ACTION: CODE" where CODE is one of BUILD, DESIGN, POLISH, ALIGN, BACKFILL, WAIT, GUIDANCE, or STOP. This line must appear on its own, not inside a code block or backticks. Without this line the automation cannot continue. Output this line FIRST, before any other analysis.',
+        FOLLOW,
+      ];
+    case 'align':
+      return [
+        ...opening('align', p),
+        references(p, 'README.md', 'templates/alignment-review.md'),
+        repository(p),
+        trackerSubcommands(p),
+        `Review scope: ${p.scope ?? 'repo'}.`,
+        governingLine(p.governing?.bead, p.governing?.mode),
+        FOLLOW,
+      ];
+    case 'backfill':
+      return [
+        ...opening('backfill', p),
+        references(p, 'README.md', 'templates/backfill-report.md'),
+        repository(p),
+        trackerSubcommands(p),
+        'This is a writable live session: run real tracker commands, update docs/helix/, and do not claim that you need another session unless a concrete command actually fails.',
+        `Backfill scope: ${p.scope ?? 'repo'}.`,
+        'Return the required BACKFILL_STATUS, BACKFILL_REPORT, and RESEARCH_EPIC trailer lines exactly.',
+        FOLLOW,
+      ];
+    case 'design':
+      return [
+        ...opening('design', p),
+        `Use supporting references at ${join(libraryRoot(p.env ?? process.env), 'README.md')} and phase docs under ${join(libraryRoot(p.env ?? process.env), 'phases')}/ as needed.`,
+        repository(p),
+        `Plan scope: ${p.scope ?? 'repo'}.`,
+        `Refinement rounds: ${p.rounds ?? 5}.`,
+        FOLLOW,
+      ];
+    case 'polish':
+      return [
+        ...opening('polish', p),
+        references(p, 'README.md'),
+        repository(p),
+        trackerSubcommands(p),
+        `Polish scope: ${p.scope ?? 'all open issues'}.`,
+        `Maximum refinement rounds: ${p.rounds ?? 6}.`,
+        FOLLOW,
+      ];
+    case 'review': {
+      const lines = [
+        ...opening('review', p),
+        repository(p),
+        trackerSubcommands(p),
+        `Review scope: ${p.scope ?? 'last-commit'}.`,
+      ];
+      // Only reviews started by `helix run` say so (the Bash CLI said it in one-shot reviews too).
+      if (p.reviewed) lines.push('This review is running inside the automated helix run loop after an implementation cycle.');
+      lines.push(
+        `IMPORTANT: File each actionable finding (critical, high, medium severity) as a tracker issue with label \`review-finding\` plus at least one scope-appropriate \`area:*\` label so findings are durable, concern-aware, and queryable via \`${p.trackerCli} list --label review-finding\`. See the "Filing Findings as Tracker Issues" section in the action for the exact command pattern.`,
+        FOLLOW,
+      );
+      if (p.reviewed) {
+        // helix: what was built, and the markers `helix status --json` traces findings by (§14.2).
+        const { id, parent, cycle } = p.reviewed;
+        lines.push(
+          '',
+          `Reviewed bead: ${id}${parent ? ` (parent ${parent})` : ''}`,
+          `File each finding with: ${parent ? `--parent ${parent} ` : ''}--deps ${id} --labels helix,phase:build,review-finding --set "notes=TRIGGERING_CYCLE=${cycle} TRIGGERING_BEAD=${id}"`,
+        );
+      }
+      return lines;
+    }
+    case 'experiment': {
+      const lines = [
+        ...opening('experiment', p),
+        references(p, 'README.md', 'ratchets.md'),
+        repository(p),
+        trackerSubcommands(p),
+        `Experiment target: ${p.scope ?? 'auto-select from ready phase:iterate issues'}.`,
+      ];
+      if (p.close) {
+        lines.push('CLOSE SESSION: Execute Phase 3 (Session Close) — squash-merge the experiment branch, update ratchet floors, and close the issue. Do not run another iteration.');
+      }
+      lines.push(FOLLOW);
+      return lines;
+    }
   }
-  if (action === 'check') parts.push('Answer with `NEXT_ACTION: <CODE>` as the first line of your answer.');
-  for (const line of input.extra ?? []) parts.push(line);
-  return `${parts.join('\n')}\n`;
 }

@@ -7,11 +7,20 @@
 import type { Trailers } from '../agents/index.js';
 import { type Bead, type BeadStore, createBead, idPrefix, labelsOf } from '../tracker/index.js';
 import { reviewParseable } from './action-verdict.js';
+import { REVIEW } from './lines.js';
+import { countSupervisoryInjection } from './run-state.js';
 
-export const REVIEW_LABEL = 'source:review';
-/** The keys `helix status` reads for injected_supervisory (contract §10). */
-export const TRIGGERING_BEAD_KEY = 'helix-triggering-bead';
-export const TRIGGERING_CYCLE_KEY = 'helix-triggering-cycle';
+/** Review findings carry this label (bash-interface §1.8): `ddx bead list --label review-finding` finds them. */
+export const REVIEW_LABEL = 'review-finding';
+/** helix's follow-up bead is build work like any finding: a build phase label makes it execution-eligible. */
+export const FOLLOW_UP_LABELS = ['helix', 'phase:build', REVIEW_LABEL];
+/** Labels helix used before for review findings: still recognised as findings. */
+const LEGACY_REVIEW_LABELS = ['source:review'];
+
+/** The notes markers `helix status --json` reads a finding's cause from (§14.2). */
+export function triggeringMarkers(cycle: number | undefined, bead: string | undefined): string {
+  return [cycle !== undefined ? `TRIGGERING_CYCLE=${cycle}` : '', bead ? `TRIGGERING_BEAD=${bead}` : ''].filter(Boolean).join(' ');
+}
 
 /** How much of the review's answer goes into the follow-up bead. */
 const EXCERPT_LINES = 60;
@@ -33,7 +42,7 @@ export interface ReviewFindings {
 
 /** Review beads the reviewer created during this review. */
 export function filedDuringReview(beads: Bead[], before: Set<string>): Bead[] {
-  return beads.filter((b) => !before.has(b.id) && labelsOf(b).includes(REVIEW_LABEL));
+  return beads.filter((b) => !before.has(b.id) && labelsOf(b).some((l) => l === REVIEW_LABEL || LEGACY_REVIEW_LABELS.includes(l)));
 }
 
 /** Files the unfiled findings as one follow-up bead; returns it, or undefined when all were filed. */
@@ -52,22 +61,20 @@ export function fileUnfiledFindings(store: BeadStore, input: ReviewFindings, now
       {
         title: `Review findings for ${input.reviewedId}${cycle}: ${missing} not filed by the reviewer`,
         type: 'bug',
-        labels: [REVIEW_LABEL],
+        labels: FOLLOW_UP_LABELS,
         parent,
         deps: reviewedBead ? [input.reviewedId] : [],
         description: `The review of ${input.reviewedId} reported ${input.issuesCount} issue(s) and filed ${filed}. Split the rest into beads or fix them. Review answer (last ${EXCERPT_LINES} lines):\n\n${excerpt}`,
         acceptance: `Each finding in the review answer is fixed or filed as its own bead.`,
         createdBy: 'helix',
+        set: ['execution-eligible=true'],
       },
       idPrefix(store.dir),
       now,
     );
     // `helix status` reports these as triggering_bead / triggering_cycle: only real values.
-    if (!reviewedBead && input.cycle === undefined) return bead;
-    return draft.change(bead.id, (b) => {
-      if (reviewedBead) b[TRIGGERING_BEAD_KEY] = input.reviewedId;
-      if (input.cycle !== undefined) b[TRIGGERING_CYCLE_KEY] = input.cycle;
-    });
+    const markers = triggeringMarkers(input.cycle, reviewedBead ? input.reviewedId : undefined);
+    return markers ? draft.change(bead.id, (b) => { b.notes = markers; }) : bead;
   });
 }
 
@@ -91,8 +98,9 @@ export function followUpReview(
   try {
     const bead = fileUnfiledFindings(store, { ...review, issuesCount: trailers.issuesCount, findingsFiled: trailers.findingsFiled }, now);
     if (!bead) return { outcome: 'none' };
-    return { outcome: 'filed', bead, line: `helix: filed review follow-up ${bead.id} for ${review.reviewedId}` };
+    countSupervisoryInjection(store.dir, FOLLOW_UP_LABELS);
+    return { outcome: 'filed', bead, line: REVIEW.followUpFiled(bead.id, review.reviewedId) };
   } catch (error) {
-    return { outcome: 'failed', error, line: `helix: could not file review findings: ${(error as Error).message}` };
+    return { outcome: 'failed', error, line: REVIEW.followUpFailed((error as Error).message) };
   }
 }

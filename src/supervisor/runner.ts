@@ -2,7 +2,7 @@
 // reads and writes, agent calls, verification, sleeps, output, run-state — and feeds each result
 // back as the next event. Policy lives in machine.ts; mechanics of one attempt live here.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, relative } from 'node:path';
 import {
@@ -10,11 +10,11 @@ import {
   type AgentChoice,
   type AgentRunResult,
   type ExecuteBeadResult,
+  AgentStartError,
   type AgentPlan,
   type DdxInstall,
   agentForAction,
   agentTimeoutSeconds,
-  claudeRootHint,
   ddxRunCommand,
   directAgentCommand,
   executeBeadCommand,
@@ -23,8 +23,6 @@ import {
   parseNextAction,
   parseTrailers,
   parseTryResult,
-  rootRefusalIn,
-  runAgentCommand,
   tryCommand,
 } from '../agents/index.js';
 import { HelixError, isHelixError } from '../errors.js';
@@ -34,6 +32,11 @@ import {
   BeadStore,
   HEARTBEAT_INTERVAL_MS,
   claimBead,
+  claimedPidOf,
+  isHelixClaim,
+  isPidAlive,
+  thisMachine,
+  timeOf,
   closeBead,
   fingerprintOf,
   heartbeatBead,
@@ -46,28 +49,34 @@ import {
   orphanThresholdSec,
   problemsWarning,
 } from '../tracker/index.js';
-import { judgeAction, reviewParseable } from './action-verdict.js';
-import { blockerLines, markBeadBlocked, writeBlockerReport } from './blockers.js';
+import { judgeAction, judgeReview } from './action-verdict.js';
+import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
+import { markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
-import { acquireGoverningBead, releaseGoverningBead } from './governing.js';
+import { acquireGoverningBead } from './governing.js';
 import { type DispatchAssessment, assessDispatch, assessMember } from './judge.js';
+import { BUILD, ORPHANS, RUN, type Say, generatedContext, rotation, stamp } from './lines.js';
 import {
   type ActionPurpose,
   type AttemptOutcome,
+  type ChangeFacts,
   type DrainAction,
   type Effect,
   type Event,
   type MachineState,
   type MemberOutcome,
   type MemberVerdict,
+  type ReviewKind,
+  type ReviewOutcome,
+  UNMEASURED,
   initialState,
   step,
 } from './machine.js';
 import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
-import { type ActionName, actionPrompt, implementationPrompt } from './prompts.js';
+import { type ActionName, type BuildOwnership, type PromptPlace, actionPrompt, implementationPrompt } from './prompts.js';
 import { followUpReview } from './review-findings.js';
-import { writeRunState } from './run-state.js';
+import { type UnfinishedAttempt, countInRunState, readRunState, unfinishedAttempt, writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
 /**
@@ -105,6 +114,8 @@ export interface SupervisorEnvironment {
   buildPath: BuildPath;
   /** Non-build actions go through `ddx agent run` / `ddx run` (else direct codex/claude). */
   actionsViaDdx: boolean;
+  /** `ddx` is on PATH: prompts name `ddx bead` commands (else `helix tracker`). */
+  ddxPresent?: boolean;
   output: RunOutput;
   now?: () => Date;
   memory?: MemoryPort;
@@ -126,6 +137,9 @@ interface BatchMember {
 
 type Verification = { passed: boolean; detail: string };
 
+/** An agent call's result; `startFailure` says why the program could not be started at all. */
+type AgentCall = AgentRunResult & { startFailure?: string };
+
 /** The verify command for a bead, read before dispatch: text the agent writes is never run. */
 function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
   return typeof bead.verify === 'string' && bead.verify.trim() ? bead.verify : env.HELIX_VERIFY_CMD || undefined;
@@ -141,6 +155,10 @@ export class Supervisor {
   private checkedDirty = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
+  /** The attempt an earlier run died in the middle of, settled by the first orphan recovery. */
+  private unfinished: UnfinishedAttempt | undefined;
+  /** Tokens of every agent call, for the `<total> total` of the completion lines. */
+  private readonly totals = new CallTotals();
 
   constructor(ctx: SupervisorEnvironment) {
     this.ctx = ctx;
@@ -154,12 +172,17 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     let event: Event | undefined = { type: 'started' };
-    this.persist({ stop_reason: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null });
+    // read before this run's first write replaces it
+    this.unfinished = unfinishedAttempt(readRunState(this.ctx.store.dir), isPidAlive);
+    this.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
     while (event) {
       const next = step(this.state, event, this.ctx.settings);
       this.state = next.state;
       event = undefined;
       for (const effect of next.effects) {
+        // A signal that came while helix was busy in synchronous work (waiting for the tracker
+        // lock, say) is only seen once the event loop turns: let it, so no new step starts after it.
+        await signalsDelivered();
         this.throwIfAborted();
         const produced = await this.perform(effect);
         if (produced) event = produced;
@@ -179,9 +202,27 @@ export class Supervisor {
     return this.releaseHeldClaims();
   }
 
-  /** Releases every claim this run holds (SIGINT/SIGTERM and unexpected errors); returns the ids released. */
+  /**
+   * Releases every claim this run holds (interrupts and unexpected errors); returns the ids
+   * released. A held bead that is closed was closed by the agent and its verification never
+   * finished: completed means closed *and* verified, so it is reopened, saying why.
+   */
   releaseHeldClaims(): string[] {
-    return [...this.held.keys()].filter((id) => this.releaseClaim(id));
+    return [...this.held.keys()].filter((id) => {
+      if (this.snapshot().byId.get(id)?.status !== 'closed') return this.releaseClaim(id);
+      this.held.delete(id);
+      try {
+        // reopened and unclaimed: not left assigned to helix either
+        this.ctx.store.mutate((d) => {
+          reopenBead(d, id, { reason: 'closed by the agent, but the run was interrupted before verification finished', now: this.now() });
+          unclaimBead(d, id, { now: this.now() });
+        });
+        return true;
+      } catch (error) {
+        this.ctx.output.narrative(`helix: could not reopen ${id}: ${(error as Error).message}`);
+        return false;
+      }
+    });
   }
 
   /** Releases one held claim with its token (a claim re-issued to another worker is left alone). */
@@ -191,10 +232,10 @@ export class Supervisor {
     this.held.delete(id);
     try {
       this.ctx.store.mutate((d) => unclaimBead(d, id, { token }));
-      this.ctx.output.verbose(`helix: released claim on ${id}`);
+      this.ctx.output.narrative(`helix: released claim on ${id}`);
       return true;
     } catch (error) {
-      this.ctx.output.verbose(`helix: could not release ${id}: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: could not release ${id}: ${(error as Error).message}`);
       return false;
     }
   }
@@ -209,32 +250,37 @@ export class Supervisor {
     }
   }
 
-  /** The run-complete line, blocker report and final run-state: printed on every exit path. */
-  finish(reason: string): void {
+  /** The run-complete line, blocker report and final run-state: printed on every exit path (§2.13). */
+  finish(reason: string, extra: Record<string, unknown> = {}): void {
     const s = this.state;
     const { output } = this.ctx;
-    output.summary(`helix: ═══ run complete: ${s.attempted} attempted, ${s.completed} completed, ${s.skipped.length} skipped, ${s.tokens} tokens${costPart(s.costUsd)} ═══`);
+    output.always('');
+    output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens, s.costUsd));
     if (s.skipped.length > 0) {
-      for (const line of blockerLines(s.skipped)) output.summary(line);
-      for (const line of this.systemicLines) output.summary(`helix:   systemic: ${line}`);
+      const titles = this.snapshot().byId;
+      output.always(RUN.blockersHeader(s.skipped.length));
+      for (const skipped of s.skipped) {
+        output.always(RUN.blockerReason(skipped.id, skipped.reason));
+        output.always(RUN.blockerTitle(titles.get(skipped.id)?.title ?? skipped.title));
+        this.markBlocked(skipped.id, skipped.reason);
+      }
+      for (const line of this.systemicLines) output.always(`helix:   systemic: ${line}`);
       try {
         const file = writeBlockerReport({ root: this.ctx.root, skipped: s.skipped, attempted: s.attempted, completed: s.completed, log: output.logName, now: this.now(), systemic: this.systemicLines });
-        output.verbose(`helix: blocker report ${file}`);
+        output.always(RUN.blockerReportWritten(file));
       } catch (error) {
-        output.verbose(`helix: could not write the blocker report: ${(error as Error).message}`);
+        output.always(`helix: could not write the blocker report: ${(error as Error).message}`);
       }
     }
-    this.persist({ stop_reason: reason, current_issue: null });
+    this.persist({ stop_reason: reason, current_issue: null, ...extra });
   }
 
-  /** `helix build`: one attempt on one bead, no queue drain. */
+  /** `helix build`: one attempt on one bead, no queue drain, no review (the Bash `build` had none). */
   async buildOnce(bead: Bead, ready: Bead[]): Promise<AttemptOutcome> {
     this.persist({ stop_reason: null });
-    const event = await this.attempt(bead, 1, ready);
+    const event = await this.attempt(bead, 1, ready, ready.length, 'build');
     if (event.type !== 'attempted') return { kind: 'passed-over', reason: 'not attempted' };
-    const next = step(this.state, event, { ...this.ctx.settings, maxCycles: 1, reviewEvery: 0 });
-    this.state = next.state;
-    for (const effect of next.effects) if (effect.type === 'say' || effect.type === 'markBlocked') await this.perform(effect);
+    this.state = step(this.state, event, { ...this.ctx.settings, maxCycles: 1, reviewEvery: 0, autoReview: false }).state;
     return event.outcome;
   }
 
@@ -256,27 +302,23 @@ export class Supervisor {
         last_run: this.now().toISOString(),
         agent: this.ctx.plan.primary.agent,
         log: this.ctx.output.logName,
+        run_pid: process.pid,
         ...extra,
       });
     } catch (error) {
-      this.ctx.output.verbose(`helix: could not write run-state: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: could not write run-state: ${(error as Error).message}`);
     }
   }
 
-  private say(text: string, level: 'summary' | 'verbose' = 'verbose', stamped = false): void {
-    const line = stamped ? `helix: [${clockTime(this.now())}] ${text}` : text;
-    if (level === 'summary') this.ctx.output.summary(line);
-    else this.ctx.output.verbose(line);
+  /** Prints a line of lines.ts at its level; stamped lines get the wall-clock time. */
+  private say(line: Say): void {
+    this.ctx.output.line(line.level, line.stamped ? stamp(clockTime(this.now()), line.text) : line.text);
   }
 
   private async perform(effect: Effect): Promise<Event | undefined> {
     switch (effect.type) {
       case 'say':
-        this.say(effect.text, effect.level, effect.stamped);
-        return undefined;
-      case 'cycleStart':
-        if (this.ctx.output.mode === 'normal') this.say(`ready=${effect.readyCount}, cycle=${effect.cycle}, issue=${effect.beadId}`, 'summary', true);
-        else this.say(`cycle ${effect.cycle}: ${effect.beadId} (${effect.readyCount} ready)`, 'summary', true);
+        this.say(effect);
         return undefined;
       case 'writeContext':
         this.refreshContext();
@@ -286,7 +328,7 @@ export class Supervisor {
       case 'readQueue':
         return this.readQueue();
       case 'attempt':
-        return this.attempt(effect.bead, effect.cycle, effect.ready);
+        return this.attempt(effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
       case 'closeEpic':
         return this.closeEpic(effect.epicId);
       case 'markBlocked':
@@ -298,11 +340,11 @@ export class Supervisor {
       case 'runCheck':
         return this.runCheck();
       case 'runReview':
-        return this.runReview(effect.scope, effect.cycle, effect.beadId);
+        return this.runReview(effect.kind, effect.scope, effect.cycle, effect.beadId);
       case 'runAction':
         return this.runAction(effect.action, effect.purpose);
       case 'stop':
-        if (effect.message) this.ctx.output.summary(effect.message);
+        if (effect.message) this.ctx.output.always(effect.message);
         return undefined;
     }
   }
@@ -313,7 +355,7 @@ export class Supervisor {
     const snapshot = this.ctx.store.read();
     if (snapshot.problems.length > 0 && !this.warnedProblems) {
       this.warnedProblems = true;
-      this.ctx.output.summary(problemsWarning(this.ctx.store.file, snapshot.problems));
+      this.ctx.output.always(problemsWarning(this.ctx.store.file, snapshot.problems));
     }
     return snapshot;
   }
@@ -335,32 +377,55 @@ export class Supervisor {
     return { type: 'queue', ready: this.ready(beads), epics: readyEpics(beads, { now, held: this.ctx.store.leased(now) }), beads };
   }
 
-  /** Promotes tasks that gained more than one child; true when the file changed. */
+  /** Promotes tasks that gained more than one child (§2.7 step 4); true when the file changed. */
   private promoteEpics(beads: Bead[]): boolean {
     const candidates = tasksToPromote(beads);
     for (const task of candidates) {
+      const children = beads.filter((b) => b.parent === task.id).length;
+      this.say(RUN.promoting(task.id, children));
       try {
         this.ctx.store.mutate((d) => d.change(task.id, (b) => { b.issue_type = 'epic'; b.updated_at = this.now().toISOString(); }));
-        this.say(`helix: promoted ${task.id} to epic (it has more than one child)`);
       } catch (error) {
-        this.say(`helix: could not promote ${task.id}: ${(error as Error).message}`);
+        this.say(RUN.promoteFailed(task.id));
+        this.ctx.output.narrative(`helix: ${(error as Error).message}`);
       }
     }
     return candidates.length > 0;
   }
 
   private refreshContext(): void {
-    writeContext(this.ctx.root, this.contextText());
+    const file = writeContext(this.ctx.root, this.contextText());
+    this.say(generatedContext(file));
   }
 
   private contextText(beads: Bead[] = this.snapshot().beads): string {
     const focused = this.state.focusedEpic ? beads.find((b) => b.id === this.state.focusedEpic) : undefined;
-    return renderContext({ root: this.ctx.root, trackerFile: this.ctx.store.file, beads, readyCount: this.ready(beads).length, focusedEpic: focused });
+    return renderContext({
+      root: this.ctx.root,
+      trackerFile: this.ctx.store.file,
+      beads,
+      readyCount: this.ready(beads).length,
+      focusedEpic: focused,
+      trackerCli: this.promptPlace().trackerCli,
+    });
   }
 
-  // ── orphan recovery (contract §7) ───────────────────────────────────────────────────────────
+  /** Where prompts run: the repository, the tracker, the session log and the tracker's command. */
+  promptPlace(): PromptPlace {
+    const log = this.ctx.output.logName;
+    return {
+      root: this.ctx.root,
+      tracker: this.ctx.store.file,
+      log: log === '-' ? undefined : log,
+      trackerCli: this.ctx.ddxPresent ? 'ddx bead' : 'helix tracker',
+      env: this.ctx.env,
+    };
+  }
+
+  // ── orphan recovery (bash-interface §3, contract §7) ───────────────────────────────────────
 
   private async recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Promise<Event> {
+    if (why === 'start') this.reopenUnverified();
     const readyBefore = this.readyCount();
     const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line));
     // A crashed attempt's injected memories did not help a verified task: feed that back once.
@@ -368,9 +433,9 @@ export class Supervisor {
       for (const orphan of recovered.filter((o) => o.injected.length > 0)) {
         try {
           await this.ctx.memory.feedback({ bead: orphan.bead, injected: orphan.injected, verified: false, output: '' });
-          this.say(`helix: fed back ${orphan.injected.length} memories of the interrupted attempt on ${orphan.bead.id}`);
+          this.ctx.output.narrative(`helix: fed back ${orphan.injected.length} memories of the interrupted attempt on ${orphan.bead.id}`);
         } catch (error) {
-          this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
+          this.ctx.output.narrative(`helix: memory feedback skipped: ${(error as Error).message}`);
         }
       }
     }
@@ -378,9 +443,25 @@ export class Supervisor {
     return { type: 'orphansRecovered', why, readyBefore, readyAfter };
   }
 
+  /**
+   * A bead closed during an attempt whose run died before verifying it (SIGKILL in the middle of
+   * verification) was never completed: completed means closed *and* verified. Reopened, saying so.
+   * Its claim, if it still has one, is the orphan recovery's.
+   */
+  private reopenUnverified(): void {
+    const unfinished = this.unfinished;
+    this.unfinished = undefined;
+    if (!unfinished) return;
+    const bead = this.snapshot().byId.get(unfinished.id);
+    const closedAt = bead ? (timeOf(bead.closed_at) ?? timeOf(bead.updated_at)) : undefined;
+    if (bead?.status !== 'closed' || closedAt === undefined || closedAt < unfinished.since) return;
+    this.reopen(unfinished.id, `closed during an attempt that was never verified: its run (pid ${unfinished.pid}) ended first`);
+    this.ctx.output.always(`helix: reopened ${unfinished.id}: closed during an attempt of run pid ${unfinished.pid}, which ended before verifying it`);
+  }
+
   // ── one attempt ─────────────────────────────────────────────────────────────────────────────
 
-  private async attempt(selected: Bead, cycle: number, ready: Bead[]): Promise<Event> {
+  private async attempt(selected: Bead, cycle: number, ready: Bead[], readyCount: number, command: 'run' | 'build'): Promise<Event> {
     const started = this.now();
     const passedOver = (reason: string): Event => ({ type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason }, durationSec: 0, tokens: 0 });
     // Re-read just before claiming: another session may have refined or taken the bead.
@@ -406,6 +487,17 @@ export class Supervisor {
     }
     this.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
     const members = this.ctx.buildPath === 'direct' ? this.claimBatch(bead, ready) : [];
+    if (command === 'run') {
+      // The cycle line (§2.4): long form in normal and --quiet, the short one with --summary.
+      const ids = [bead.id, ...members.map((m) => m.bead.id)];
+      if (ids.length > 1) {
+        this.say(RUN.cycleBatch(readyCount, cycle, ids));
+        this.say(RUN.cycleBatchSummary(readyCount, cycle, ids));
+      } else {
+        this.say(RUN.cycle(readyCount, cycle, bead.id));
+        this.say(RUN.cycleSummary(readyCount, cycle, bead.id));
+      }
+    }
 
     let injected: string[] = [];
     let memoryBlock: { block: string; names: string[] } | undefined;
@@ -414,29 +506,30 @@ export class Supervisor {
       try {
         memoryBlock = await this.ctx.memory.inject(bead);
         injected = memoryBlock.names;
-        this.say(`cycle ${cycle}: injected ${injected.length} memories`, this.ctx.output.mode === 'summary' ? 'summary' : 'verbose', true);
+        this.say(RUN.injectedMemories(cycle, injected.length, this.ctx.output.mode === 'summary'));
         if (injected.length > 0 && this.held.has(bead.id)) {
           this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
         }
       } catch (error) {
-        this.say(`helix: memory injection skipped: ${(error as Error).message}`);
+        this.ctx.output.narrative(`helix: memory injection skipped: ${(error as Error).message}`);
       }
     }
 
     const prompt = implementationPrompt({
+      ...this.promptPlace(),
       bead,
       context: this.contextText(current.beads),
       related: members.map((m) => m.bead),
       memory: memoryBlock,
-      helixCloses: this.ctx.buildPath === 'execute-bead',
-      env: this.ctx.env,
+      ownership: this.ownership(),
     });
     const baseRev = gitHead(this.ctx.root);
     if (this.ctx.buildPath === 'execute-bead') this.warnIfDirty();
-    let run: AgentRunResult;
+    const closedBefore = current.beads.filter((b) => b.status === 'closed').length;
+    let run: AgentCall;
     const stopHeartbeats = this.startHeartbeats();
     try {
-      run = await this.dispatchBuild(bead, prompt);
+      run = await this.dispatchBuild(bead, prompt, command);
     } catch (error) {
       // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
       // left on a released bead they would be fed back by some later recovery. Drop them.
@@ -445,10 +538,17 @@ export class Supervisor {
     } finally {
       stopHeartbeats();
     }
+    if (this.ctx.buildPath === 'try') {
+      // DDx's own claim-and-close is counted by outcome (bash-interface §12.3, its execute-loop).
+      if (run.exitCode === 0) countInRunState(this.ctx.store.dir, 'ddx_delegation_success_count');
+      else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === 124 ? 'timeout' : 'other');
+    }
+    // The build's output: stdout in normal and --quiet; with --summary only the log has it (§2.5).
+    if (this.ctx.output.mode !== 'summary') this.ctx.output.answer(answerOf(run));
     const result =
       this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : this.ctx.buildPath === 'try' ? parseTryResult(run.stdout, bead.id) : undefined;
     const validResult = result && !('invalid' in result) ? result : undefined;
-    if (result && 'invalid' in result) this.say(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`, 'summary');
+    if (result && 'invalid' in result) this.ctx.output.always(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`);
     const tokens = validResult?.tokens ?? run.tokens;
     const costUsd = validResult?.cost_usd ?? run.usage?.costUsd;
 
@@ -462,8 +562,9 @@ export class Supervisor {
       timedOut: run.timedOut,
       result,
       closer: this.ctx.buildPath === 'try' ? 'ddx' : 'helix',
+      startFailure: run.startFailure,
     });
-    if (assessment.kind === 'failed' && assessment.unknown) this.say(`helix: ${bead.id}: ${assessment.detail}`, 'summary');
+    if (assessment.kind === 'failed' && assessment.unknown) this.ctx.output.always(`helix: ${bead.id}: ${assessment.detail}`);
 
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verifications = new Map<string, Promise<Verification>>();
@@ -472,7 +573,11 @@ export class Supervisor {
       if (!run) verifications.set(command, (run = this.verify(command)));
       return run;
     };
-    const outcome = await this.settle(bead, after, assessment, verifyCommand, verify, validResult, baseRev);
+    let outcome = await this.settle(bead, after, assessment, verifyCommand, verify, validResult, validResult?.base_rev ?? baseRev);
+    if (outcome.kind === 'completed' && outcome.salvaged && run.exitCode !== 0) {
+      const closedAfter = this.snapshot().beads.filter((b) => b.status === 'closed').length;
+      outcome = { ...outcome, salvage: { rc: run.exitCode, closedBefore, closedAfter } };
+    }
     const batch: MemberVerdict[] = [];
     for (const member of members) batch.push({ bead: member.bead, outcome: await this.settleMember(member, verify) });
 
@@ -483,7 +588,7 @@ export class Supervisor {
         const refuted = assessment.kind === 'verify' && outcome.kind === 'failed';
         await this.ctx.memory.feedback({ bead, injected, verified, output: run.answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined, refuted });
       } catch (error) {
-        this.say(`helix: memory feedback skipped: ${(error as Error).message}`);
+        this.ctx.output.narrative(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
     }
     // A drifted attempt is never judged, but its names must not outlive it either.
@@ -493,6 +598,13 @@ export class Supervisor {
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
     return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
+  }
+
+  /** Who claims and closes on this session's build path (the prompt's tracker lines follow it). */
+  private ownership(): BuildOwnership {
+    if (this.ctx.buildPath === 'execute-bead') return 'helix-closes';
+    if (this.ctx.buildPath === 'try') return 'ddx-owns';
+    return 'agent-closes';
   }
 
   /**
@@ -519,13 +631,13 @@ export class Supervisor {
         return out;
       });
     } catch (error) {
-      this.say(`helix: batch: could not claim related beads, ${primary.id} goes alone: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: batch: could not claim related beads, ${primary.id} goes alone: ${(error as Error).message}`);
       return [];
     }
     for (const member of claimed) this.held.set(member.bead.id, member.token);
     const dropped = candidates.filter((c) => !claimed.some((m) => m.bead.id === c.id)).map((c) => c.id);
-    if (claimed.length > 0) this.say(`helix: batch: claimed ${claimed.map((m) => m.bead.id).join(', ')} with ${primary.id}`);
-    if (dropped.length > 0) this.say(`helix: batch: left out ${dropped.join(', ')} (no longer open and ready)`);
+    if (claimed.length > 0) this.ctx.output.narrative(`helix: batch: claimed ${claimed.map((m) => m.bead.id).join(', ')} with ${primary.id}`);
+    if (dropped.length > 0) this.ctx.output.narrative(`helix: batch: left out ${dropped.join(', ')} (no longer open and ready)`);
     return claimed.map(({ token: _token, ...member }) => member);
   }
 
@@ -545,9 +657,9 @@ export class Supervisor {
       this.releaseClaim(id);
       return { kind: 'released' };
     }
-    // closing dropped the claim
-    this.held.delete(id);
+    // still held while it is verified: an interrupt now reopens it (releaseHeldClaims)
     const verification = member.verifyCommand ? await verify(member.verifyCommand) : { passed: true, detail: '' };
+    this.held.delete(id); // closing dropped the claim
     if (verification.passed) return { kind: 'completed' };
     const reason = `verification failed: ${verification.detail}`;
     this.reopen(id, reason);
@@ -559,7 +671,7 @@ export class Supervisor {
     try {
       if (this.snapshot().byId.get(id)?.status === 'closed') this.ctx.store.mutate((d) => reopenBead(d, id, { reason, now: this.now() }));
     } catch (error) {
-      this.say(`helix: could not reopen ${id}: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: could not reopen ${id}: ${(error as Error).message}`);
     }
   }
 
@@ -586,7 +698,7 @@ export class Supervisor {
     }
     if (assessment.kind === 'preserved') {
       // Not landed: the bead goes back to the queue. A bead closed meanwhile is reopened, with why.
-      this.say(`helix: ${bead.id} not landed: ${assessment.detail}`, 'summary');
+      this.ctx.output.always(`helix: ${bead.id} not landed: ${assessment.detail}`);
       if (after?.status === 'closed') {
         this.reopen(bead.id, `not landed: ${assessment.detail}`);
         this.held.delete(bead.id);
@@ -611,7 +723,25 @@ export class Supervisor {
       }
     }
     this.held.delete(bead.id);
-    return { kind: 'completed', salvaged: assessment.salvaged, change: changeSize(this.ctx.root, validResult?.base_rev ?? baseRev) };
+    return { kind: 'completed', salvaged: assessment.salvaged, change: this.changeFacts(bead.id, baseRev) };
+  }
+
+  /**
+   * The review scope and the size of what the attempt changed (bash-interface §2.8): scope
+   * `commit:<sha>` when the bead's closing commit exists here, else `last-commit`; the size counts
+   * everything since the attempt's base revision, committed or not (UNMEASURED when it cannot).
+   */
+  private changeFacts(id: string, baseRev: string | undefined): ChangeFacts {
+    const sha = this.snapshot().byId.get(id)?.closing_commit_sha;
+    const known = typeof sha === 'string' && sha !== '' ? sha : undefined;
+    const present = known !== undefined && commitExists(this.ctx.root, known);
+    const size = changeSize(this.ctx.root, baseRev, this.ctx.store.file);
+    return {
+      scope: present ? `commit:${known}` : 'last-commit',
+      lines: size?.lines ?? UNMEASURED,
+      files: size?.files ?? UNMEASURED,
+      ...(known !== undefined && !present ? { unavailableSha: known } : {}),
+    };
   }
 
   /** Feedback was given: drop the crash-recovery record so it is never applied twice. */
@@ -621,14 +751,14 @@ export class Supervisor {
         if (d.get(id)?.[INJECTED_KEY] !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
       });
     } catch (error) {
-      this.say(`helix: could not clear ${INJECTED_KEY} on ${id}: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: could not clear ${INJECTED_KEY} on ${id}: ${(error as Error).message}`);
     }
   }
 
   /** After drift: release the claim; a closed bead stays closed unless it was superseded. */
   private releaseAfterDrift(id: string, after: Bead | undefined): void {
     if (after?.status === 'closed' && typeof after['superseded-by'] === 'string' && after['superseded-by']) {
-      this.reopen(id, 'queue drift: superseded during execution');
+      this.reopen(id, 'queue drift: stale close after supersession');
       this.held.delete(id);
       return;
     }
@@ -652,9 +782,9 @@ export class Supervisor {
       for (const [id, token] of this.held) {
         try {
           const kept = this.ctx.store.mutate((d) => heartbeatBead(d, id, token, this.now()));
-          if (!kept) this.say(`helix: claim on ${id} is no longer ours; heartbeat stopped`);
+          if (!kept) this.ctx.output.narrative(`helix: claim on ${id} is no longer ours; heartbeat stopped`);
         } catch (error) {
-          this.say(`helix: heartbeat on ${id} failed: ${(error as Error).message}`);
+          this.ctx.output.narrative(`helix: heartbeat on ${id} failed: ${(error as Error).message}`);
         }
       }
     }, HEARTBEAT_INTERVAL_MS);
@@ -676,7 +806,7 @@ export class Supervisor {
     const status = spawnSync('git', ['status', '--porcelain', '--', '.', `:(exclude)${tracker}`], { cwd: this.ctx.root, encoding: 'utf8' });
     const changed = status.status === 0 ? status.stdout.split('\n').filter((l) => l.trim()).length : 0;
     if (changed > 0) {
-      this.say(`helix: warning: ${changed} uncommitted change(s) in ${this.ctx.root}: DDx ${this.ctx.ddx?.version ?? 'v0.6.x'} execute-bead commits them as a checkpoint on the current branch before it runs (\`git reset HEAD~\` undoes it)`, 'summary');
+      this.ctx.output.always(`helix: warning: ${changed} uncommitted change(s) in ${this.ctx.root}: DDx ${this.ctx.ddx?.version ?? 'v0.6.x'} execute-bead commits them as a checkpoint on the current branch before it runs (\`git reset HEAD~\` undoes it)`);
     }
   }
 
@@ -685,7 +815,8 @@ export class Supervisor {
     const choice = agentForAction(this.ctx.plan, 'build');
     const root = this.ctx.root;
     if (this.ctx.buildPath === 'execute-bead') {
-      const promptFile = join(root, '.helix', 'prompts', `${bead.id}.md`);
+      // the id comes from a file anyone can edit: it names a file here, never a path
+      const promptFile = join(root, '.helix', 'prompts', `${bead.id.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
       if (writePromptFile) {
         mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
         writeFileSync(promptFile, prompt);
@@ -704,42 +835,45 @@ export class Supervisor {
     return directAgentCommand(choice.agent, { root: this.ctx.root, prompt, model: choice.model, effort: choice.effort });
   }
 
-  private async dispatchBuild(bead: Bead, prompt: string): Promise<AgentRunResult> {
+  private async dispatchBuild(bead: Bead, prompt: string, invokedBy: 'run' | 'build'): Promise<AgentCall> {
+    const choice = agentForAction(this.ctx.plan, 'build');
+    const command = this.buildCommand(bead, prompt);
+    if (command.file === 'ddx') {
+      const words = ddxCommandWords(command, bead.id);
+      this.say(invokedBy === 'build' ? BUILD.delegating(words, bead.id) : RUN.delegatingLoop(words));
+    } else if (choice.agent !== this.ctx.plan.primary.agent) {
+      this.say(rotation('build', choice.agent));
+    }
     // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
-    return this.runAgent(this.buildCommand(bead, prompt), agentForAction(this.ctx.plan, 'build').agent);
+    return this.callAgent(command, { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build' });
   }
 
-  /**
-   * Runs one agent call with its whole transcript streamed into the log; prints the `… complete`
-   * line. A structured stream (codex --json, claude stream-json) is not echoed raw: in normal mode
-   * the terminal gets its live-progress lines (addendum §0.4) and then the final answer.
-   */
-  async runAgent(command: AgentCommand, label: string): Promise<AgentRunResult> {
-    const structured = command.format !== undefined;
-    const sink = this.ctx.output.agentOutputSink({ echo: !structured });
-    const result = await runAgentCommand(command, {
-      env: this.ctx.env,
-      timeoutMs: agentTimeoutSeconds(this.ctx.env) * 1000,
-      onChunk: (text) => sink.append(text),
-      onProgress: (line) => sink.echo(`helix: [${clockTime(this.now())}] ${line}`),
-      signal: this.ctx.signal,
-    });
-    // The raw stream stayed off the terminal: show what the agent answered, as the raw text used to.
-    if (structured && result.answer.trim()) sink.echo(result.answer.trimEnd());
-    const range = sink.range();
-    this.say(
-      `${label} complete (rc=${result.exitCode}, ${Math.round(result.durationMs / 1000)}s, ${result.tokens} tokens${costPart(result.usage?.costUsd)}) — log L${range.first}–L${range.last} in ${this.ctx.output.logName}`,
-      'summary',
-      true,
-    );
-    if (command.format === 'claude-stream-json' && result.exitCode !== 0 && rootRefusalIn(result.stderr)) this.say(claudeRootHint(), 'summary');
+  /** Runs one agent call with its lines and its framed block in the log (agent-call.ts). */
+  async runAgent(command: AgentCommand, call: CallInfo, signal: AbortSignal | undefined = this.ctx.signal): Promise<AgentRunResult> {
+    const result = await runAgentCall({ output: this.ctx.output, env: this.ctx.env, signal, now: this.now }, command, call, this.totals);
     if (result.aborted) throw new RunInterrupted();
     return result;
   }
 
+  /**
+   * An agent call inside the loop: a program that cannot be started (not found, not executable, a
+   * command line over the system's limit) is a failed call with one line saying why — a failed
+   * attempt on the bead being built, never the end of the run.
+   */
+  private async callAgent(command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+    try {
+      return await this.runAgent(command, call);
+    } catch (error) {
+      if (!(error instanceof AgentStartError)) throw error;
+      this.ctx.output.summary(error.message);
+      const exitCode = error.code === 'ENOENT' ? 127 : 126; // as a shell reports a program it could not find / run
+      return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+    }
+  }
+
   private async verify(commandText: string): Promise<Verification> {
-    this.say(`helix: verifying: ${commandText}`);
-    const run = await this.runAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, 'verify');
+    this.say(RUN.verifying(commandText));
+    const run = await this.callAgent({ file: 'sh', args: ['-c', commandText], cwd: this.ctx.root, env: {} }, { label: 'verify', purpose: 'verify' });
     const tail = run.output.trim().split('\n').slice(-5).join(' | ');
     return { passed: run.exitCode === 0 && !run.timedOut, detail: `${commandText} exited ${run.exitCode}${tail ? `: ${tail}` : ''}` };
   }
@@ -751,103 +885,121 @@ export class Supervisor {
       return { type: 'epicClosed', epicId, reviewScope: spec };
     } catch (error) {
       const epic = this.snapshot().byId.get(epicId);
-      this.say(`helix: could not close epic ${epicId}: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: could not close epic ${epicId}: ${(error as Error).message}`);
       return { type: 'attempted', bead: epic ?? { id: epicId, title: epicId, status: 'open', priority: 2 }, outcome: { kind: 'passed-over', reason: 'epic could not be closed' }, durationSec: 0, tokens: 0 };
     }
   }
 
   private markBlocked(id: string, reason: string): void {
     try {
-      this.ctx.store.mutate((d) => d.change(id, (b) => markBeadBlocked(b, reason, this.now())));
+      this.ctx.store.mutate((d) => {
+        if (d.get(id)) d.change(id, (b) => markBeadBlocked(b, reason, this.now()));
+      });
     } catch (error) {
-      this.say(`helix: could not mark ${id} blocked: ${(error as Error).message}`);
+      this.ctx.output.narrative(`helix: could not mark ${id} blocked: ${(error as Error).message}`);
     }
   }
 
   // ── queue drain: check and the actions it routes to ─────────────────────────────────────────
 
-  /** The command for a non-build action under the run's agent plan. */
-  actionCommand(action: ActionName, prompt: string): { command: AgentCommand; label: string } {
+  /** The command for a non-build action under the run's agent plan, and how its call is described. */
+  actionCommand(action: ActionName, prompt: string): { command: AgentCommand; call: CallInfo } {
     const planAction = action === 'implementation' ? 'build' : action;
     const choice = agentForAction(this.ctx.plan, planAction);
     const root = this.ctx.root;
+    const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action' };
     if (this.ctx.actionsViaDdx) {
       const surface = this.ctx.ddx?.surface ?? 'agent';
       return {
         command: ddxRunCommand(surface, { root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(this.ctx.env), model: choice.model, effort: choice.effort }),
-        label: choice.agent,
+        call,
       };
     }
-    return { command: this.directCommand(choice, prompt), label: choice.agent };
+    return { command: this.directCommand(choice, prompt), call };
+  }
+
+  /** The `adversarial <action>: switching to <agent>` line, when the action runs on another agent. */
+  announceRotation(action: 'build' | 'check' | 'polish' | 'review'): void {
+    const agent = agentForAction(this.ctx.plan, action).agent;
+    if (agent !== this.ctx.plan.primary.agent) this.say(rotation(action, agent));
   }
 
   /** Post-implementation / post-epic review (cross-model through the review agent). */
-  private async runReview(scope: string, cycle: number, beadId: string): Promise<Event> {
+  private async runReview(kind: ReviewKind, scope: string, cycle: number, beadId: string): Promise<Event> {
     const before = this.snapshot();
     const reviewed = before.byId.get(beadId);
     const parent = typeof reviewed?.parent === 'string' && reviewed.parent ? reviewed.parent : undefined;
-    const prompt = actionPrompt('review', { scope, reviewed: { id: beadId, parent, cycle }, context: this.contextText(before.beads), env: this.ctx.env });
-    const { command, label } = this.actionCommand('review', prompt);
-    this.say(`helix: reviewing ${scope} after cycle ${cycle}`);
-    const run = await this.runAgent(command, label);
-    const trailers = parseTrailers(run.answer);
-    const parseable = reviewParseable(trailers);
-    if (parseable) this.say(`helix: review ${trailers.reviewStatus}${trailers.reviewStatus === 'ISSUES_FOUND' ? ` (${trailers.issuesCount} issues, ${trailers.findingsFiled ?? 0} filed)` : ''}`);
+    const prompt = actionPrompt('review', { ...this.promptPlace(), scope, reviewed: { id: beadId, parent, cycle } });
+    const { command, call } = this.actionCommand('review', prompt);
+    this.announceRotation('review');
+    const run = await this.callAgent(command, call);
+    // A review's answer is shown in every mode (§2.12), then its verdict lines (§9).
+    this.ctx.output.answer(answerOf(run));
+    const trailers = parseTrailers(answerOf(run));
+    const verdict = judgeReview(trailers);
+    for (const text of verdict.lines) this.ctx.output.always(text);
     const followUp = followUpReview(
       this.ctx.store,
       trailers,
       { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.answer },
       this.now(),
     );
-    if (followUp.outcome === 'filed') this.say(followUp.line);
-    if (followUp.outcome === 'failed') this.say(followUp.line, 'summary');
-    return { type: 'reviewed', cycle, parseable, ...spentOn(run) };
+    if (followUp.outcome === 'filed') this.ctx.output.narrative(followUp.line);
+    if (followUp.outcome === 'failed') this.ctx.output.always(followUp.line);
+    const outcome: ReviewOutcome = !verdict.ok ? 'unparseable' : trailers.reviewStatus === 'ISSUES_FOUND' ? 'issues' : 'clean';
+    return { type: 'reviewed', kind, cycle, beadId, outcome, rc: verdict.exitCode, ...spentOn(run) };
   }
 
   private async runCheck(): Promise<Event> {
-    const prompt = actionPrompt('check', { scope: 'repo', context: this.contextText(), env: this.ctx.env });
-    const { command, label } = this.actionCommand('check', prompt);
-    this.say('helix: queue drained; running check');
-    const run = await this.runAgent(command, label);
-    const nextAction = parseNextAction(run.answer);
-    this.say(`helix: check returned ${nextAction ?? 'no NEXT_ACTION'} (rc=${run.exitCode})`);
-    return { type: 'checked', nextAction, ...spentOn(run) };
+    const prompt = actionPrompt('check', { ...this.promptPlace(), scope: 'repo' });
+    const { command, call } = this.actionCommand('check', prompt);
+    this.announceRotation('check');
+    const run = await this.callAgent(command, call);
+    const ok = run.exitCode === 0;
+    // The drain check's answer: stdout, except with --summary (the log has it) (§2.11).
+    if (ok && this.ctx.output.mode !== 'summary') this.ctx.output.answer(answerOf(run));
+    const nextAction = ok ? parseNextAction(answerOf(run)) : undefined;
+    this.say(RUN.checkReturned(nextAction, run.exitCode));
+    return { type: 'checked', nextAction, ok, ...spentOn(run) };
   }
 
   private async runAction(action: DrainAction, purpose: ActionPurpose): Promise<Event> {
-    const name: ActionName = action === 'design' ? 'design' : action;
-    // Alignment runs under its governing bead, like `helix align` (refused while another holds it).
-    let governing: Bead | undefined;
+    const name: ActionName = action;
+    let governing: ReturnType<typeof acquireGoverningBead> | undefined;
     if (action === 'align') {
+      // Alignment runs under its governing bead, like `helix align` (refused while another holds it).
       try {
-        governing = acquireGoverningBead(this.ctx.store, 'repo', this.now());
+        governing = acquireGoverningBead(this.ctx.store, 'repo', { root: this.ctx.root, now: this.now(), env: this.ctx.env, say: (line) => this.say(line) });
       } catch (error) {
-        if (!isHelixError(error) || error.kind !== 'conflict') throw error;
-        return { type: 'actionDone', action, purpose, ok: false, detail: error.message.replace(/^helix: /, '') };
+        if (!isHelixError(error)) throw error;
+        this.ctx.output.always(error.message);
+        return { type: 'actionDone', action, purpose, ok: false };
       }
     }
-    try {
-      const prompt = actionPrompt(name, {
-        scope: 'repo',
-        context: this.contextText(),
-        env: this.ctx.env,
-        rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined,
-        governingBead: governing?.id,
-      });
-      const { command, label } = this.actionCommand(name, prompt);
-      this.say(`helix: running ${action} (${purpose})`);
-      const run = await this.runAgent(command, label);
-      if (action === 'backfill') {
-        const verdict = judgeAction('backfill', run.exitCode, parseTrailers(run.answer), this.ctx.root);
-        for (const line of verdict.lines) this.say(line);
-        if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason, ...spentOn(run) };
-      }
-      const ok = run.exitCode === 0;
-      return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${label} exited ${run.exitCode}`, ...spentOn(run) };
-    } finally {
-      if (governing) releaseGoverningBead(this.ctx.store, governing);
+    const prompt = actionPrompt(name, {
+      ...this.promptPlace(),
+      scope: 'repo',
+      rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined,
+      governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
+    });
+    const { command, call } = this.actionCommand(name, prompt);
+    if (action === 'polish') this.announceRotation('polish');
+    const run = await this.callAgent(command, call);
+    // Alignment, design, polish and backfill answers are shown in every mode (§2.12).
+    this.ctx.output.answer(answerOf(run));
+    if (action === 'backfill') {
+      const verdict = judgeAction('backfill', run.exitCode, parseTrailers(answerOf(run)), this.ctx.root);
+      for (const text of verdict.lines) this.ctx.output.always(text);
+      if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason, ...spentOn(run) };
     }
+    const ok = run.exitCode === 0;
+    return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${call.label} exited ${run.exitCode}`, ...spentOn(run) };
   }
+}
+
+/** Two turns of the event loop: the second has a poll phase, which delivers pending signals. */
+function signalsDelivered(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /** What one agent call spent, for the run's totals (cost only when the agent reported one). */
@@ -855,31 +1007,55 @@ function spentOn(run: AgentRunResult): { tokens: number; costUsd?: number } {
   return run.usage?.costUsd !== undefined ? { tokens: run.tokens, costUsd: run.usage.costUsd } : { tokens: run.tokens };
 }
 
-/**
- * `, $0.0123` after a token count, or nothing when no agent reported a cost above zero (codex
- * reports none; a stand-in or an older DDx reports 0, which would only look like a free call).
- */
-export function costPart(usd: number | undefined): string {
-  return usd !== undefined && usd > 0 ? `, $${usd.toFixed(4)}` : '';
-}
-
 function gitHead(root: string): string | undefined {
   const r = spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-/** Lines and files changed since `base` (committed work), for the review threshold. */
-export function changeSize(root: string, base: string | undefined): { lines: number; files: number } | undefined {
+function commitExists(root: string, sha: string): boolean {
+  return spawnSync('git', ['rev-parse', '--verify', '-q', `${sha}^{commit}`], { cwd: root, encoding: 'utf8' }).status === 0;
+}
+
+/** Lines of a file as git counts them for a new file (a last line without a newline counts). */
+function fileLines(path: string): number {
+  let text: Buffer;
+  try {
+    text = readFileSync(path);
+  } catch {
+    return 0;
+  }
+  if (text.includes(0)) return 0; // binary: git counts no lines
+  let lines = 0;
+  for (const byte of text) if (byte === 0x0a) lines++;
+  return text.length > 0 && text[text.length - 1] !== 0x0a ? lines + 1 : lines;
+}
+
+/**
+ * Lines (added + deleted) and files the attempt changed since `base`, committed or not: the diff
+ * from `base` to the working tree plus untracked files. The tracker file is helix's bookkeeping,
+ * not the attempt's change, and is left out. Undefined when it cannot be measured (no base
+ * revision — an unborn HEAD when the attempt started — or any git error): the caller reviews then.
+ */
+export function changeSize(root: string, base: string | undefined, trackerFile?: string): { lines: number; files: number } | undefined {
   if (!base) return undefined;
-  const r = spawnSync('git', ['diff', '--numstat', base, 'HEAD'], { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) return undefined;
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: root, encoding: 'utf8' });
+  if (top.status !== 0) return undefined;
+  const rel = trackerFile ? relative(top.stdout.trim(), trackerFile) : undefined;
+  const pathspec = ['--', '.', ...(rel && !rel.startsWith('..') ? [`:(exclude,glob)${rel}*`] : [])];
+  const diff = spawnSync('git', ['diff', '--numstat', base, ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const untracked = spawnSync('git', ['ls-files', '--others', '--exclude-standard', '-z', ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (diff.status !== 0 || untracked.status !== 0) return undefined;
   let lines = 0;
   let files = 0;
-  for (const row of r.stdout.split('\n')) {
+  for (const row of diff.stdout.split('\n')) {
     const [added, removed] = row.split('\t');
     if (added === undefined || removed === undefined) continue;
     files++;
     lines += (Number(added) || 0) + (Number(removed) || 0);
+  }
+  for (const path of untracked.stdout.split('\0').filter(Boolean)) {
+    files++;
+    lines += fileLines(join(root, path));
   }
   return { lines, files };
 }
@@ -892,8 +1068,9 @@ export class RunInterrupted extends Error {
 }
 
 /**
- * Orphan recovery (contract §7): unclaims every stale helix claim, re-reading each bead under the
- * lock just before acting (it may have closed meanwhile). Returns how many were recovered.
+ * Orphan recovery (bash-interface §3, contract §7): unclaims every stale helix claim, re-reading
+ * each bead under the lock just before acting (it may have closed meanwhile). Says why each
+ * in-progress helix bead it left alone was left alone. Returns what it recovered.
  */
 export interface RecoveredOrphan {
   bead: Bead;
@@ -901,26 +1078,41 @@ export interface RecoveredOrphan {
   injected: string[];
 }
 
-export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: string) => void): RecoveredOrphan[] {
+export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: Say) => void): RecoveredOrphan[] {
   const facts = { now, thresholdSec };
-  const candidates = staleClaims(store.read().beads, facts);
+  const beads = store.read().beads;
+  const inProgress = beads.filter((b) => b.status === 'in_progress' && isHelixClaim(b));
+  if (inProgress.length === 0) return [];
+  say(ORPHANS.found(inProgress.length));
+  const staleIds = new Set(staleClaims(beads, facts).map((s) => s.id));
+  for (const bead of inProgress.filter((b) => !staleIds.has(b.id))) {
+    const pid = claimedPidOf(bead);
+    const machine = bead['claimed-machine'];
+    // another host's claim cannot be checked from here: it is left alone without a word
+    if (typeof machine === 'string' && machine && machine !== thisMachine()) continue;
+    if (pid !== undefined && isPidAlive(pid)) say(ORPHANS.pidAlive(bead.id, pid));
+    else {
+      const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
+      if (claimedAt !== undefined) say(ORPHANS.tooFresh(bead.id, Math.max(0, Math.floor((now.getTime() - claimedAt) / 1000)), thresholdSec));
+    }
+  }
   const recovered: RecoveredOrphan[] = [];
-  for (const candidate of candidates) {
+  for (const id of staleIds) {
     const released = store.mutate((d) => {
-      const bead = d.get(candidate.id);
+      const bead = d.get(id);
       const stale = bead ? staleClaimOf(bead, facts) : undefined;
       if (!bead || !stale) return undefined;
       const raw = bead[INJECTED_KEY];
       const injected = Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string') : [];
-      unclaimBead(d, candidate.id, { now });
-      if (raw !== undefined) d.change(candidate.id, (b) => { delete b[INJECTED_KEY]; });
+      unclaimBead(d, id, { now });
+      if (raw !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
       return { stale, bead: { ...bead }, injected };
     });
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
-    const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 'unknown';
-    say(`helix: reclaiming orphaned ${released.stale.id} (age=${age}s, pid=${released.stale.pid ?? 'none'} ${released.stale.why})`);
+    const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 0;
+    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, released.stale.why));
   }
-  if (recovered.length > 0) say(`helix: recovered ${recovered.length} orphaned issue(s)`);
+  if (recovered.length > 0) say(ORPHANS.recovered(recovered.length));
   return recovered;
 }

@@ -6,10 +6,21 @@
 // are closed (`readyEpics`). An epic is never attempted itself; focus hands over to its children.
 import { type Bead, issueTypeOf, labelsOf } from '../tracker/index.js';
 
+/**
+ * `focus`: how the bead relates to epic focus — `child` of the focused epic (focus goes on),
+ * `parent` a task whose parent epic now takes focus. `released`: the focused epic still has
+ * unclosed children but none can be worked now, so focus was dropped (bash-interface §2.3).
+ */
 export type Selection =
-  | { kind: 'attempt'; bead: Bead; focusedEpic: string | undefined; announce?: string }
-  | { kind: 'closeEpic'; epic: Bead }
-  | { kind: 'drained'; focusedEpic: string | undefined };
+  | { kind: 'attempt'; bead: Bead; focusedEpic: string | undefined; focus?: 'child' | 'parent'; released?: ReleasedFocus }
+  | { kind: 'closeEpic'; epic: Bead; released?: ReleasedFocus }
+  | { kind: 'drained'; focusedEpic: string | undefined; released?: ReleasedFocus };
+
+export interface ReleasedFocus {
+  epic: string;
+  /** Its children that are not closed. */
+  open: number;
+}
 
 export interface SelectionInput {
   /** `ready --execution`, in ready order (no epics). */
@@ -35,6 +46,7 @@ export function selectNext(input: SelectionInput): Selection {
   const byId = new Map(beads.map((b) => [b.id, b]));
   const candidates = ready.filter((b) => !excluded.has(b.id));
   let focus = input.focusedEpic;
+  let released: ReleasedFocus | undefined;
 
   if (focus) {
     const epic = byId.get(focus);
@@ -43,27 +55,30 @@ export function selectNext(input: SelectionInput): Selection {
       const children = childrenOf(beads, focus);
       if (children.length > 0 && children.every((c) => c.status === 'closed')) return { kind: 'closeEpic', epic };
       const child = candidates.find((b) => b.parent === focus && !isEpic(b));
-      if (child) return { kind: 'attempt', bead: child, focusedEpic: focus };
-      focus = undefined; // nothing of the epic is workable now (claimed or blocked children): look elsewhere
+      if (child) return { kind: 'attempt', bead: child, focusedEpic: focus, focus: 'child' };
+      // nothing of the epic is workable now (claimed or blocked children): look elsewhere
+      released = { epic: focus, open: children.filter((c) => c.status !== 'closed').length };
+      focus = undefined;
     }
   }
+  const withRelease = <T extends object>(selection: T): T => (released ? { ...selection, released } : selection);
 
   const tasks = candidates.filter((b) => !isEpic(b));
   const task = tasks.find(hasGovernance) ?? tasks[0];
   if (task) {
     const parent = task.parent ? byId.get(task.parent) : undefined;
     const parentEpic = parent && isEpic(parent) && parent.status !== 'closed' && !excluded.has(parent.id) ? parent.id : undefined;
-    return parentEpic
-      ? { kind: 'attempt', bead: task, focusedEpic: parentEpic, announce: `helix: epic focus ${parentEpic} → child ${task.id}` }
-      : { kind: 'attempt', bead: task, focusedEpic: undefined };
+    return withRelease<Selection>(
+      parentEpic ? { kind: 'attempt', bead: task, focusedEpic: parentEpic, focus: 'parent' } : { kind: 'attempt', bead: task, focusedEpic: undefined },
+    );
   }
 
   for (const epic of (input.epics ?? ready.filter(isEpic)).filter((b) => !excluded.has(b.id))) {
     const children = childrenOf(beads, epic.id);
     // An epic nobody has broken down yet is not "done": it waits for design, it is not closed.
-    if (children.length > 0 && children.every((c) => c.status === 'closed')) return { kind: 'closeEpic', epic };
+    if (children.length > 0 && children.every((c) => c.status === 'closed')) return withRelease<Selection>({ kind: 'closeEpic', epic });
   }
-  return { kind: 'drained', focusedEpic: focus };
+  return withRelease<Selection>({ kind: 'drained', focusedEpic: focus });
 }
 
 /** Tasks that gained more than one child: they are epics now (contract §6.2). */

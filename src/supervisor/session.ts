@@ -1,9 +1,10 @@
 // Setting up one supervisor session from flags and environment: which agents, which DDx (asked
 // once per run), which build path, and — before anything touches the tracker — whether the
 // programs it needs exist at all.
-import { type AgentPlan, type DdxInstall, SUPPORTED_DDX, detectDdx, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
+import { type AgentPlan, type DdxInstall, SUPPORTED_DDX, agentTimeoutSeconds, detectDdx, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
 import { HelixError } from '../errors.js';
-import type { BeadStore } from '../tracker/index.js';
+import { type BeadStore, lockTimeoutMs, orphanThresholdSec } from '../tracker/index.js';
+import { defaultSettings } from './policy.js';
 import { openStore } from './project.js';
 
 export { openStore } from './project.js';
@@ -24,6 +25,8 @@ export interface Session {
   ddx: DdxInstall | undefined;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
+  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (bash-interface §1). */
+  ddxPresent: boolean;
 }
 
 /**
@@ -45,11 +48,12 @@ export function buildPathFor(ddx: DdxInstall | undefined, env: NodeJS.ProcessEnv
   return 'execute-bead';
 }
 
-export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true): Promise<Session> {
+export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true, signal?: AbortSignal): Promise<Session> {
+  checkNumericEnvironment(env);
   const { root, store } = openStore(cwd, env);
   const isOnPath = (program: string) => findOnPath(program, env) !== undefined;
   const plan = resolveAgentPlan({ explicitAgent: flags.agent, model: flags.model, effort: flags.effort, reviewAgent: flags.reviewAgent, env, isOnPath });
-  const ddx = await detectDdx(env, root);
+  const ddx = await detectDdx(env, root, signal);
   if (ddx && !ddx.surface) {
     // Never a silent change of path: say once why this ddx is not used.
     process.stderr.write(`helix: ddx ${ddx.version ?? '(no version)'} at ${ddx.path} is not a DDx helix supports (${ddx.unsupported}; supported: ${SUPPORTED_DDX}); calling codex/claude directly\n`);
@@ -57,7 +61,18 @@ export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags:
   const buildPath = buildPathFor(ddx, env);
   const actionsViaDdx = Boolean(ddx?.surface) && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
-  return { root, store, plan, ddx, buildPath, actionsViaDdx };
+  return { root, store, plan, ddx, buildPath, actionsViaDdx, ddxPresent: ddx !== undefined };
+}
+
+/**
+ * Every numeric variable a session reads, parsed once up front: a bad one is exit 7 with one line
+ * before anything is claimed, started or written, never a surprise in the middle of a run.
+ */
+export function checkNumericEnvironment(env: NodeJS.ProcessEnv): void {
+  agentTimeoutSeconds(env);
+  orphanThresholdSec(env);
+  lockTimeoutMs(env);
+  defaultSettings(env);
 }
 
 /** Says exactly what is missing and how to get it, before the run touches the tracker. */

@@ -16,17 +16,46 @@ import {
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 
-/** Labels helix's supervisory actions put on the beads they file. */
-export const SUPERVISORY_LABELS = ['source:review', 'source:alignment', 'source:align', 'source:acceptance'];
+/** Labels of the beads review, alignment and acceptance checks file (bash-interface §14.2). */
+export const SUPERVISORY_LABELS = ['review-finding', 'alignment-review', 'acceptance-failure'] as const;
+/** Labels older helix versions used for the same beads, read as their Bash names. */
+const LEGACY_SUPERVISORY: Record<string, (typeof SUPERVISORY_LABELS)[number]> = {
+  'source:review': 'review-finding',
+  'source:alignment': 'alignment-review',
+  'source:align': 'alignment-review',
+  'source:acceptance': 'acceptance-failure',
+};
 
+function supervisoryType(bead: Bead): string | undefined {
+  for (const label of labelsOf(bead)) {
+    if ((SUPERVISORY_LABELS as readonly string[]).includes(label)) return label;
+    if (LEGACY_SUPERVISORY[label]) return LEGACY_SUPERVISORY[label];
+  }
+  return undefined;
+}
+
+/** `TRIGGERING_CYCLE=<n>` / `TRIGGERING_BEAD=<id>` in the notes; helix's older keys as a fallback. */
+function triggering(bead: Bead): { cycle: number | null; bead: string | null } {
+  const notes = typeof bead.notes === 'string' ? bead.notes : '';
+  const cycle = /TRIGGERING_CYCLE=([0-9]+)/.exec(notes)?.[1];
+  const from = /TRIGGERING_BEAD=([A-Za-z0-9_-]+)/.exec(notes)?.[1];
+  return {
+    cycle: cycle !== undefined ? Number(cycle) : cycleNumber(bead['helix-triggering-cycle']),
+    bead: from ?? (typeof bead['helix-triggering-bead'] === 'string' ? bead['helix-triggering-bead'] : null),
+  };
+}
+
+/** The `helix status --json` document; the first five keys are always present with these types (§14.2). */
 export interface StatusReport {
   current_cycle: number;
-  running_bead: { id: string; worker: string; harness: string; claim_age_seconds: number; started_at: string } | null;
+  running_bead: { id: string; worker: string; harness: string; claim_age_seconds: number; started_at: string | null } | null;
   parked_beads: Array<{ id: string; reason: 'dep-blocked' | 'retry-parked' | 'orphaned-claim' | 'skipped'; next_eligible: string | null; age_seconds: number }>;
-  injected_supervisory: Array<{ id: string; type: string; triggering_cycle: number | null; triggering_bead: string | null; created_at: string }>;
-  last_stop_reason: string | null;
-  tracker: ReturnType<typeof statusCounts>;
-  run: Record<string, unknown> | null;
+  injected_supervisory: Array<{ id: string; type: string; triggering_cycle: number | null; triggering_bead: string | null; created_at: string | null }>;
+  /** Never null: the last run's stop reason, `unknown` when there is none. */
+  last_stop_reason: string;
+  tracker: ReturnType<typeof statusCounts> | Record<string, never>;
+  /** The run-state object, `{}` when there is none. */
+  run: Record<string, unknown>;
   active_run: { pid: number; started: string; log: string | null } | null;
   memory: Record<string, unknown> | null;
   /** The DDx on PATH: version, surface (`agent` = v0.6.x `ddx agent …`, `current` = `ddx try/run/work`) and path. */
@@ -52,18 +81,18 @@ export function buildStatus(
   ddx: { version?: string; surface?: string; path: string } | undefined = undefined,
 ): StatusReport {
   const beads = store.read().beads;
-  const run = readRunState(store.dir) ?? null;
+  const run = readRunState(store.dir) ?? {};
   const pidFile = readPidFile(store.dir);
   let active: StatusReport['active_run'] = null;
   if (pidFile) {
-    if (isPidAlive(pidFile.pid)) active = { pid: pidFile.pid, started: pidFile.started, log: typeof run?.log === 'string' ? run.log : null };
+    if (isPidAlive(pidFile.pid)) active = { pid: pidFile.pid, started: pidFile.started, log: typeof run.log === 'string' ? run.log : null };
     else removeStalePidFile(store.dir, pidFile.pid);
   }
   const claimed = beads.filter((b) => b.status === 'in_progress');
   // Live = the claiming process still runs (same pid and start time), not merely a pid in use.
   const live = (b: Bead) => claimerAlive(b);
   // A batch holds several live claims: the run's own current issue is the one it is running.
-  const runningBead = claimed.find((b) => b.id === run?.current_issue && live(b)) ?? claimed.find(live);
+  const runningBead = claimed.find((b) => b.id === run.current_issue && live(b)) ?? claimed.find(live);
   const stale = new Set(staleClaims(beads, { now, thresholdSec: orphanThresholdSec(env) }).map((s) => s.id));
   const parked: StatusReport['parked_beads'] = [];
   for (const b of blockedBeads(beads)) parked.push({ id: b.id, reason: 'dep-blocked', next_eligible: null, age_seconds: ageSeconds(now, b.updated_at) });
@@ -76,30 +105,31 @@ export function buildStatus(
     if (b.status === 'open' && labelsOf(b).includes('blocked')) parked.push({ id: b.id, reason: 'skipped', next_eligible: null, age_seconds: ageSeconds(now, b.updated_at) });
   }
   const supervisory = beads
-    .filter((b) => labelsOf(b).some((l) => SUPERVISORY_LABELS.includes(l)))
-    .sort((a, b) => (timeOf(b.created_at) ?? 0) - (timeOf(a.created_at) ?? 0))
+    .flatMap((b) => {
+      const type = supervisoryType(b);
+      return type ? [{ bead: b, type }] : [];
+    })
+    .sort((a, b) => (timeOf(b.bead.created_at) ?? 0) - (timeOf(a.bead.created_at) ?? 0))
     .slice(0, 20)
-    .map((b: Bead) => ({
-      id: b.id,
-      type: (labelsOf(b).find((l) => SUPERVISORY_LABELS.includes(l))?.slice('source:'.length) ?? 'review').replace(/^align$/, 'alignment'),
-      triggering_cycle: cycleNumber(b['helix-triggering-cycle']),
-      triggering_bead: typeof b['helix-triggering-bead'] === 'string' ? b['helix-triggering-bead'] : null,
-      created_at: String(b.created_at ?? ''),
-    }));
+    .map(({ bead: b, type }) => {
+      const cause = triggering(b);
+      return { id: b.id, type, triggering_cycle: cause.cycle, triggering_bead: cause.bead, created_at: typeof b.created_at === 'string' ? b.created_at : null };
+    });
+  const attempted = run.attempted_cycles;
   return {
-    current_cycle: typeof run?.attempted_cycles === 'number' ? run.attempted_cycles : 0,
+    current_cycle: typeof attempted === 'number' && Number.isFinite(attempted) ? Math.floor(attempted) : 0,
     running_bead: runningBead
       ? {
           id: runningBead.id,
           worker: String(runningBead.owner ?? 'helix'),
-          harness: typeof run?.agent === 'string' ? run.agent : 'unknown',
+          harness: typeof run.agent === 'string' ? run.agent : 'unknown',
           claim_age_seconds: ageSeconds(now, runningBead['claimed-at']),
-          started_at: String(runningBead['claimed-at'] ?? ''),
+          started_at: typeof runningBead['claimed-at'] === 'string' ? runningBead['claimed-at'] : null,
         }
       : null,
     parked_beads: parked,
     injected_supervisory: supervisory,
-    last_stop_reason: typeof run?.stop_reason === 'string' ? run.stop_reason : null,
+    last_stop_reason: typeof run.stop_reason === 'string' && run.stop_reason ? run.stop_reason : 'unknown',
     tracker: statusCounts(beads),
     run,
     active_run: active,
@@ -108,41 +138,48 @@ export function buildStatus(
   };
 }
 
-export function statusText(report: StatusReport, claimedBeads: Bead[], now: Date): string {
-  const t = report.tracker;
-  const lines = ['HELIX Status', '', 'Tracker:', `  Total:   ${t.total}`, `  Open:    ${t.open}`, `  Closed:  ${t.closed}`, `  Ready:   ${t.ready}`, `  Blocked: ${t.blocked}`];
+/** The text view (bash-interface §14.1). */
+export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunState: boolean): string {
+  const t = report.tracker as Partial<ReturnType<typeof statusCounts>>;
+  const lines = ['HELIX Status', '============', '', 'Tracker:', `  Total:   ${t.total ?? 0}`, `  Open:    ${t.open ?? 0}`, `  Closed:  ${t.closed ?? 0}`, `  Ready:   ${t.ready ?? 0}`, `  Blocked: ${t.blocked ?? 0}`];
+  const active = report.active_run;
+  if (active) {
+    lines.push('', 'Active Run:', `  PID:      ${active.pid}`);
+    if (active.started) lines.push(`  Started:  ${active.started}`);
+    lines.push(`  Log:      ${active.log ?? 'unknown'}`);
+  }
+  if (claimedBeads.length > 0) {
+    lines.push('', 'Claimed:');
+    for (const b of claimedBeads) lines.push(`  ${b.id}  ${b.title}`);
+  }
+  const run = report.run;
+  if (hasRunState) {
+    const text = (v: unknown) => (v === undefined || v === null || v === '' ? 'unknown' : String(v));
+    const count = (v: unknown) => (typeof v === 'number' ? v : 0);
+    lines.push(
+      '',
+      'Last Run:',
+      `  Agent:       ${text(run.agent)}`,
+      `  Completed:   ${count(run.completed_cycles)} cycles`,
+      `  Attempted:   ${count(run.attempted_cycles)} cycles`,
+      `  Tokens:      ${count(run.total_tokens)}`,
+      // helix: only agents that report a cost add to it (claude does, codex does not)
+      ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
+      `  Stop reason: ${text(run.stop_reason)}`,
+      `  Timestamp:   ${text(run.last_run)}`,
+    );
+    if (typeof run.focused_epic === 'string' && run.focused_epic) lines.push(`  Epic focus:  ${run.focused_epic}`);
+  } else {
+    lines.push('', 'No run state found. Run `helix run` to generate.');
+  }
+  // helix: which DDx and the memory store's health, after the Bash sections
   if (report.ddx) {
     const d = report.ddx;
     const surface = d.surface === 'agent' ? 'ddx agent execute-bead / ddx agent run' : d.surface === 'current' ? 'ddx try / ddx run' : 'not supported: codex/claude are called directly';
     lines.push('', `DDx: ${d.version ?? 'unknown version'} (${surface}) at ${d.path}`);
   }
-  if (report.active_run) {
-    lines.push('', 'Active Run:', `  PID:     ${report.active_run.pid}`, `  Started: ${report.active_run.started}`, `  Log:     ${report.active_run.log ?? '-'}`);
-  }
-  if (claimedBeads.length > 0) {
-    lines.push('', 'Claimed:');
-    for (const b of claimedBeads) lines.push(`  ${b.id} (pid ${String(b['claimed-pid'] ?? '-')}, ${ageSeconds(now, b['claimed-at'])}s) ${b.title}`);
-  }
-  const run = report.run;
-  if (run) {
-    lines.push(
-      '',
-      'Last Run:',
-      `  Agent:       ${String(run.agent ?? '-')}`,
-      `  Completed ${Number(run.completed_cycles ?? 0)} cycles`,
-      `  Attempted ${Number(run.attempted_cycles ?? 0)} cycles`,
-      `  Tokens:      ${Number(run.total_tokens ?? 0)}`,
-      // Only agents that report a cost add to it (claude does, codex does not).
-      ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
-      `  Stop reason: ${String(run.stop_reason ?? '-')}`,
-      `  Timestamp:   ${String(run.last_run ?? '-')}`,
-      `  Epic focus:  ${String(run.focused_epic ?? 'none')}`,
-    );
-  } else {
-    lines.push('', 'No run state found. Run `helix run` to generate.');
-  }
   const memory = report.memory;
-  if (run?.memory_status === 'unavailable') lines.push('', 'Memory: unavailable during the last run (the run went on without it)');
+  if (run.memory_status === 'unavailable') lines.push('', 'Memory: unavailable during the last run (the run went on without it)');
   if (memory) {
     const eff = typeof memory.effectiveness === 'number' ? memory.effectiveness.toFixed(3) : String(memory.effectiveness ?? '-');
     lines.push('', `Memory: ${String(memory.total_memories ?? 0)} memories, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);

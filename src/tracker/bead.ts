@@ -1,6 +1,7 @@
 // The bead record (contract §5) and the accessors every tracker operation shares.
 // A bead is kept as the plain JSON object read from the file: keys helix does not know are never
 // touched, and keys it changes keep their position, so a rewrite preserves other tools' data.
+import { parseNumber } from '../numbers.js';
 import { HelixError } from '../errors.js';
 import { STATUSES, type BeadStatus, isStatus } from './lifecycle.js';
 
@@ -124,11 +125,11 @@ export function timeOf(value: unknown): number | undefined {
 }
 
 export function validatePriority(value: unknown): number {
-  const text = String(value).trim();
-  if (!/^\d+$/.test(text) || Number(text) > 4) {
+  try {
+    return parseNumber('priority', String(value), { min: 0, max: 4 });
+  } catch {
     throw new HelixError('validation', `bead: invalid priority ${JSON.stringify(String(value))}: must be an integer 0-4`);
   }
-  return Number(text);
 }
 
 export function validateStatus(value: unknown): BeadStatus {

@@ -17,14 +17,22 @@ export interface CloseOptions {
   now?: Date;
 }
 
+/**
+ * The one guard of every way to close a bead (`close`, `update --status closed`, `--set
+ * status=closed`): refuses (exit 9) while a `blocks` dependency is not closed, unless forced.
+ */
+export function assertNoOpenBlockers(draft: Draft, bead: Bead, force: boolean | undefined): void {
+  const open = blockingDependencyIds(bead).filter((dep) => draft.get(dep)?.status !== 'closed');
+  if (open.length > 0 && !force) {
+    throw new HelixError('openDependencies', `bead: cannot close ${bead.id}: blocked by open dependencies: ${open.join(', ')} (use --force to override)`);
+  }
+}
+
 export function closeBead(draft: Draft, id: string, options: CloseOptions = {}): Bead {
   const bead = draft.require(id);
   assertToken(bead, options.token);
   assertTransition(id, bead.status, 'closed', { manualClose: true });
-  const open = blockingDependencyIds(bead).filter((dep) => draft.get(dep)?.status !== 'closed');
-  if (open.length > 0 && !options.force) {
-    throw new HelixError('openDependencies', `bead: cannot close ${id}: blocked by open dependencies: ${open.join(', ')} (use --force to override)`);
-  }
+  assertNoOpenBlockers(draft, bead, options.force);
   const stamp = nowIso(options.now);
   return draft.change(id, (b) => {
     b.status = 'closed';

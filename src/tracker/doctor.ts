@@ -1,9 +1,11 @@
 // Tracker integrity: what `tracker doctor` reports, and the `--fix` that makes the file writable
 // again without losing a byte — bad lines and earlier copies of duplicate ids move verbatim to
-// `beads.quarantine.jsonl` after the file is backed up.
-import { appendFileSync, copyFileSync, mkdirSync } from 'node:fs';
+// `beads.quarantine.jsonl` after the file is backed up, and each copy it chose is reported.
+import { appendFileSync, constants, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Bead, allDependencyIds } from './bead.js';
+import { type BeadCopy, chooseCopies, conflictSides, describeChoice } from './conflicts.js';
+import { createUniquely } from '../unique-path.js';
 import { allCycles } from './deps.js';
 import { QUARANTINE_FILE } from './paths.js';
 import { type StaleClaim, type StaleClaimFacts, staleClaims } from './stale.js';
@@ -45,34 +47,77 @@ export interface FixResult {
   released: string[];
   /** Records whose string-form dependencies, labels string or numeric-string priority were repaired. */
   repaired: string[];
+  /** One line per bead the fix had to choose a copy of (a git conflict, a duplicate id). */
+  choices: string[];
 }
 
-function backupName(now: Date): string {
-  return `beads.jsonl.bak-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+function backupStamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
-/** Backs up, quarantines bad lines, folds duplicates (last wins) and releases stale claims. */
+/**
+ * Backs up, quarantines bad lines and conflict markers, keeps one copy of each id (the newer edit
+ * inside a git conflict, the last line otherwise; see conflicts.ts) and releases stale claims.
+ * Every line it drops goes verbatim to the quarantine file, and every choice is reported.
+ */
 export function fixStore(store: BeadStore, facts: StaleClaimFacts): FixResult {
   return store.withLock(() => {
     const text = store.readText();
     const snapshot = parseBeads(text);
     const stale = staleClaims(snapshot.beads, facts);
-    const repairs = snapshot.beads.flatMap((b) => {
-      const fixed = repairSchema(b);
-      return fixed ? [fixed] : [];
-    });
-    if (snapshot.problems.length === 0 && stale.length === 0 && repairs.length === 0) return { backup: undefined, quarantined: 0, released: [], repaired: [] };
+    const needsRepair = snapshot.beads.some((b) => repairSchema(b) !== undefined);
+    if (snapshot.problems.length === 0 && stale.length === 0 && !needsRepair) return { backup: undefined, quarantined: 0, released: [], repaired: [], choices: [] };
     mkdirSync(store.dir, { recursive: true });
-    const backup = join(store.dir, backupName(facts.now));
-    copyFileSync(store.file, backup);
-    if (snapshot.problems.length > 0) {
-      const lines = snapshot.problems.map((p) => `${p.raw}\n`).join('');
-      appendFileSync(join(store.dir, QUARANTINE_FILE), lines);
+    // Never over an earlier backup: two fixes in one second keep both originals.
+    const backup = createUniquely(join(store.dir, `beads.jsonl.bak-${backupStamp(facts.now)}`), '', (path) => copyFileSync(store.file, path, constants.COPYFILE_EXCL));
+    const { kept, moved, choices } = sortLines(text, snapshot.problems);
+    if (moved.length > 0) appendFileSync(join(store.dir, QUARANTINE_FILE), moved.map((raw) => `${raw}\n`).join(''));
+    const draft = new Draft(parseBeads(kept));
+    const repaired: string[] = [];
+    for (const bead of draft.beads) {
+      const fixed = repairSchema(bead);
+      if (!fixed) continue;
+      draft.change(fixed.id, (b) => Object.assign(b, fixed));
+      repaired.push(fixed.id);
     }
-    const draft = new Draft(snapshot);
-    for (const fixed of repairs) draft.change(fixed.id, (b) => Object.assign(b, fixed));
-    for (const claim of stale) unclaimBead(draft, claim.id, { now: facts.now });
+    const released = staleClaims(draft.beads, facts).map((claim) => claim.id);
+    for (const id of released) unclaimBead(draft, id, { now: facts.now });
     store.writeLocked(draft.serialise());
-    return { backup, quarantined: snapshot.problems.length, released: stale.map((s) => s.id), repaired: repairs.map((b) => b.id) };
+    return { backup, quarantined: moved.length, released, repaired, choices };
   });
+}
+
+/** Splits the file into the lines to keep and the lines to quarantine, with the copy choices made. */
+function sortLines(text: string, problems: StoreProblem[]): { kept: string; moved: string[]; choices: string[] } {
+  const lines = text.split('\n');
+  const sides = conflictSides(lines);
+  const bad = new Set(problems.filter((p) => p.kind !== 'duplicate').map((p) => p.line));
+  const copies = new Map<string, BeadCopy[]>();
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    if (!raw.trim() || bad.has(i + 1)) continue;
+    const bead = JSON.parse(raw.trim()) as Bead; // parseBeads accepted every line not in `bad`
+    const copy: BeadCopy = { line: i + 1, raw, updatedAt: typeof bead.updated_at === 'string' ? bead.updated_at : undefined, side: sides[i]?.side, label: sides[i]?.label };
+    copies.set(bead.id, [...(copies.get(bead.id) ?? []), copy]);
+  }
+  const movedLines = new Set(bad);
+  const choices: string[] = [];
+  for (const choice of chooseCopies(copies)) {
+    for (const copy of choice.moved) movedLines.add(copy.line);
+    choices.push(describeChoice(choice, QUARANTINE_FILE));
+  }
+  // a bead only in a diff3 base section was deleted on both sides
+  for (const [id, [only, ...more]] of copies) {
+    if (only && more.length === 0 && only.side === 'base') {
+      movedLines.add(only.line);
+      choices.push(`git conflict: ${id} is only in the common ancestor (line ${only.line}), deleted on both sides; moved to ${QUARANTINE_FILE}`);
+    }
+  }
+  const kept: string[] = [];
+  const moved: string[] = [];
+  lines.forEach((raw, i) => {
+    if (!raw.trim()) return;
+    (movedLines.has(i + 1) ? moved : kept).push(raw);
+  });
+  return { kept: kept.map((l) => `${l}\n`).join(''), moved, choices };
 }

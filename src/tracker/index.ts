@@ -17,5 +17,5 @@ export * from './transfer.js';
 export * from './lifecycle.js';
 export * from './schema.js';
 export * from './liveness.js';
-export { isPidAlive, thisMachine } from './process.js';
+export { MAX_PID, isPidAlive, thisMachine } from './process.js';
 export { withLock, lockTimeoutMs, parseGoDurationMs, releaseLock, tryStaleBreakGuard, staleBreakGuardPath } from './lock.js';

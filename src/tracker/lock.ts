@@ -21,6 +21,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statS
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive, sleepSync } from './process.js';
+import { MAX_TIMER_SECONDS } from '../numbers.js';
 
 export const LOCK_DIR_NAME = 'beads.lock';
 export const LOCK_POLL_MS = 50;
@@ -55,12 +56,19 @@ export function parseGoDurationMs(text: string): number | undefined {
   return match[1] === '-' ? -total : total;
 }
 
-/** DDX_BEAD_LOCK_TIMEOUT in ms; unparseable falls back to 10 s and a negative value means one try, as in DDx. */
+/**
+ * DDX_BEAD_LOCK_TIMEOUT in ms, read as DDx reads it: seconds or a Go duration; negative means one
+ * try. Where DDx falls back to 10 s on a value it cannot read, helix refuses it (exit 7): a typo
+ * should not silently mean ten seconds. Above 24.8 days is refused too (no timer holds it).
+ */
 export function lockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DDX_BEAD_LOCK_TIMEOUT;
+  const raw = env.DDX_BEAD_LOCK_TIMEOUT?.trim();
   if (!raw) return DEFAULT_LOCK_TIMEOUT_MS;
   const ms = parseGoDurationMs(raw);
-  if (ms === undefined || Number.isNaN(ms)) return DEFAULT_LOCK_TIMEOUT_MS;
+  const limitMs = MAX_TIMER_SECONDS * 1000;
+  if (ms === undefined || Number.isNaN(ms) || ms > limitMs) {
+    throw new HelixError('validation', `helix: DDX_BEAD_LOCK_TIMEOUT must be a number of seconds or a Go duration (500ms, 10s, 1m30s) up to ${MAX_TIMER_SECONDS} s, got ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)}`);
+  }
   return Math.max(0, ms);
 }
 
@@ -79,8 +87,17 @@ export function readLockOwner(lockDir: string): LockOwner {
   return { pid, acquiredAt: acquired && !Number.isNaN(acquired.getTime()) ? acquired : undefined };
 }
 
+/**
+ * How long a lock may lack its `pid` file. helix and DDx (0.6.1 and current) both write it right
+ * after the mkdir — microseconds apart, behind only DDx's owner_token — so a lock still without
+ * one seconds later lost its writer in between (killed, disk full) and would otherwise block every
+ * writer for the full timeout, every time. DDx itself never breaks such a lock before 2 h, so this
+ * grace only has to outlast a writer's own mkdir-to-pid gap, with room for a loaded machine.
+ */
+export const PIDLESS_LOCK_GRACE_MS = 2000;
+
 /** Why an existing lock may be broken, or undefined while it must be respected. */
-export function staleLockReason(lockDir: string, now: number, timeoutMs: number): string | undefined {
+export function staleLockReason(lockDir: string, now: number): string | undefined {
   let createdMs: number;
   try {
     createdMs = statSync(lockDir).mtimeMs;
@@ -91,8 +108,8 @@ export function staleLockReason(lockDir: string, now: number, timeoutMs: number)
   const acquiredMs = owner.acquiredAt?.getTime() ?? createdMs;
   if (now - acquiredMs > LOCK_MAX_AGE_MS) return `older than 2h (acquired ${new Date(acquiredMs).toISOString()})`;
   if (owner.pid !== undefined) return isPidAlive(owner.pid) ? undefined : `owner pid ${owner.pid} is dead`;
-  // A writer fills `pid` right after mkdir; one still empty after a full timeout crashed in between.
-  if (now - createdMs > timeoutMs) return 'no owner pid recorded';
+  // mtime moves with every file the writer adds, so this counts from its last sign of life
+  if (now - createdMs > PIDLESS_LOCK_GRACE_MS) return `no owner pid recorded ${((now - createdMs) / 1000).toFixed(1)}s after it was taken`;
   return undefined;
 }
 
@@ -108,7 +125,7 @@ export function withLock<T>(dir: string, work: () => T, env: NodeJS.ProcessEnv =
   for (;;) {
     if (tryAcquire(lockDir, token)) break;
     const seen = lockIdentity(lockDir);
-    const reason = staleLockReason(lockDir, Date.now(), timeoutMs);
+    const reason = staleLockReason(lockDir, Date.now());
     // A broken lock is retried at once; one another breaker is working on waits like any lock.
     if (reason && seen && breakLock(lockDir, seen)) continue;
     if (Date.now() >= deadline) {

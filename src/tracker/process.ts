@@ -2,6 +2,9 @@
 // synchronous sleep for lock polling (tracker writes are synchronous critical sections).
 import { hostname } from 'node:os';
 
+/** The largest pid there can be: Linux's ceiling (PID_MAX_LIMIT, 2^22); other systems stay below it. */
+export const MAX_PID = 4_194_304;
+
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {

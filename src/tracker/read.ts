@@ -85,9 +85,13 @@ export function describeProblems(file: string, problems: StoreProblem[]): string
   return `${file}: ${parts.join('; ')}`;
 }
 
-/** The warning a read prints when the file has problems; it goes on, writes will refuse. */
-export function problemsWarning(file: string, problems: StoreProblem[]): string {
-  return `helix: warning: ${describeProblems(file, problems)}; run 'helix tracker doctor --fix'`;
+/**
+ * The warning a read prints when the file has problems; it goes on, writes will refuse. A read
+ * that shows counts or picks a bead (`status`, `next`) says what the numbers leave out.
+ */
+export function problemsWarning(file: string, problems: StoreProblem[], options: { counts?: boolean } = {}): string {
+  const note = options.counts ? `; counts and choices here leave out ${problems.length === 1 ? 'that line' : 'those lines'}` : '';
+  return `helix: warning: ${describeProblems(file, problems)}${note}; run 'helix tracker doctor --fix'`;
 }
 
 /** The file's text; a missing file reads as empty. */

@@ -7,14 +7,17 @@
 import { type Bead, claimedPidOf, labelsOf, timeOf } from './bead.js';
 import { claimerAlive, heartbeatAgeMs, processStartOf } from './liveness.js';
 import { isPidAlive, thisMachine } from './process.js';
+import { numberFromEnv } from '../numbers.js';
 
 /** Two hours: long enough that a slow agent call is never mistaken for a crash. */
 export const DEFAULT_ORPHAN_THRESHOLD_SEC = 7200;
 
+/** A century: any longer threshold means the same, never. */
+export const MAX_ORPHAN_THRESHOLD_SEC = 100 * 365 * 24 * 3600;
+
+/** HELIX_ORPHAN_THRESHOLD: whole seconds from 0 to a century; unset → 7200; anything else: exit 7. */
 export function orphanThresholdSec(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.HELIX_ORPHAN_THRESHOLD;
-  const value = raw === undefined || raw === '' ? NaN : Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_ORPHAN_THRESHOLD_SEC;
+  return numberFromEnv(env, 'HELIX_ORPHAN_THRESHOLD', { min: 0, max: MAX_ORPHAN_THRESHOLD_SEC }, DEFAULT_ORPHAN_THRESHOLD_SEC);
 }
 
 export interface StaleClaim {

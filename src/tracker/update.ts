@@ -11,6 +11,7 @@ import {
   validateTitle,
 } from './bead.js';
 import { assertToken } from './claim.js';
+import { assertNoOpenBlockers } from './close.js';
 import { assertNoCycle } from './deps.js';
 import { EXTERNAL_BLOCKER_REASON_KEY, assertTransition } from './lifecycle.js';
 import type { Draft } from './store.js';
@@ -29,6 +30,8 @@ export interface UpdateInput {
   set?: string[];
   unset?: string[];
   token?: string;
+  /** Close even with an open `blocks` dependency (as `close --force`). */
+  force?: boolean;
 }
 
 /** Keys `--set`/`--unset` may not touch: identity and the claim fencing itself. */
@@ -63,6 +66,8 @@ export function updateBead(draft: Draft, id: string, input: UpdateInput, now: Da
   }
   // A status change follows DDx's lifecycle (`ddx bead update --status`): no manual close or
   // reopen here, `blocked` needs an external blocker reason, `proposed` is an operator's move.
+  // Open blockers are checked first, as DDx's UpdateWithLifecycleStatus does (exit 9 before 7).
+  if (fields.status === 'closed' && bead.status !== 'closed') assertNoOpenBlockers(draft, bead, input.force);
   if (fields.status !== undefined && fields.status !== bead.status) {
     const reason = fields[EXTERNAL_BLOCKER_REASON_KEY] ?? bead[EXTERNAL_BLOCKER_REASON_KEY];
     assertTransition(id, bead.status, String(fields.status), { externalBlockerReason: typeof reason === 'string' ? reason : undefined });

@@ -35,7 +35,8 @@ describe('trailers come from the final answer only', () => {
         responses: [{ when: 'review', stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 3\n', transcript: 'PASS 12 tests\nREVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\n' }],
       });
       const r = w.helix(['review']);
-      expect(r.stderr).toContain('helix: review found 3 issue(s), 3 filed');
+      expect(r.status).toBe(10);
+      expect(r.stderr).toContain('helix: review reported 3 issue(s), 3 filed as tracker issues\n');
       expect(r.stdout).toBe('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 3\n');
     });
   }

@@ -39,7 +39,8 @@ describe('queue drain routing, black-box', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: stopping after check returned DESIGN');
     expect(w.actions()).toEqual(['check', 'plan', 'check']);
-    expect(World.promptOf(w.calls()[1]!)).toContain('Rounds: 5');
+    expect(World.promptOf(w.calls()[1]!)).toContain('\nPlan scope: repo.\nRefinement rounds: 5.\n');
+    expect(r.stderr).toContain('helix: queue drained, running design\n');
   });
 
   it('POLISH runs the polish action and re-checks; POLISH again stops', () => {
@@ -48,7 +49,8 @@ describe('queue drain routing, black-box', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: stopping after check returned POLISH');
     expect(w.actions()).toEqual(['check', 'polish', 'check']);
-    expect(World.promptOf(w.calls()[1]!)).toContain('Rounds: 6');
+    expect(World.promptOf(w.calls()[1]!)).toContain('\nPolish scope: repo.\nMaximum refinement rounds: 6.\n');
+    expect(r.stderr).toContain('helix: queue drained, running polish\n');
   });
 
   it('POLISH that makes a bead buildable: polish, re-check BUILD, build it, then STOP', () => {
@@ -72,7 +74,7 @@ describe('queue drain routing, black-box', () => {
     const w = new World({ responses: [check('DESIGN'), { when: 'plan', stdout: 'PLAN_STATUS: GUIDANCE_NEEDED\n', exit: 3 }] });
     const r = w.helix(['run']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('helix: design failed after queue drain: codex exited 3');
+    expect(r.stderr).toContain('helix: design: codex exited 3\nhelix: design failed after queue drain\n');
     expect(w.actions()).toEqual(['check', 'plan']);
   });
 
@@ -86,8 +88,10 @@ describe('queue drain routing, black-box', () => {
     });
     const r = w.helix(['run']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('Reconstructed the docs.');
-    expect(r.stderr).toContain('helix: backfill report=docs/backfill.md');
+    // the backfill's answer on stdout, then its lines on stderr (§2.12, §6)
+    expect(r.stdout).toContain('Reconstructed the docs.');
+    expect(r.stderr).toContain('helix: queue drained, running backfill\n');
+    expect(r.stderr).toContain('helix: research epic=none\nhelix: backfill report=docs/backfill.md\n');
     expect(r.stderr).toContain('helix: stopping after check returned BACKFILL');
     expect(r.stderr).not.toMatch(/run `?helix backfill/);
     expect(w.actions()).toEqual(['check', 'backfill', 'check']);
@@ -97,14 +101,16 @@ describe('queue drain routing, black-box', () => {
     const w = new World({ responses: [check('BACKFILL'), { when: 'backfill', stdout: 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: docs/missing.md\n' }] });
     const r = w.helix(['run']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('helix: backfill failed after queue drain: backfill report not found: docs/missing.md');
+    expect(r.stderr).toContain('helix: declared backfill report does not exist: docs/missing.md\n');
+    expect(r.stderr).toContain('helix: backfill failed after queue drain\n');
   });
 
   it('a BLOCKED inline backfill stops the run with exit 1 and says so', () => {
-    const w = new World({ responses: [check('BACKFILL'), { when: 'backfill', stdout: 'BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: none.md\n' }] });
+    const w = new World({ responses: [check('BACKFILL'), { when: 'backfill', run: [['sh', '-c', 'echo x > blocked.md']], stdout: 'BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: blocked.md\n' }] });
     const r = w.helix(['run']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('helix: backfill failed after queue drain: backfill BLOCKED');
+    expect(r.stderr).toContain('helix: backfill report=blocked.md\n');
+    expect(r.stderr).toContain('helix: backfill: backfill BLOCKED\nhelix: backfill failed after queue drain\n');
     expect(w.actions()).toEqual(['check', 'backfill']);
   });
 
@@ -116,8 +122,9 @@ describe('queue drain routing, black-box', () => {
     expect(w.actions()).toEqual(['check', 'align', 'check']);
     // the alignment ran under its governing bead, which is planning work, never a build target
     const [governing] = w.beads();
-    expect(World.promptOf(w.calls()[1]!)).toContain(`Governing bead: ${governing!.id}`);
-    expect(governing).toMatchObject({ labels: ['kind:planning', 'action:align'], status: 'open', 'execution-eligible': false });
+    expect(r.stderr).toContain('helix: queue drained, running alignment\n');
+    expect(World.promptOf(w.calls()[1]!)).toContain(`Governing alignment bead: ${governing!.id} (created by the wrapper entrypoint;`);
+    expect(governing).toMatchObject({ title: 'align: repo', labels: expect.arrayContaining(['helix', 'phase:review', 'kind:planning', 'action:align']), status: 'open', 'execution-eligible': false });
     expect(w.helix(['next']).stdout).toBe('no ready issues\n');
   });
 
@@ -125,7 +132,7 @@ describe('queue drain routing, black-box', () => {
     const w = new World({ responses: [check('ALIGN')] });
     const holder = spawn('sleep', ['30']);
     try {
-      const governing = w.bead({ title: 'Alignment: repo', labels: ['kind:planning', 'action:align'], set: ['helix-scope=repo', 'execution-eligible=false'] });
+      const governing = w.bead({ title: 'align: repo', labels: ['kind:planning', 'action:align'], set: ['execution-eligible=false'] });
       w.store.mutate((d) => d.change(governing.id, (b) => {
         b.status = 'in_progress';
         b.owner = 'helix';
@@ -134,7 +141,7 @@ describe('queue drain routing, black-box', () => {
       }));
       const r = w.helix(['run']);
       expect(r.status).toBe(1);
-      expect(r.stderr).toContain(`helix: align failed after queue drain: alignment for repo is already in progress (${governing.id}, pid ${holder.pid})`);
+      expect(r.stderr).toContain(`helix: alignment already active for repo under owner helix (${governing.id}); refusing duplicate dispatch\nhelix: post-drain alignment failed\n`);
       expect(w.actions()).toEqual(['check']);
     } finally {
       holder.kill();
@@ -169,12 +176,13 @@ describe('queue drain routing, black-box', () => {
     expect(r.stderr).toContain('helix: unable to determine NEXT_ACTION from check output');
   });
 
-  it('STOP after a completed build aligns once before stopping; not with --no-auto-align; not when nothing was built', () => {
+  it('STOP aligns once before stopping, also when the run built nothing; not with --no-auto-align', () => {
     const built = new World({ responses: [check('STOP')] });
     built.bead({ title: 'one task', acceptance: 'done' });
     const r = built.helix(['run']);
     expect(r.status).toBe(0);
     expect(built.actions()).toEqual(['implementation', 'check', 'align']);
+    expect(r.stderr).toContain('helix: queue empty, running alignment before stopping\n');
     expect(r.stderr).toContain('helix: stopping after check returned STOP');
 
     const off = new World({ responses: [check('STOP')] });
@@ -182,17 +190,27 @@ describe('queue drain routing, black-box', () => {
     expect(off.helix(['run', '--no-auto-align']).status).toBe(0);
     expect(off.actions()).toEqual(['implementation', 'check']);
 
+    // bash-interface §2.11: "including a run that built nothing"
     const idle = new World({ responses: [check('STOP')] });
     expect(idle.helix(['run']).status).toBe(0);
-    expect(idle.actions()).toEqual(['check']);
+    expect(idle.actions()).toEqual(['check', 'align']);
   });
 
-  it('a failing pre-stop align exits 1', () => {
+  it('a failing pre-stop alignment is said, and the run still stops normally with exit 0', () => {
     const w = new World({ responses: [check('STOP'), { when: 'align', exit: 2 }] });
     w.bead({ title: 'one task', acceptance: 'done' });
     const r = w.helix(['run']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('helix: pre-stop alignment failed\nhelix: stopping after check returned STOP\n');
+  });
+
+  it('a check agent that exits non-zero is a failure whatever it printed: exit 1', () => {
+    const w = new World({ responses: [{ when: 'check', stdout: 'NEXT_ACTION: STOP\n', exit: 3 }] });
+    const r = w.helix(['run']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('helix: align failed before stop: codex exited 2');
+    expect(r.stderr).toContain('helix: check failed after queue drain\n');
+    expect(w.actions()).toEqual(['check']);
+    expect(w.beads()).toEqual([]);
   });
 });
 
@@ -211,8 +229,9 @@ describe('periodic alignment every --review-every completed cycles', () => {
     for (const title of ['a', 'b']) w.bead({ title, acceptance: 'done' });
     const r = w.helix(['run', '--review-every', '1', '--no-auto-review']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('helix: periodic alignment failed — stopping: codex exited 4');
+    expect(r.stderr).toContain('helix: periodic alignment after 1 cycles\n');
+    expect(r.stderr).toContain('helix: periodic alignment failed after 1 cycles\n');
     expect(w.actions()).toEqual(['implementation', 'align']);
-    expect(w.beads().filter((b) => b.status === 'open').map((b) => b.title).sort()).toEqual(['Alignment: repo', 'b']);
+    expect(w.beads().filter((b) => b.status === 'open').map((b) => b.title).sort()).toEqual(['align: repo', 'b']);
   });
 });

@@ -1,7 +1,7 @@
 // Fresh-eyes review (contract §6.5, §8): after a big enough completed cycle inside `helix run`,
 // after an epic closes, and as `helix review` on its own. Black-box with stub agents; the
 // implementation stub commits real files so the change size is measured from git.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
@@ -25,8 +25,9 @@ describe('post-implementation review inside helix run', () => {
     expect(r.status).toBe(0);
     expect(w.actions()).toEqual(['implementation', 'review', 'implementation', 'check']);
     const prompt = World.promptOf(w.calls()[1]!);
-    expect(prompt).toContain('Scope: last-commit');
+    expect(prompt).toContain('\nReview scope: last-commit.\nThis review is running inside the automated helix run loop after an implementation cycle.\nIMPORTANT: File each actionable finding');
     expect(prompt).toContain(`Reviewed bead: ${first.id}`);
+    expect(r.stderr).toContain('helix: post-implementation review after cycle 1 (last-commit)\n');
     expect(w.beads().every((b) => b.status === 'closed')).toBe(true);
   });
 
@@ -55,7 +56,7 @@ describe('post-implementation review inside helix run', () => {
         implement(3),
         {
           when: 'review',
-          run: [['helix', 'tracker', 'create', 'Null check missing', '--type', 'bug', '--labels', 'source:review']],
+          run: [['helix', 'tracker', 'create', 'Null check missing', '--type', 'bug', '--labels', 'helix,phase:build,review-finding']],
           stdout: 'Two problems:\n1. null check missing (filed)\n2. error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1\n',
         },
         stop,
@@ -68,11 +69,13 @@ describe('post-implementation review inside helix run', () => {
     const followUp = w.beads().find((b) => b.title.startsWith(`Review findings for ${task.id}`));
     expect(followUp).toMatchObject({
       parent: epic.id,
-      labels: ['source:review'],
-      'helix-triggering-bead': task.id,
-      'helix-triggering-cycle': 1,
+      labels: ['helix', 'phase:build', 'review-finding'],
+      'execution-eligible': true,
+      notes: `TRIGGERING_CYCLE=1 TRIGGERING_BEAD=${task.id}`,
       dependencies: [expect.objectContaining({ depends_on_id: task.id, type: 'blocks' })],
     });
+    expect(r.stderr).toContain('helix: review reported 2 issue(s), 1 filed as tracker issues\n');
+    expect(r.stderr).toContain('helix: review filed actionable findings as tracker issues — continuing\n');
     expect(followUp!.title).toContain('1 not filed by the reviewer');
     expect(followUp!.description).toContain('error swallowed in parse()');
     expect(r.stderr).toContain(`helix: filed review follow-up ${followUp!.id} for ${task.id}`);
@@ -82,21 +85,25 @@ describe('post-implementation review inside helix run', () => {
     expect(w.calls()[2]!.id).toBe(followUp!.id);
     expect(World.promptOf(w.calls()[3]!)).toContain(`Reviewed bead: ${epic.id}`);
     expect(w.beads().every((b) => b.status === 'closed')).toBe(true);
-    const statusJson = JSON.parse(w.helix(['status', '--json']).stdout) as { injected_supervisory: Array<{ id: string; triggering_bead: string | null }> };
-    expect(statusJson.injected_supervisory).toEqual(expect.arrayContaining([expect.objectContaining({ id: followUp!.id, triggering_bead: task.id })]));
+    // both findings are review findings in `helix status --json`; helix's own carries its cause
+    const statusJson = JSON.parse(w.helix(['status', '--json']).stdout) as { injected_supervisory: Array<{ id: string; type: string; triggering_bead: string | null; triggering_cycle: number | null }> };
+    expect(statusJson.injected_supervisory.map((i) => i.type)).toEqual(['review-finding', 'review-finding']);
+    expect(statusJson.injected_supervisory).toEqual(expect.arrayContaining([expect.objectContaining({ id: followUp!.id, triggering_bead: task.id, triggering_cycle: 1 })]));
+    // and the run-state counts the one helix filed (§12.3)
+    expect(JSON.parse(readFileSync(join(w.repo, '.ddx', 'run-state.json'), 'utf8')).supervisory_injection_count).toEqual({ 'review-finding': 1 });
   });
 
   it('ISSUES_FOUND with every finding filed by the reviewer files nothing more', () => {
     const w = new World({
       responses: [
         implement(3),
-        { when: 'review', run: [['helix', 'tracker', 'create', 'Finding', '--labels', 'source:review']], stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\n' },
+        { when: 'review', run: [['helix', 'tracker', 'create', 'Finding', '--labels', 'review-finding']], stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\n' },
         stop,
       ],
     });
     w.bead({ title: 'task', acceptance: 'done' });
     expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
-    // FINDINGS_FILED was left out, but the reviewer's own source:review bead counts
+    // FINDINGS_FILED was left out, but the reviewer's own review-finding bead counts
     expect(w.beads().map((b) => b.title).sort()).toEqual(['Finding', 'task']);
   });
 
@@ -104,9 +111,17 @@ describe('post-implementation review inside helix run', () => {
     const w = new World({ responses: [implement(3), review('Looks fine to me.\n'), stop] });
     w.bead({ title: 'first', acceptance: 'done' });
     w.bead({ title: 'second', acceptance: 'done' });
-    const r = w.helix(['run', '--summary', '--no-auto-align']);
+    const r = w.helix(['run', '--no-auto-align']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('helix: review output missing REVIEW_STATUS trailer\nreview output was not safely interpretable after cycle 1 — continuing\n');
+    expect(r.stderr).toContain('helix: review output missing REVIEW_STATUS trailer\nhelix: review output was not safely interpretable after cycle 1 — continuing\n');
+    // --summary: the review's own line shows, the narrative one goes to the log
+    const summary = new World({ responses: [implement(3), review('Looks fine to me.\n'), stop] });
+    summary.bead({ title: 'first', acceptance: 'done' });
+    const s = summary.helix(['run', '--summary', '--no-auto-align']);
+    expect(s.stderr).toContain('helix: review output missing REVIEW_STATUS trailer\n');
+    expect(s.stderr).not.toContain('not safely interpretable');
+    const log = readFileSync(String(JSON.parse(readFileSync(join(summary.repo, '.ddx', 'run-state.json'), 'utf8')).log), 'utf8');
+    expect(log).toContain('helix: review output was not safely interpretable after cycle 1 — continuing\n');
     expect(w.actions()).toEqual(['implementation', 'review', 'implementation', 'check']);
   });
 
@@ -115,7 +130,7 @@ describe('post-implementation review inside helix run', () => {
     w.bead({ title: 'first', acceptance: 'done' });
     const r = w.helix(['run', '--no-auto-align']);
     expect(r.status).toBe(0);
-    expect(r.stderr).toContain('review output was not safely interpretable after cycle 1 — continuing');
+    expect(r.stderr).toContain('helix: review output missing ISSUES_COUNT trailer\nhelix: review output was not safely interpretable after cycle 1 — continuing\n');
   });
 });
 
@@ -169,7 +184,9 @@ describe('post-epic review', () => {
     expect(r.status).toBe(0);
     expect(w.actions()).toEqual(['implementation', 'review', 'check']);
     const prompt = World.promptOf(w.calls()[1]!);
-    expect(prompt).toContain('Scope: SPEC-7');
+    expect(prompt).toContain('\nReview scope: SPEC-7.\n');
+    expect(r.stderr).toContain(`helix: epic ${epic.id} has no remaining open children — closing epic\n`);
+    expect(r.stderr).toContain(`helix: post-epic review for ${epic.id} (scope: SPEC-7)\n`);
     expect(prompt).toContain(`Reviewed bead: ${epic.id}`);
     expect(w.beads().find((b) => b.id === epic.id)?.status).toBe('closed');
   });
@@ -179,7 +196,7 @@ describe('post-epic review', () => {
     const epic = w.bead({ title: 'epic', type: 'epic' });
     w.bead({ title: 'only child', parent: epic.id, acceptance: 'done' });
     expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
-    expect(World.promptOf(w.calls()[1]!)).toContain('Scope: last-commit');
+    expect(World.promptOf(w.calls()[1]!)).toContain('\nReview scope: last-commit.\n');
 
     const off = new World({ responses: [stop] });
     const quiet = off.bead({ title: 'epic', type: 'epic', specId: 'SPEC-8' });
@@ -190,20 +207,27 @@ describe('post-epic review', () => {
 });
 
 describe('helix review on its own', () => {
+  // bash-interface §9: the lines and exit codes of the Bash CLI (10 when it found issues)
   const cases: Array<{ name: string; stdout: string; status: number; line: string }> = [
-    { name: 'CLEAN exits 0', stdout: 'REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n', status: 0, line: 'helix: review CLEAN' },
-    { name: 'ISSUES_FOUND with its count exits 0', stdout: '**REVIEW_STATUS:** `ISSUES_FOUND`\nISSUES_COUNT: 3\nFINDINGS_FILED: 3\n', status: 0, line: 'helix: review found 3 issue(s), 3 filed' },
-    { name: 'ISSUES_FOUND without ISSUES_COUNT exits 1', stdout: 'REVIEW_STATUS: ISSUES_FOUND\n', status: 1, line: 'helix: review output missing REVIEW_STATUS trailer' },
-    { name: 'no trailer exits 1', stdout: 'All good.\n', status: 1, line: 'helix: review output missing REVIEW_STATUS trailer' },
+    { name: 'CLEAN exits 0 and says nothing more', stdout: 'REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n', status: 0, line: '' },
+    { name: 'ISSUES_FOUND with its count exits 10', stdout: '**REVIEW_STATUS:** `ISSUES_FOUND`\nISSUES_COUNT: 3\nFINDINGS_FILED: 3\n', status: 10, line: 'helix: review reported 3 issue(s), 3 filed as tracker issues\n' },
+    { name: 'ISSUES_FOUND without FINDINGS_FILED reports 0 filed', stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 0\n', status: 10, line: 'helix: review reported 0 issue(s), 0 filed as tracker issues\n' },
+    { name: 'ISSUES_FOUND without ISSUES_COUNT exits 1', stdout: 'REVIEW_STATUS: ISSUES_FOUND\n', status: 1, line: 'helix: review output missing ISSUES_COUNT trailer\n' },
+    { name: 'no trailer exits 1', stdout: 'All good.\n', status: 1, line: 'helix: review output missing REVIEW_STATUS trailer\n' },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const w = new World({ responses: [review(c.stdout)] });
+      const w = new World({ responses: [review(c.stdout), review(c.stdout)] });
       const r = w.helix(['review']);
       expect(r.status).toBe(c.status);
       expect(r.stdout).toBe(c.stdout);
-      expect(r.stderr).toContain(c.line);
-      expect(World.promptOf(w.calls()[0]!)).toContain('Scope: last-commit');
+      // the verdict line is the last thing said (the --quiet run has no agent-call lines before it)
+      expect(w.helix(['review', '--quiet'], {}).stderr).toBe(c.line);
+      expect(r.stderr.endsWith(c.line)).toBe(true);
+      const prompt = World.promptOf(w.calls()[0]!);
+      expect(prompt).toContain('\nReview scope: last-commit.\nIMPORTANT: File each actionable finding');
+      // the in-loop sentence belongs to reviews `helix run` starts (§1.8: the Bash one-shot said it too)
+      expect(prompt).not.toContain('inside the automated helix run loop');
       // nothing left unfiled (CLEAN, all filed) or nothing safely readable: the tracker is untouched
       expect(w.beads()).toEqual([]);
       expect(r.stderr).not.toContain('review follow-up');
@@ -215,7 +239,7 @@ describe('helix review on its own', () => {
       responses: [
         {
           when: 'review',
-          run: [['helix', 'tracker', 'create', 'Null check missing', '--type', 'bug', '--labels', 'source:review']],
+          run: [['helix', 'tracker', 'create', 'Null check missing', '--type', 'bug', '--labels', 'helix,phase:build,review-finding']],
           stdout: '1. null check missing (filed)\n2. error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1\n',
         },
       ],
@@ -223,7 +247,7 @@ describe('helix review on its own', () => {
     const epic = w.bead({ title: 'the epic', type: 'epic' });
     const task = w.bead({ title: 'task under the epic', parent: epic.id });
     const r = w.helix(['review', task.id]);
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(10);
     expect(r.stdout).toBe('1. null check missing (filed)\n2. error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1\n');
     const added = w.beads().filter((b) => b.id !== epic.id && b.id !== task.id);
     expect(added.map((b) => b.title).sort()).toEqual(['Null check missing', `Review findings for ${task.id}: 1 not filed by the reviewer`]);
@@ -232,13 +256,12 @@ describe('helix review on its own', () => {
       issue_type: 'bug',
       status: 'open',
       parent: epic.id,
-      labels: ['source:review'],
-      'helix-triggering-bead': task.id,
+      labels: ['helix', 'phase:build', 'review-finding'],
+      notes: `TRIGGERING_BEAD=${task.id}`,
       dependencies: [expect.objectContaining({ depends_on_id: task.id, type: 'blocks' })],
     });
-    expect(followUp).not.toHaveProperty('helix-triggering-cycle');
     expect(followUp.description).toContain('error swallowed in parse()');
-    expect(r.stderr).toContain(`\nhelix: review found 2 issue(s), 1 filed\nhelix: filed review follow-up ${followUp.id} for ${task.id}\n`);
+    expect(r.stderr).toContain(`\nhelix: review reported 2 issue(s), 1 filed as tracker issues\nhelix: filed review follow-up ${followUp.id} for ${task.id}\n`);
     expect(r.stderr.match(/review follow-up/g)).toHaveLength(1);
   });
 
@@ -246,13 +269,13 @@ describe('helix review on its own', () => {
     const w = new World({ responses: [review('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\n')] });
     const unrelated = w.bead({ title: 'unrelated' });
     const r = w.helix(['review']);
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(10);
     const followUp = w.beads().find((b) => b.id !== unrelated.id)!;
     expect(w.beads()).toHaveLength(2);
     expect(followUp.title).toBe('Review findings for last-commit: 2 not filed by the reviewer');
     expect(followUp.parent).toBeUndefined();
     expect(followUp.dependencies ?? []).toEqual([]);
-    expect(followUp).not.toHaveProperty('helix-triggering-bead');
+    expect(followUp).not.toHaveProperty('notes');
     expect(r.stderr).toContain(`helix: filed review follow-up ${followUp.id} for last-commit\n`);
   });
 
@@ -262,8 +285,8 @@ describe('helix review on its own', () => {
         {
           when: 'review',
           run: [
-            ['helix', 'tracker', 'create', 'First', '--labels', 'source:review'],
-            ['helix', 'tracker', 'create', 'Second', '--labels', 'source:review'],
+            ['helix', 'tracker', 'create', 'First', '--labels', 'review-finding'],
+            ['helix', 'tracker', 'create', 'Second', '--labels', 'review-finding'],
           ],
           stdout: 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\n',
         },
@@ -271,7 +294,7 @@ describe('helix review on its own', () => {
     });
     const task = w.bead({ title: 'task' });
     const r = w.helix(['review', task.id]);
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(10);
     expect(w.beads().map((b) => b.title).sort()).toEqual(['First', 'Second', 'task']);
     expect(r.stderr).not.toContain('review follow-up');
   });
@@ -282,7 +305,7 @@ describe('helix review on its own', () => {
     const before = readFileSync(join(w.repo, '.ddx', 'beads.jsonl'), 'utf8');
     const r = w.helix(['review', task.id, '--dry-run']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('Scope: ' + task.id);
+    expect(r.stdout).toContain(`Review scope: ${task.id}.`);
     expect(w.calls()).toEqual([]);
     expect(readFileSync(join(w.repo, '.ddx', 'beads.jsonl'), 'utf8')).toBe(before);
   });
@@ -304,7 +327,7 @@ describe('helix review on its own', () => {
     const r = w.helix(['review', task.id]);
     expect(r.status).toBe(EXIT.lockTimeout);
     expect(r.stdout).toBe('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\nFINDINGS_FILED: 0\n');
-    expect(r.stderr).toContain('helix: review found 1 issue(s), 0 filed\nhelix: could not file review findings: bead: lock timeout after 0.3s');
+    expect(r.stderr).toContain('helix: review reported 1 issue(s), 0 filed as tracker issues\nhelix: could not file review findings: bead: lock timeout after 0.3s');
     expect(w.beads().map((b) => b.id)).toEqual([task.id]);
   });
 
@@ -314,7 +337,79 @@ describe('helix review on its own', () => {
     expect(r.status).toBe(0);
     const [call] = w.calls();
     expect(call).toMatchObject({ program: 'claude', action: 'review' });
-    expect(call!.stdin).toContain('Scope: HEAD~1..HEAD');
+    expect(call!.stdin).toContain('Review scope: HEAD~1..HEAD.');
     expect(call!.argv).not.toContain('gpt-primary');
+  });
+});
+
+describe('the review gate fails safe (bash-interface §2.8)', () => {
+  /** A `run` step: write `lines` lines to `file` in the worktree, without committing. */
+  const write = (file: string, lines: number): string[] => ['sh', '-c', `seq 1 ${lines} > ${file}`];
+  const close: string[] = ['helix', 'tracker', 'close', '{{id}}'];
+
+  it('an unborn HEAD (no commit yet) cannot be measured: the change is reviewed', () => {
+    const w = new World({ responses: [{ when: 'implementation', run: [write('first.txt', 3), close] }, stop] });
+    rmSync(join(w.repo, '.git'), { recursive: true, force: true });
+    w.git('init', '-q', '-b', 'main');
+    w.bead({ title: 'first work in a new repository', acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'review', 'check']);
+    expect(r.stderr).toContain('helix: post-implementation review after cycle 1 (last-commit)\n');
+  });
+
+  it('uncommitted changes count: 120 lines written but not committed are reviewed', () => {
+    const w = new World({ responses: [{ when: 'implementation', run: [write('notes.txt', 120), close] }, stop] });
+    w.bead({ title: 'write without committing', acceptance: 'done' });
+    expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'review', 'check']);
+  });
+
+  it('what the attempt changed counts, committed or not: 60 committed + 60 uncommitted lines pass the threshold of 100', () => {
+    const w = new World({ responses: [{ when: 'implementation', run: [commitFiles(1, 60), write('more.txt', 60), close] }, stop] });
+    w.bead({ title: 'half and half', acceptance: 'done' });
+    expect(w.helix(['run', '--no-auto-align']).status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'review', 'check']);
+  });
+
+  it('a small change is skipped with the Bash line naming scope, lines, files and threshold', () => {
+    const w = new World({ responses: [{ when: 'implementation', run: [write('small.txt', 10), close] }, stop] });
+    w.bead({ title: 'small', acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(w.actions()).toEqual(['implementation', 'check']);
+    expect(r.stderr).toContain('helix: skipping review for small change (last-commit, 10 lines, 1 files < threshold 100)\n');
+  });
+
+  it('--review-threshold 0 reviews every cycle: a change of nothing, and one that cannot be measured', () => {
+    const nothing = new World({ responses: [{ when: 'implementation', run: [close] }, stop] });
+    nothing.bead({ title: 'changes nothing', acceptance: 'done' });
+    expect(nothing.helix(['run', '--no-auto-align', '--review-threshold', '0']).status).toBe(0);
+    expect(nothing.actions()).toEqual(['implementation', 'review', 'check']);
+
+    const unborn = new World({ responses: [{ when: 'implementation', run: [close] }, stop] });
+    rmSync(join(unborn.repo, '.git'), { recursive: true, force: true });
+    unborn.git('init', '-q', '-b', 'main');
+    unborn.bead({ title: 'no history', acceptance: 'done' });
+    expect(unborn.helix(['run', '--no-auto-align', '--review-threshold', '0']).status).toBe(0);
+    expect(unborn.actions()).toEqual(['implementation', 'review', 'check']);
+  });
+
+  it('a bead closed with a commit that exists here is reviewed as commit:<sha>; one that does not falls back to last-commit and says so', () => {
+    const sha = (w: World) => w.git('rev-parse', 'HEAD').trim();
+    const w = new World({ responses: [{ when: 'implementation', run: [commitFiles(3), ['sh', '-c', 'helix tracker close "$0" --commit "$(git rev-parse HEAD)"', '{{id}}']] }, stop] });
+    const b = w.bead({ title: 'closed with its commit', acceptance: 'done' });
+    const r = w.helix(['run', '--no-auto-align']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`helix: post-implementation review after cycle 1 (commit:${sha(w)})\n`);
+    expect(World.promptOf(w.calls()[1]!)).toContain(`\nReview scope: commit:${sha(w)}.\n`);
+    expect(w.beads().find((x) => x.id === b.id)?.closing_commit_sha).toBe(sha(w));
+
+    const gone = 'f'.repeat(40);
+    const v = new World({ responses: [{ when: 'implementation', run: [commitFiles(3), ['helix', 'tracker', 'close', '{{id}}', '--commit', gone]] }, stop] });
+    const c = v.bead({ title: 'closed with a commit from elsewhere', acceptance: 'done' });
+    const s = v.helix(['run', '--no-auto-align']);
+    expect(s.stderr).toContain(`helix: review fallback: closing_commit_sha for ${c.id} is unavailable locally (${gone})\n`);
+    expect(s.stderr).toContain('helix: post-implementation review after cycle 1 (last-commit)\n');
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrailers } from '../../src/agents/index.js';
 import { judgeAction } from '../../src/supervisor/action-verdict.js';
-import { ALIGN_LABELS, acquireGoverningBead, releaseGoverningBead } from '../../src/supervisor/governing.js';
+import { GOVERNING_LABELS, acquireGoverningBead } from '../../src/supervisor/governing.js';
 import { fileUnfiledFindings, followUpReview } from '../../src/supervisor/review-findings.js';
 import { BeadStore, createBead } from '../../src/tracker/index.js';
 import { tempDir } from '../helpers/cli.js';
@@ -16,54 +16,50 @@ import { bead, play, settings } from '../supervisor/builders.js';
 
 const judge = (action: Parameters<typeof judgeAction>[0], text: string, exitCode = 0, root = '/nonexistent') => judgeAction(action, exitCode, parseTrailers(text), root);
 
-describe('judging an answer by its trailers', () => {
-  it('backfill names the first thing wrong: status, BLOCKED, report trailer, report file', () => {
+describe('judging an answer by its trailers (bash-interface §6, §9)', () => {
+  it('backfill names the first thing wrong, in the Bash order: status, report trailer, report file, then BLOCKED', () => {
     const root = tempDir();
-    const table: Array<[string, boolean, string | undefined]> = [
-      ['BACKFILL_REPORT: x.md', false, 'backfill output missing BACKFILL_STATUS trailer'],
-      ['BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: gone.md', false, 'backfill BLOCKED'],
-      ['BACKFILL_STATUS: COMPLETE', false, 'backfill output missing BACKFILL_REPORT trailer'],
-      ['BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: gone.md', false, 'backfill report not found: gone.md'],
-      [`BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: ${root}`, true, undefined],
-      [`BACKFILL_STATUS: GUIDANCE_NEEDED\nBACKFILL_REPORT: ${root}`, true, undefined],
+    writeFileSync(join(root, 'r.md'), 'report\n');
+    const table: Array<[string, boolean, number, string[]]> = [
+      ['BACKFILL_REPORT: x.md', false, 1, ['helix: backfill output missing BACKFILL_STATUS trailer']],
+      ['BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: gone.md', false, 1, ['helix: declared backfill report does not exist: gone.md']],
+      ['BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: r.md', false, 1, ['helix: backfill report=r.md']],
+      ['BACKFILL_STATUS: COMPLETE', false, 1, ['helix: backfill output missing BACKFILL_REPORT trailer']],
+      ['BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: gone.md', false, 1, ['helix: declared backfill report does not exist: gone.md']],
+      ['BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: r.md', true, 0, ['helix: backfill report=r.md']],
+      ['BACKFILL_STATUS: GUIDANCE_NEEDED\nBACKFILL_REPORT: r.md\nRESEARCH_EPIC: none', true, 0, ['helix: research epic=none', 'helix: backfill report=r.md']],
+      // a directory is not a report file
+      [`BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: ${root}`, false, 1, [`helix: declared backfill report does not exist: ${root}`]],
     ];
-    for (const [text, ok, reason] of table) {
+    for (const [text, ok, exitCode, lines] of table) {
       const verdict = judge('backfill', text, 0, root);
-      expect([text, verdict.ok, verdict.reason]).toEqual([text, ok, reason]);
+      expect([text, verdict.ok, verdict.exitCode, verdict.lines]).toEqual([text, ok, exitCode, lines]);
     }
   });
 
-  it('backfill prints the research epic and the report before its verdict', () => {
-    expect(judge('backfill', 'BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: r.md\nRESEARCH_EPIC: hx-12345678').lines).toEqual([
+  it('backfill prints the research epic only when the trailer is there, before the report line', () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'r.md'), 'x\n');
+    expect(judge('backfill', 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: r.md\nRESEARCH_EPIC: hx-12345678', 0, root).lines).toEqual([
       'helix: research epic=hx-12345678',
       'helix: backfill report=r.md',
-      'helix: backfill BLOCKED',
     ]);
+    expect(judge('backfill', 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: r.md', 0, root).lines).toEqual(['helix: backfill report=r.md']);
   });
 
-  it('backfill without a RESEARCH_EPIC trailer still prints the line, as none', () => {
-    expect(judge('backfill', 'BACKFILL_STATUS: BLOCKED\nBACKFILL_REPORT: r.md').lines).toEqual([
-      'helix: research epic=none',
-      'helix: backfill report=r.md',
-      'helix: backfill BLOCKED',
-    ]);
-  });
-
-  it('review: CLEAN, or ISSUES_FOUND with a count, is interpretable; anything else is not', () => {
-    expect(judge('review', 'REVIEW_STATUS: CLEAN').ok).toBe(true);
-    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2').lines).toEqual(['helix: review found 2 issue(s)']);
-    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND')).toMatchObject({
-      ok: false,
-      lines: ['helix: review output missing REVIEW_STATUS trailer', 'helix: review said ISSUES_FOUND without an ISSUES_COUNT trailer'],
-    });
+  it('review: CLEAN 0 without a line, ISSUES_FOUND with a count 10, anything else 1 with the missing trailer named', () => {
+    expect(judge('review', 'REVIEW_STATUS: CLEAN')).toEqual({ ok: true, exitCode: 0, lines: [] });
+    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2')).toEqual({ ok: true, exitCode: 10, lines: ['helix: review reported 2 issue(s), 0 filed as tracker issues'] });
+    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 1').lines).toEqual(['helix: review reported 2 issue(s), 1 filed as tracker issues']);
+    expect(judge('review', 'REVIEW_STATUS: ISSUES_FOUND')).toMatchObject({ ok: false, exitCode: 1, lines: ['helix: review output missing ISSUES_COUNT trailer'] });
     expect(judge('review', 'REVIEW_STATUS: CLEAN|ISSUES_FOUND').ok).toBe(false);
-    expect(judge('review', 'REVIEW_STATUS: MAYBE').lines).toEqual(['helix: review output missing REVIEW_STATUS trailer']);
+    expect(judge('review', 'REVIEW_STATUS: MAYBE')).toMatchObject({ exitCode: 1, lines: ['helix: review output missing REVIEW_STATUS trailer'] });
   });
 
-  it('plan and polish are decided by the exit status; their trailers are only logged', () => {
-    expect(judge('design', 'PLAN_STATUS: GUIDANCE_NEEDED')).toEqual({ ok: true, lines: ['helix: design status GUIDANCE_NEEDED'] });
+  it('plan, polish and align are decided by the exit status alone', () => {
+    expect(judge('design', 'PLAN_STATUS: GUIDANCE_NEEDED')).toEqual({ ok: true, exitCode: 0, lines: [] });
     expect(judge('polish', 'POLISH_STATUS: CONVERGED', 1).ok).toBe(false);
-    expect(judge('align', '', 0)).toEqual({ ok: true, lines: [] });
+    expect(judge('align', '', 0)).toEqual({ ok: true, exitCode: 0, lines: [] });
   });
 });
 
@@ -71,51 +67,55 @@ function store(): BeadStore {
   return new BeadStore(join(tempDir(), '.ddx'), {});
 }
 
-describe('the governing bead on a real tracker file', () => {
+describe('the governing bead on a real tracker file (bash-interface §5.3)', () => {
   const now = new Date('2026-03-01T12:00:00Z');
+  const acquire = (s: BeadStore, scope: string, env: NodeJS.ProcessEnv = {}) => acquireGoverningBead(s, scope, { root: tempDir(), now, env });
 
-  it('is created once per scope, claimed by this process, and not execution-eligible', () => {
+  it('created once per scope and left open; then claimed by this process; then reused by it', () => {
     const s = store();
-    const first = acquireGoverningBead(s, 'repo', now);
-    expect(first).toMatchObject({ labels: ALIGN_LABELS, status: 'in_progress', 'claimed-pid': String(process.pid), 'execution-eligible': false, 'helix-scope': 'repo' });
-    releaseGoverningBead(s, first);
-    expect(acquireGoverningBead(s, 'repo', now).id).toBe(first.id);
-    expect(acquireGoverningBead(s, 'SPEC-1', now).id).not.toBe(first.id);
+    const created = acquire(s, 'repo');
+    expect(created.mode).toBe('created');
+    expect(created.bead).toMatchObject({ title: 'align: repo', status: 'open', 'execution-eligible': false, labels: [...GOVERNING_LABELS, 'area:ui', 'area:api', 'area:data', 'area:infra', 'area:cli'] });
+    const claimed = acquire(s, 'repo');
+    expect(claimed).toMatchObject({ mode: 'claimed', bead: { id: created.bead.id, status: 'in_progress', 'claimed-pid': String(process.pid) } });
+    // this process still holds it (a later alignment in the same run): reused, not refused
+    expect(acquire(s, 'repo')).toMatchObject({ mode: 'reused', bead: { id: created.bead.id } });
+    expect(acquire(s, 'SPEC-1').bead.id).not.toBe(created.bead.id);
     expect(s.read().beads).toHaveLength(2);
   });
 
   it('refuses while a live process holds it, even an old claim', () => {
     const s = store();
-    const held = acquireGoverningBead(s, 'repo', new Date('2020-01-01T00:00:00Z'));
-    expect(() => acquireGoverningBead(s, 'repo', now)).toThrow(`helix: alignment for repo is already in progress (${held.id}, pid ${process.pid})`);
+    const holder = spawn('sleep', ['30']);
+    try {
+      const id = acquire(s, 'repo').bead.id;
+      s.mutate((d) => d.change(id, (b) => { b.status = 'in_progress'; b.owner = 'alice'; b['claimed-pid'] = String(holder.pid); b['claimed-at'] = '2020-01-01T00:00:00Z'; }));
+      expect(() => acquire(s, 'repo')).toThrow(`helix: alignment already active for repo under owner alice (${id}); refusing duplicate dispatch`);
+    } finally {
+      holder.kill();
+    }
   });
 
   it('refuses when another machine holds it (its pid means nothing here)', () => {
     const s = store();
-    const held = acquireGoverningBead(s, 'repo', now);
-    s.mutate((d) => d.change(held.id, (b) => { b['claimed-machine'] = 'some-other-host'; b['claimed-pid'] = '999999'; }));
-    expect(() => acquireGoverningBead(s, 'repo', now)).toThrow(/already in progress/);
+    const id = acquire(s, 'repo').bead.id;
+    s.mutate((d) => d.change(id, (b) => { b.status = 'in_progress'; b['claimed-machine'] = 'some-other-host'; b['claimed-pid'] = '999999'; b['claimed-at'] = '2020-01-01T00:00:00Z'; }));
+    expect(() => acquire(s, 'repo')).toThrow(/alignment already active for repo \(/);
   });
 
-  it('reclaims one held by a process that has exited, however young the claim', async () => {
+  it('reclaims one whose claimer has exited once the claim is older than the threshold; a claim without a time at once', async () => {
     const s = store();
-    const held = acquireGoverningBead(s, 'repo', now);
+    const id = acquire(s, 'repo').bead.id;
     const gone = spawn(process.execPath, ['-e', '']);
     const pid = gone.pid;
     await new Promise((resolve) => gone.on('exit', resolve));
-    s.mutate((d) => d.change(held.id, (b) => { b['claimed-pid'] = String(pid); }));
-    const again = acquireGoverningBead(s, 'repo', now);
-    expect(again.id).toBe(held.id);
-    expect(again['claimed-pid']).toBe(String(process.pid));
-    expect(again['claim-token']).not.toBe(held['claim-token']);
-  });
-
-  it('release leaves a bead the agent closed, or one someone else took over, alone', () => {
-    const s = store();
-    const held = acquireGoverningBead(s, 'repo', now);
-    s.mutate((d) => d.change(held.id, (b) => { b['claim-token'] = 'someone-else'; }));
-    releaseGoverningBead(s, held);
-    expect(s.read().byId.get(held.id)).toMatchObject({ status: 'in_progress', 'claim-token': 'someone-else' });
+    s.mutate((d) => d.change(id, (b) => { b.status = 'in_progress'; b['claimed-pid'] = String(pid); b['claimed-at'] = new Date(now.getTime() - 600_000).toISOString(); b['claim-token'] = 'old'; }));
+    expect(() => acquire(s, 'repo', { HELIX_ORPHAN_THRESHOLD: '3600' })).toThrow(/refusing duplicate dispatch/);
+    const again = acquire(s, 'repo', { HELIX_ORPHAN_THRESHOLD: '60' });
+    expect(again).toMatchObject({ mode: 'claimed', bead: { id, 'claimed-pid': String(process.pid) } });
+    expect(again.bead['claim-token']).not.toBe('old');
+    s.mutate((d) => d.change(id, (b) => { b['claimed-pid'] = String(pid); delete b['claimed-at']; delete b.updated_at; }));
+    expect(acquire(s, 'repo').mode).toBe('claimed');
   });
 });
 
@@ -142,9 +142,9 @@ describe('review findings the reviewer did not file', () => {
     expect(filed).toMatchObject({
       issue_type: 'bug',
       parent: w.epic.id,
-      labels: ['source:review'],
-      'helix-triggering-bead': w.task.id,
-      'helix-triggering-cycle': 4,
+      labels: ['helix', 'phase:build', 'review-finding'],
+      'execution-eligible': true,
+      notes: `TRIGGERING_CYCLE=4 TRIGGERING_BEAD=${w.task.id}`,
       dependencies: [expect.objectContaining({ depends_on_id: w.task.id })],
     });
     expect(filed!.title).toBe(`Review findings for ${w.task.id} (cycle 4): 2 not filed by the reviewer`);
@@ -154,7 +154,8 @@ describe('review findings the reviewer did not file', () => {
   it('files nothing when the reviewer filed them all, by its count or by the beads it created', () => {
     const w = world();
     expect(fileUnfiledFindings(w.s, input(w, 2, 2))).toBeUndefined();
-    w.s.mutate((d) => createBead(d, { title: 'a', labels: ['source:review'] }, 'hx'));
+    w.s.mutate((d) => createBead(d, { title: 'a', labels: ['review-finding'] }, 'hx'));
+    // the label older helix versions used still counts
     w.s.mutate((d) => createBead(d, { title: 'b', labels: ['source:review'] }, 'hx'));
     w.s.mutate((d) => createBead(d, { title: 'not a finding' }, 'hx'));
     expect(fileUnfiledFindings(w.s, input(w, 2))).toBeUndefined();
@@ -167,8 +168,7 @@ describe('review findings the reviewer did not file', () => {
     expect(filed!.title).toBe('Review findings for last-commit: 2 not filed by the reviewer');
     expect(filed!.parent).toBeUndefined();
     expect(filed!.dependencies ?? []).toEqual([]);
-    expect(filed).not.toHaveProperty('helix-triggering-bead');
-    expect(filed).not.toHaveProperty('helix-triggering-cycle');
+    expect(filed).not.toHaveProperty('notes');
   });
 
   it('followUpReview files only for an interpretable ISSUES_FOUND with a count, and reports a tracker it cannot write', () => {
@@ -190,18 +190,21 @@ describe('review findings the reviewer did not file', () => {
 describe('routing details (state machine)', () => {
   it('ALIGN auto-aligns once per build interval: again after a build, not twice without one', () => {
     const config = settings();
-    const aligned = (state: ReturnType<typeof initialState>) => step(step(state, { type: 'checked', nextAction: 'ALIGN' }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: true }, config);
+    const aligned = (state: ReturnType<typeof initialState>) => step(step(state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: true }, config);
     const first = aligned(initialState());
     expect(first.effects).toEqual([{ type: 'runCheck' }]);
     // ALIGN again with no build between: stop
-    expect(step(first.state, { type: 'checked', nextAction: 'ALIGN' }, config).effects).toEqual([
+    expect(step(first.state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).effects).toEqual([
       { type: 'stop', exitCode: 0, reason: 'completed', message: 'helix: stopping after check returned ALIGN' },
     ]);
     // a build attempt (even a failed one) starts a new interval: ALIGN aligns again
     const built = step(first.state, { type: 'attempted', bead: bead({ id: 'hx-b' }), outcome: { kind: 'failed', failure: 'agent-failed', detail: 'x' }, durationSec: 1, tokens: 0 }, config);
-    expect(step(built.state, { type: 'checked', nextAction: 'ALIGN' }, config).effects).toEqual([{ type: 'runAction', action: 'align', purpose: 'drain' }]);
+    expect(step(built.state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).effects).toEqual([
+      { type: 'say', level: 'narrative', text: 'helix: queue drained, running alignment' },
+      { type: 'runAction', action: 'align', purpose: 'drain' },
+    ]);
     // a failed align does not count as aligned, and stops the run
-    const failed = step(step(initialState(), { type: 'checked', nextAction: 'ALIGN' }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: false, detail: 'codex exited 1' }, config);
+    const failed = step(step(initialState(), { type: 'checked', nextAction: 'ALIGN', ok: true }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: false, detail: 'codex exited 1' }, config);
     expect(failed.state.alignedSinceBuild).toBe(false);
     expect(failed.state.stop).toEqual({ exitCode: 1, reason: 'error' });
   });
@@ -215,11 +218,12 @@ describe('routing details (state machine)', () => {
   it('the post-implementation review names the reviewed bead; the post-epic review names the epic and its scope', () => {
     const config = settings({ autoReview: true });
     const task = bead({ id: 'hx-c', parent: 'hx-e' });
-    const big = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { lines: 500, files: 1 } }, durationSec: 1, tokens: 0 }, config);
-    expect(big.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', scope: 'last-commit', cycle: 1, beadId: 'hx-c' }]);
-    const small = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { lines: 99, files: 2 } }, durationSec: 1, tokens: 0 }, config);
+    const big = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'commit:abc', lines: 500, files: 1 } }, durationSec: 1, tokens: 0 }, config);
+    expect(big.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-implementation', scope: 'commit:abc', cycle: 1, beadId: 'hx-c' }]);
+    const small = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'last-commit', lines: 99, files: 2 } }, durationSec: 1, tokens: 0 }, config);
     expect(small.effects.some((e) => e.type === 'runReview')).toBe(false);
     const epic = step(big.state, { type: 'epicClosed', epicId: 'hx-e', reviewScope: 'SPEC-9' }, config);
-    expect(epic.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', scope: 'SPEC-9', cycle: 1, beadId: 'hx-e' }]);
+    expect(epic.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-epic', scope: 'SPEC-9', cycle: 1, beadId: 'hx-e' }]);
   });
+
 });

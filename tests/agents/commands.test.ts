@@ -44,6 +44,10 @@ describe('ddx command builders (contract §8)', () => {
       ...head, '--harness', 'claude', '--permissions', 'unrestricted', '--timeout', '60s', '--model', 'sonnet', '--effort', 'max',
     ]);
   });
+
+  it.each(['agent', 'current'] as const)('%s: ddx run with no timeout (HELIX_AGENT_TIMEOUT over 24.8 days) asks DDx for its longest', (surface) => {
+    expect(ddxRunCommand(surface, { root, harness: 'codex', prompt: 'p', timeoutSeconds: Number.POSITIVE_INFINITY }).args).toContain('2562047h');
+  });
 });
 
 describe('direct agent command builders (contract §8)', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
 import {
+  AgentStartError,
   MissingToolError,
   claudeCommand,
   codexCommand,
@@ -94,6 +96,47 @@ describe('runAgentCommand', () => {
     expect((error as MissingToolError).exitCode).toBe(EXIT.missingTool);
     expect((error as MissingToolError).program).toBe('helix-no-such-agent');
     expect((error as Error).message).toContain('helix-no-such-agent: not found on PATH');
+  });
+
+  it('an argument over the system limit is a one-line start failure, not the command line', async () => {
+    const prompt = 'x'.repeat(200 * 1024); // Linux allows 128 KB per argument
+    const error = await runAgentCommand({ file: 'true', args: ['exec', prompt], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentStartError);
+    expect((error as AgentStartError).code).toBe('E2BIG');
+    expect((error as Error).message).toBe('helix: could not start true: its command line is too long for the system (E2BIG: 201 KB of arguments, the longest 200 KB)');
+  });
+
+  it('a program whose interpreter is missing, or that is not executable, is a one-line start failure', async () => {
+    const bin = tempDir('helix-bin-');
+    writeFileSync(join(bin, 'broken'), '#!/nonexistent/interpreter\n');
+    chmodSync(join(bin, 'broken'), 0o755);
+    writeFileSync(join(bin, 'plain'), 'not a program\n');
+    chmodSync(join(bin, 'plain'), 0o644);
+    const broken = await runAgentCommand({ file: join(bin, 'broken'), args: [], cwd: bin, env: {} }).catch((e: unknown) => e);
+    expect(broken).toBeInstanceOf(AgentStartError);
+    expect((broken as AgentStartError).code).toBe('ENOENT');
+    expect((broken as Error).message).toBe(`helix: could not start ${join(bin, 'broken')}: the interpreter its #! line names was not found (ENOENT)`);
+    const plain = await runAgentCommand({ file: join(bin, 'plain'), args: [], cwd: bin, env: {} }).catch((e: unknown) => e);
+    expect((plain as AgentStartError).code).toBe('EACCES');
+    expect((plain as Error).message).toBe(`helix: ${join(bin, 'plain')}: found but not executable (check its permissions)`);
+  });
+
+  it('when the caller dies by SIGKILL, the agent and everything in its group are stopped', async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, 'pids.json');
+    const caller = spawn(process.execPath, [fixture('dies-while-agent-runs.mjs'), pidFile, 'ignore-term'], { cwd: dir, stdio: 'ignore' });
+    await waitForFile(pidFile);
+    const { agent, grandchildren } = JSON.parse(readFileSync(pidFile, 'utf8')) as { agent: number; grandchildren: number[] };
+    caller.kill('SIGKILL');
+    // the one ignoring SIGTERM needs the SIGKILL after the grace period
+    for (const pid of [agent, ...grandchildren]) await waitUntil(() => !isRunning(pid), `pid ${pid} to end`);
+  });
+
+  it('a HELIX_AGENT_TIMEOUT beyond what a timer holds (24.8 days) means no timeout, not a kill after 1 ms', async () => {
+    const run = await runAgentCommand(nodeScript('echo-call.mjs', ['x']), { env: { ...process.env, HELIX_AGENT_TIMEOUT: '9999999999' } });
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ argv: ['x'] });
   });
 
   it('a missing working folder is reported before anything runs', async () => {

@@ -12,9 +12,15 @@ describe('HELIX_AGENT_TIMEOUT', () => {
     expect(agentTimeoutSeconds({ HELIX_AGENT_TIMEOUT: '90s' })).toBe(90);
   });
 
-  it('rejects a value that is not a positive number of seconds', () => {
-    for (const bad of ['0', '-5', '1.5', 'forever', '10m']) {
-      expect(() => agentTimeoutSeconds({ HELIX_AGENT_TIMEOUT: bad })).toThrow(/HELIX_AGENT_TIMEOUT must be a positive number of seconds/);
+  it('rejects a value that is not a positive number of seconds (exit 7)', () => {
+    for (const bad of ['0', '-5', '1.5', 'forever', '10m', '1e9']) {
+      expect(() => agentTimeoutSeconds({ HELIX_AGENT_TIMEOUT: bad })).toThrow(/^helix: HELIX_AGENT_TIMEOUT must be a whole number of at least 1, got /);
     }
+  });
+
+  it('takes a value longer than a timer can hold (24.8 days) as no timeout, instead of firing at once', () => {
+    expect(agentTimeoutSeconds({ HELIX_AGENT_TIMEOUT: '2147483' })).toBe(2147483);
+    expect(agentTimeoutSeconds({ HELIX_AGENT_TIMEOUT: '2147484' })).toBe(Number.POSITIVE_INFINITY);
+    expect(agentTimeoutSeconds({ HELIX_AGENT_TIMEOUT: '99999999999999999999s' })).toBe(Number.POSITIVE_INFINITY);
   });
 });

@@ -108,6 +108,19 @@ describe('settings.json file changes', () => {
     expect(readdirSync(dir).sort()).toEqual(['settings.json', 'settings.json.helix-backup-20261122T102030Z']);
   });
 
+  it('--with-hooks then --uninstall in the same second keep both backups: the original is never overwritten', () => {
+    const dir = tempDir();
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, '{"model":"opus"}');
+    const added = changeSettingsFile({ action: 'add', settingsPath: file, helixBin: '/h/bin/helix', dryRun: false, now });
+    const withHooks = readFileSync(file, 'utf8');
+    const removed = changeSettingsFile({ action: 'remove', settingsPath: file, helixBin: '/h/bin/helix', dryRun: false, now });
+    expect(added).toBe(`added helix hooks to ${file} (backup: ${file}.helix-backup-20261122T102030Z)`);
+    expect(removed).toBe(`removed helix hooks from ${file} (backup: ${file}.helix-backup-20261122T102030Z-2)`);
+    expect(readFileSync(`${file}.helix-backup-20261122T102030Z`, 'utf8')).toBe('{"model":"opus"}');
+    expect(readFileSync(`${file}.helix-backup-20261122T102030Z-2`, 'utf8')).toBe(withHooks);
+  });
+
   it('creates settings.json (and its folder) when there is none', () => {
     const file = join(tempDir(), 'new claude', 'settings.json');
     changeSettingsFile({ action: 'add', settingsPath: file, helixBin: '/h/bin/helix', dryRun: false });

@@ -36,7 +36,8 @@ export function requireBuild(): void {
 export function checkoutCopy(prefix = 'helix checkout-'): string {
   const root = join(tempDir(prefix), 'helix src');
   mkdirSync(root);
-  for (const path of ['bin', 'skills', 'package.json', 'scripts/install-local-skills.sh', 'dist/installer']) {
+  // dist/unique-path.js: settings-cli.js names its backups with it
+  for (const path of ['bin', 'skills', 'package.json', 'scripts/install-local-skills.sh', 'dist/installer', 'dist/unique-path.js']) {
     cpSync(join(REPO_ROOT, path), join(root, path), { recursive: true });
   }
   return root;

@@ -66,7 +66,8 @@ describe('helix memory (CLI)', () => {
 
   it.each([
     [['feedback', '--names', 'not-json', '--delta', '1'], 7, 'helix memory: --names must be a JSON list of strings'],
-    [['recall', 'x', '--limit', 'zero'], 7, 'helix memory: --limit must be a number (got zero)'],
+    [['recall', 'x', '--limit', 'zero'], 7, 'helix memory: --limit must be a whole number from 1 to 100000, got "zero"'],
+    [['recall', 'x', '--limit', '9223372036854775808'], 7, 'helix memory: --limit must be a whole number from 1 to 100000, got "9223372036854775808"'],
     [['feedback-verify', '--task-id', 't', '--verify-passed', 'maybe', '--injected', '[]'], 7, 'helix memory: --verify-passed must be true or false (got maybe)'],
     [['edge', '--from', 'a', '--to', 'b', '--rel', 'likes'], 7, 'helix memory: --rel must be one of solves, co_occurs, similar, causes'],
     [['recall', 'x', '--bogus'], 1, 'unknown option for recall: --bogus'],

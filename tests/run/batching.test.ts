@@ -55,9 +55,15 @@ describe('direct-agent batching', () => {
     expect(mid.get(OTHER)?.status).toBe('open');
 
     const prompt = p.buildCalls()[0]?.stdin ?? '';
-    expect(prompt).toContain('Also claimed for you as part of this task');
-    expect(prompt).toContain(`- ${S1}: Sibling one`);
-    expect(prompt).toContain(`- ${S2}: Sibling two`);
+    // the batch prompt of bash-interface §1.2; helix claimed the beads, so it does not ask the agent to
+    expect(prompt).toContain('Execute the following HELIX implementation action for 3 related issues.\n');
+    expect(prompt).toContain('BATCH MODE: Implement these 3 related issues sequentially in this session:\n');
+    expect(prompt).toContain(`  - ${S1}: Sibling one\n`);
+    expect(prompt).toContain(`  - ${S2}: Sibling two\n`);
+    expect(prompt).toContain('For each issue: implement it, run scoped verification on changed crates,\n');
+    expect(prompt).not.toMatch(/claim it,|--claim/);
+    // the batch form of the cycle line (§2.4)
+    expect(r.stderr).toMatch(new RegExp(`^helix: \\[[\\d:]+\\] cycle 1: batch 3 issues \\(${P},${S1},${S2}\\), \\d+ ready$`, 'm'));
     expect(prompt).not.toContain(OTHER);
 
     // one cycle, two completed beads; --max-cycles 2 is reached by the batch

@@ -17,6 +17,7 @@ describe('helix status', () => {
     expect(r.stdout).toBe(
       [
         'HELIX Status',
+        '============',
         '',
         'Tracker:',
         '  Total:   3',
@@ -25,9 +26,10 @@ describe('helix status', () => {
         '  Ready:   1',
         '  Blocked: 1',
         '',
-        `DDx: v0.6.1 (ddx agent execute-bead / ddx agent run) at ${STUBS}/ddx`,
-        '',
         'No run state found. Run `helix run` to generate.',
+        '',
+        // helix adds which DDx it found after the Bash sections
+        `DDx: v0.6.1 (ddx agent execute-bead / ddx agent run) at ${STUBS}/ddx`,
         '',
       ].join('\n'),
     );
@@ -42,11 +44,12 @@ describe('helix status', () => {
     const r = p.helix(['status']);
     expect(r.status).toBe(0);
     const state = p.runState();
-    expect(r.stdout).toContain('Claimed:\n  hx-00000009 (pid ' + process.pid);
-    expect(r.stdout).toContain('Being worked');
+    expect(r.stdout).toContain('Claimed:\n  hx-00000009  Being worked\n');
+    // bash-interface §14.1; `Epic focus:` only when a run ended focused on an epic
     expect(r.stdout).toContain(
-      ['Last Run:', '  Agent:       codex', '  Completed 1 cycles', '  Attempted 1 cycles', '  Tokens:      0', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, '  Epic focus:  none'].join('\n'),
+      ['', 'Last Run:', '  Agent:       codex', '  Completed:   1 cycles', '  Attempted:   1 cycles', '  Tokens:      0', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, ''].join('\n'),
     );
+    expect(r.stdout).not.toContain('Epic focus:');
     expect(r.stdout).not.toContain('Active Run:');
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
   });
@@ -60,17 +63,19 @@ describe('helix status', () => {
         bead({ id: 'hx-00000003', 'execute-loop-retry-after': '2999-01-01T00:00:00Z' }),
         bead({ id: 'hx-00000004', status: 'in_progress', owner: 'helix', 'claimed-pid': String(dead), 'claimed-at': hoursAgo(3) }),
         bead({ id: 'hx-00000005', labels: ['blocked'] }),
-        bead({ id: 'hx-00000006', labels: ['source:review'], 'helix-triggering-cycle': 3, 'helix-triggering-bead': 'hx-00000001' }),
+        bead({ id: 'hx-00000006', labels: ['helix', 'review-finding'], notes: 'TRIGGERING_CYCLE=3 TRIGGERING_BEAD=hx-00000001' }),
+        bead({ id: 'hx-00000007', labels: ['acceptance-failure'] }),
       ],
     });
     const before = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
     expect(Object.keys(before).sort()).toEqual(
       ['active_run', 'current_cycle', 'ddx', 'injected_supervisory', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
     );
-    expect(before).toMatchObject({ current_cycle: 0, running_bead: null, last_stop_reason: null, run: null, active_run: null });
+    // bash-interface §14.2: last_stop_reason is a string, never null; run is {} without run-state
+    expect(before).toMatchObject({ current_cycle: 0, running_bead: null, last_stop_reason: 'unknown', run: {}, active_run: null });
     // which DDx was found: the stub answers `ddx version` as v0.6.1, the `ddx agent` surface
     expect(before.ddx).toEqual({ version: 'v0.6.1', surface: 'agent', path: expect.stringMatching(/\/ddx$/), supported: true });
-    expect(before.tracker).toEqual({ total: 6, open: 5, in_progress: 1, closed: 0, ready: 4, blocked: 1 });
+    expect(before.tracker).toEqual({ total: 7, open: 6, in_progress: 1, closed: 0, ready: 5, blocked: 1 });
     const parked = before.parked_beads as Array<Record<string, unknown>>;
     expect(parked.map((b) => [b.id, b.reason]).sort()).toEqual([
       ['hx-00000002', 'dep-blocked'],
@@ -79,8 +84,10 @@ describe('helix status', () => {
       ['hx-00000005', 'skipped'],
     ]);
     expect(parked.find((b) => b.id === 'hx-00000003')).toMatchObject({ next_eligible: '2999-01-01T00:00:00Z', age_seconds: expect.any(Number) });
+    // newest first; cycle and bead from the TRIGGERING_* markers in the notes
     expect(before.injected_supervisory).toEqual([
-      { id: 'hx-00000006', type: 'review', triggering_cycle: 3, triggering_bead: 'hx-00000001', created_at: expect.any(String) },
+      { id: 'hx-00000007', type: 'acceptance-failure', triggering_cycle: null, triggering_bead: null, created_at: expect.any(String) },
+      { id: 'hx-00000006', type: 'review-finding', triggering_cycle: 3, triggering_bead: 'hx-00000001', created_at: expect.any(String) },
     ]);
 
     // a live claim is the running bead
@@ -112,6 +119,21 @@ describe('helix next', () => {
   it('prints "no ready issues" when nothing is ready', () => {
     const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' })] });
     expect(p.helix(['next'])).toMatchObject({ status: 0, stdout: 'no ready issues\n' });
+  });
+});
+
+describe('status and next on a damaged bead file', () => {
+  it('warn once, name the bad lines and say the counts leave them out; the output is what the good lines say', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' }), bead({ id: 'hx-00000002', status: 'closed' })] });
+    writeFileSync(p.beadsFile, `${readFileSync(p.beadsFile, 'utf8')}{"id": "hx-00000003", "title": "cut off\n<<<<<<< HEAD\n`);
+    const warning = `helix: warning: ${p.beadsFile}: malformed line(s) 3; conflict marker line(s) 4; counts and choices here leave out those lines; run 'helix tracker doctor --fix'\n`;
+    for (const args of [['status'], ['status', '--json'], ['next']]) {
+      const r = p.helix(args);
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stderr, args.join(' ')).toBe(warning);
+    }
+    expect(p.helix(['next']).stdout).toBe('hx-00000001\n');
+    expect(JSON.parse(p.helix(['status', '--json']).stdout).tracker).toMatchObject({ total: 2, open: 1, closed: 1 });
   });
 });
 
@@ -150,7 +172,7 @@ describe('helix build', () => {
   });
 });
 
-describe('helix triage', () => {
+describe('helix triage (bash-interface §13)', () => {
   it('creates a bead and prints its id', () => {
     const p = new Project();
     const r = p.helix(['triage', 'Fix the flaky test', '--type', 'bug', '--priority', '1', '--labels', 'area:ci']);
@@ -158,6 +180,62 @@ describe('helix triage', () => {
     const id = r.stdout.trim();
     expect(id).toMatch(/^[\w.-]+-[0-9a-f]{8}$/);
     expect(p.bead(id)).toMatchObject({ title: 'Fix the flaky test', issue_type: 'bug', priority: 1, labels: ['area:ci'], status: 'open' });
+  });
+
+  it('a triaged bead is execution-eligible only with phase:build, phase:deploy or phase:iterate (or when told)', () => {
+    const p = new Project();
+    const make = (...args: string[]) => p.helix(['triage', ...args]).stdout.trim();
+    const plain = make('Just an idea');
+    const review = make('Look into it', '--labels', 'helix,phase:review');
+    const build = make('Build it', '--labels', 'helix,phase:build');
+    const deploy = make('Ship it', '--labels', 'phase:deploy');
+    const iterate = make('Tune it', '--labels', 'area:x,phase:iterate');
+    const told = make('Told so', '--execution-eligible', 'true');
+    const refused = make('Not this', '--labels', 'phase:build', '--execution-eligible', 'false');
+    const eligible = (id: string) => p.bead(id)['execution-eligible'];
+    expect([plain, review, build, deploy, iterate, told, refused].map(eligible)).toEqual([false, false, true, true, true, true, false]);
+    // only the eligible ones are ready for a build
+    expect(p.helix(['tracker', 'ready', '--execution', '--json']).stdout).not.toContain(plain);
+    expect((JSON.parse(p.helix(['tracker', 'ready', '--execution', '--json']).stdout) as Array<{ id: string }>).map((b) => b.id).sort()).toEqual([build, deploy, iterate, told].sort());
+  });
+
+  it('takes the Bash flags --design, --superseded-by, --replaces and --silent; without a title it says so', () => {
+    const p = new Project();
+    const id = p.helix(['triage', 'With design', '--design', 'use a trie', '--replaces', 'hx-00000001', '--superseded-by', 'hx-00000002', '--silent']).stdout.trim();
+    expect(p.bead(id)).toMatchObject({ design: 'use a trie', replaces: 'hx-00000001', 'superseded-by': 'hx-00000002' });
+    const none = p.helix(['triage', '--labels', 'phase:build']);
+    expect(none).toMatchObject({ status: 1, stderr: 'tracker: title required\n', stdout: '' });
+    const bad = p.helix(['triage', 'x', '--execution-eligible', 'maybe']);
+    expect(bad.status).toBe(7);
+    expect(p.beads().map((b) => b.id)).toEqual([id]);
+  });
+
+  it('a triaged review finding is counted in run-state (§12.3)', () => {
+    const p = new Project();
+    p.helix(['triage', 'A finding', '--labels', 'helix,phase:build,review-finding']);
+    p.helix(['triage', 'An acceptance failure', '--labels', 'acceptance-failure']);
+    expect(p.runState().supervisory_injection_count).toEqual({ 'review-finding': 1, 'acceptance-failure': 1 });
+  });
+});
+
+describe('helix build --dry-run (bash-interface §11)', () => {
+  it('on an empty queue prints the build command with the <ready-bead> placeholder and exits 0', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' })] });
+    const r = p.helix(['build', '--dry-run']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^HELIX_SELECTED_ISSUE=<ready-bead> ddx agent execute-bead <ready-bead> --harness \w+ --effort medium --json --prompt \S+\n$/);
+    // nothing ran but the one question every session asks: which DDx is this
+    expect(p.calls().map((c) => c.argv)).toEqual([['version', '--no-check']]);
+    // a selector that matches nothing is still refused
+    expect(p.helix(['build', 'nothing-like-this', '--dry-run'])).toMatchObject({ status: 1, stderr: 'helix: no execution-ready bead matched the build selector\n' });
+  });
+
+  it('resolves the selector as the Bash CLI did: id, parent, spec-id, label, or title words, first in ready order', () => {
+    const p = new Project({
+      beads: [bead({ id: 'hx-00000001', title: 'Alpha task' }), bead({ id: 'hx-00000002', parent: 'hx-000000e1' }), bead({ id: 'hx-00000003', 'spec-id': 'FEAT-9' }), bead({ id: 'hx-00000004', labels: ['area:cli'] })],
+    });
+    const target = (selector: string) => /execute-bead (\S+)/.exec(p.helix(['build', selector, '--dry-run']).stdout)?.[1];
+    expect(['hx-00000001', 'hx-000000e1', 'FEAT-9', 'area:cli', 'Alpha'].map(target)).toEqual(['hx-00000001', 'hx-00000002', 'hx-00000003', 'hx-00000004', 'hx-00000001']);
   });
 });
 

@@ -1,8 +1,9 @@
 // Failed attempts end to end: backoff to a block with the right reason, verification that
 // reopens a bead the agent closed, queue drift mid-run, ineligible beads, and the blocker report.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
 import { Project, RUN_COMPLETE, bead, helixLines } from './harness.js';
 
 const INTRACTABLE = 'intractable after 4 attempts with exponential backoff';
@@ -16,9 +17,9 @@ function expectUnclaimed(b: Record<string, unknown>) {
 
 describe('backoff to a block', () => {
   const cases = [
-    { name: 'the agent failed every time', response: { result: { status: 'execution_failed', outcome: 'error', exit_code: 1, detail: 'boom' }, exit: 1 }, reason: INTRACTABLE },
-    { name: 'the agent exited 0 without completing', response: { result: { status: 'no_changes', outcome: 'no-changes' } }, reason: NOT_COMPLETED },
-    { name: 'the agent exited 0 and printed no result', response: { stdout: 'did some thinking\n' }, reason: NOT_COMPLETED },
+    { name: 'the agent failed every time', response: { result: { status: 'execution_failed', outcome: 'error', exit_code: 1, detail: 'boom' }, exit: 1 }, reason: INTRACTABLE, blocked: 'after 4 attempts', blocking: 'after 4 failed attempts' },
+    { name: 'the agent exited 0 without completing', response: { result: { status: 'no_changes', outcome: 'no-changes' } }, reason: NOT_COMPLETED, blocked: 'after 4 non-completing attempts', blocking: 'after 4 non-completing attempts' },
+    { name: 'the agent exited 0 and printed no result', response: { stdout: 'did some thinking\n' }, reason: NOT_COMPLETED, blocked: 'after 4 non-completing attempts', blocking: 'after 4 non-completing attempts' },
   ];
   for (const c of cases) {
     it(`blocks after exactly 4 attempts when ${c.name}, with reason "${c.reason.split(' after')[0]}"`, () => {
@@ -29,14 +30,19 @@ describe('backoff to a block', () => {
       const r = p.helix(['run', '--summary']);
       expect(r.status).toBe(0);
       expect(p.buildCalls().map((x) => x.id)).toEqual(['hx-000000aa', 'hx-000000aa', 'hx-000000aa', 'hx-000000aa', 'hx-000000bb']);
-      expect(r.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] BLOCKED hx-000000aa after 4 attempts$/m);
+      expect(r.stderr).toMatch(new RegExp(`^helix: \\[\\d\\d:\\d\\d:\\d\\d\\] BLOCKED hx-000000aa ${c.blocked}$`, 'm'));
       expect(r.stderr).toContain('helix: BLOCKERS (1 issues):');
-      expect(r.stderr).toContain(`helix:   hx-000000aa: ${c.reason} — Stubborn bead`);
+      expect(r.stderr).toContain(`helix:   hx-000000aa — ${c.reason}\nhelix:     Stubborn bead\n`);
+      // the long form goes with the other modes
+      const quiet = new Project({ beads: [bead({ id: 'hx-000000aa' })], script: { responses: [1, 2, 3, 4].map(() => ({ when: 'execute-bead', ...c.response })) } });
+      const q = quiet.helix(['run', '--quiet']);
+      expect(q.stderr).toContain(`helix: blocking hx-000000aa ${c.blocking}\n`);
+      expect(q.stderr).not.toMatch(/BLOCKED hx-000000aa/);
       expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['5', '1', '1']);
       const blocked = p.bead('hx-000000aa');
       expect(blocked.status).toBe('open');
       expectUnclaimed(blocked);
-      expect(blocked.labels).toContain('blocked');
+      expect(blocked.labels).toEqual(expect.arrayContaining(['helix', 'blocked']));
       expect(String(blocked.notes)).toMatch(new RegExp(`^BLOCKED \\[[^\\]]+\\]: ${c.reason}$`));
       expect(p.bead('hx-000000bb').status).toBe('closed');
       expect(p.runState()).toMatchObject({ skipped_count: 1, attempted_cycles: 5, completed_cycles: 1 });
@@ -86,7 +92,8 @@ describe('verification (HELIX_VERIFY_CMD, the bead’s verify key)', () => {
     const r = p.helix(['run', '--summary'], { HELIX_VERIFY_CMD: 'test -f verified.flag' });
     expect(r.status).toBe(0);
     expect(p.buildCalls()).toHaveLength(2);
-    expect(r.stderr).toMatch(/cycle 1: FAILED/);
+    // a failed verification is a non-completing cycle: no FAILED line (that is for a failing agent)
+    expect(r.stderr).not.toMatch(/cycle 1: FAILED/);
     expect(r.stderr).toMatch(/cycle 2: hx-000000aa → COMPLETE \(1\/2 done/);
     const b = p.bead('hx-000000aa');
     expect(b.status).toBe('closed');
@@ -105,7 +112,7 @@ describe('verification (HELIX_VERIFY_CMD, the bead’s verify key)', () => {
     const b = p.bead('hx-000000aa');
     expect(b.status).toBe('open');
     expectUnclaimed(b);
-    expect(r.stderr).toContain(`helix:   hx-000000aa: ${NOT_COMPLETED}`);
+    expect(r.stderr).toContain(`helix:   hx-000000aa — ${NOT_COMPLETED}`);
   });
 
   it('the bead’s verify key is taken before the attempt: an agent rewriting it cannot pass verification', () => {
@@ -121,7 +128,7 @@ describe('verification (HELIX_VERIFY_CMD, the bead’s verify key)', () => {
     const r = p.helix(['run', '--summary']);
     expect(r.status).toBe(0);
     expect(p.buildCalls()).toHaveLength(2);
-    expect(r.stderr).toMatch(/cycle 1: FAILED/);
+    expect(r.stderr).toMatch(/cycle 2: hx-000000aa → COMPLETE/);
     expect(p.bead('hx-000000aa').status).toBe('closed');
     expect(String(p.bead('hx-000000aa').notes)).toContain('verification failed: test -f verified.flag exited 1');
   });
@@ -149,7 +156,7 @@ describe('queue drift (the stub changes the bead mid-run)', () => {
       const r = p.helix(['run', '--summary']);
       expect(r.status).toBe(0);
       expect(r.stderr).toContain('helix: queue drift detected for hx-000000aa; refusing stale completion');
-      expect(r.stderr).toContain(`helix:   hx-000000aa: ${DRIFT} — Drifting`);
+      expect(r.stderr).toContain(`helix:   hx-000000aa — ${DRIFT}\nhelix:     Drifting\n`);
       expect(p.buildCalls()).toHaveLength(1);
       const b = p.bead('hx-000000aa');
       expect(b.status).toBe('open');
@@ -224,6 +231,39 @@ describe('hostile bead text', () => {
   }
 });
 
+describe('an agent that cannot be started', () => {
+  it('is a failed attempt with one short line, not the end of the run; the next run is not wedged either', () => {
+    // A codex whose #! interpreter is gone: on PATH and executable, yet every start fails (ENOENT).
+    // The only codex on PATH (a later one would be found instead), no ddx: git and node beside it.
+    const bin = tempDir('helix-bin-');
+    writeFileSync(join(bin, 'codex'), '#!/nonexistent/interpreter\n');
+    chmodSync(join(bin, 'codex'), 0o755);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const p = new Project({
+      beads: [bead({ id: 'hx-000000aa', title: 'First' }), bead({ id: 'hx-000000bb', title: 'Second' })],
+      script: { responses: [] },
+      env: { PATH: `${bin}:/usr/bin:/bin` },
+    });
+    for (const run of [1, 2]) {
+      const r = p.helix(['run', '--agent', 'codex', '--summary']);
+      // every attempt ran and failed; then the drained queue's check cannot start either: exit 1
+      expect(r.status, `run ${run}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('helix: check failed after queue drain');
+      const starts = r.stderr.split('\n').filter((l) => l.includes('could not start'));
+      expect(starts).toHaveLength(9); // 8 attempts (2 beads × 4) and the check
+      expect(new Set(starts)).toEqual(new Set([`helix: could not start codex: the interpreter its #! line names was not found (ENOENT)`]));
+      for (const line of helixLines(r.stderr)) expect(line.length).toBeLessThan(300);
+      expect(r.stderr).toContain(`helix:   hx-000000aa — ${INTRACTABLE}\nhelix:     First\n`);
+      expect(r.stderr).toContain(`helix:   hx-000000bb — ${INTRACTABLE}\nhelix:     Second\n`);
+      expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['8', '0', '2']);
+      for (const id of ['hx-000000aa', 'hx-000000bb']) {
+        expect(p.bead(id).status).toBe('open');
+        expectUnclaimed(p.bead(id));
+      }
+    }
+  });
+});
+
 describe('SALVAGED', () => {
   it('an agent that exits non-zero after closing the bead counts as completed', () => {
     const p = new Project({
@@ -234,7 +274,9 @@ describe('SALVAGED', () => {
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] cycle 1: hx-000000aa → COMPLETE \(1\/1 done, 0 tokens\)$/m);
     expect(p.buildCalls()).toHaveLength(1);
-    const log = readFileSync(join(p.root, String(p.runState().log)), 'utf8');
+    expect(r.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] cycle 1: hx-000000aa → SALVAGED \(agent rc=1 but issue closed\)$/m);
+    const log = readFileSync(String(p.runState().log), 'utf8');
+    expect(log).toContain('helix: agent exited 1 but tracker shows progress (closed 0 → 1) — counting as success');
     expect(log).toContain('helix: hx-000000aa SALVAGED');
   });
 });

@@ -57,11 +57,12 @@ describe('helix check', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('All good.\n**NEXT_ACTION:** `BUILD`\n');
     const [call] = p.checkCalls();
-    expect(call?.stdin).toContain('Scope: src');
-    // The per-call line names the agent that ran (contract §9), not the action.
+    expect(call?.stdin).toContain('Review scope: src.');
+    // The per-call lines name the agent that ran (bash-interface §0.4), not the action.
     const harness = call?.argv[call.argv.indexOf('--harness') + 1];
     expect(['codex', 'claude']).toContain(harness);
-    expect(r.stderr).toMatch(new RegExp(`helix: \\[[\\d:]+\\] ${harness} complete \\(rc=0, \\d+s, \\d+ tokens\\) — log L\\d+–L\\d+ in `));
+    expect(r.stderr).toMatch(new RegExp(`^helix: \\[[\\d:]+\\] ddx agent run --harness ${harness} \\(requested: ${harness}\\)  <prompt \\d+ bytes> \\(timeout 2700s\\)$`, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^helix: \\[[\\d:]+\\] ${harness} complete \\(rc=0, \\d+s, \\d+ tokens, \\$0, \\d+ total\\)$`, 'm'));
   });
 
   it('exits 1 with the contract line when there is none', () => {
@@ -105,11 +106,13 @@ describe('blocked epic', () => {
     const r = p.helix(['run', '--summary']);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('helix: BLOCKERS (2 issues):');
-    expect(r.stderr).toContain('helix:   hx-000000c1: intractable after 4 attempts with exponential backoff — Tokenizer');
-    expect(r.stderr).toContain('helix:   hx-000000e1: child hx-000000c1 intractable after 4 attempts — Ship the parser');
+    expect(r.stderr).toContain('helix:   hx-000000c1 — intractable after 4 attempts with exponential backoff\nhelix:     Tokenizer\n');
+    expect(r.stderr).toContain('helix:   hx-000000e1 — child hx-000000c1 intractable after 4 attempts\nhelix:     Ship the parser\n');
+    const log = readFileSync(String(p.runState().log), 'utf8');
+    expect(log).toContain('helix: blocking parent epic hx-000000e1 due to intractable child hx-000000c1\n');
     const report = readFileSync(p.logFiles('blockers-')[0] as string, 'utf8');
     expect(report).toContain('### hx-000000e1\n\n**Title:** Ship the parser\n**Reason:** child hx-000000c1 intractable after 4 attempts');
-    expect(p.bead('hx-000000e1')).toMatchObject({ status: 'open', labels: ['blocked'] });
+    expect(p.bead('hx-000000e1')).toMatchObject({ status: 'open', labels: ['helix', 'blocked'] });
   });
 });
 

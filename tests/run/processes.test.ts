@@ -28,6 +28,8 @@ describe('a run in progress', () => {
     expect(second.status).toBe(2);
     expect(second.stderr.trim()).toBe(`helix run: already running (pid=${first.child.pid}, started=${pidFile[1]})`);
     expect(p.bead('hx-000000aa')).toEqual(claimed);
+    // a refused run is counted in run-state (bash-interface §2.2)
+    expect(p.runState().parallel_run_denied_count).toBe(1);
 
     first.child.kill('SIGTERM');
     const result = await first.done;
@@ -111,7 +113,7 @@ describe('interrupts', () => {
     p.script({ responses: [{ when: 'execute-bead', result: { status: 'execution_failed', outcome: 'error', exit_code: 1 }, exit: 1 }] });
     // a 10-minute backoff: the test's own timeout fails it if the sleep is not interruptible
     const run = p.helixInBackground(['run'], { HELIX_BACKOFF_SLEEP: '600' });
-    await waitUntil(() => run.stderrSoFar().includes('helix: backing off 600s'), 'the backoff to start');
+    await waitUntil(() => run.stderrSoFar().includes('helix: attempt 2 for hx-000000aa (backoff 600s)'), 'the backoff to start');
     run.child.kill('SIGTERM');
     const result = await run.done;
     expect(result.status).not.toBe(0);
@@ -158,26 +160,35 @@ describe('start / stop', () => {
     const p = new Project({ beads: [bead({ id: 'hx-000000aa' })] });
     const marker = p.path('agent.json');
     p.script({ responses: [{ when: 'execute-bead', marker, hang: true }] });
-    const started = p.helix(['start', '--summary']);
+    const started = p.helix(['start']);
     expect(started.status).toBe(0);
+    // bash-interface §16: the run's own log (it runs with --summary), not a log of `start`
+    const runLog = String(p.runState().log);
+    expect(started.stderr).toMatch(/^helix: started \(pid=\d+, log=\/.+\/\.helix-logs\/helix-\d{8}-\d{6}\.log\)\n$/);
+    expect(started.stderr).toBe(`helix: started (pid=${String(p.runState().pid)}, log=${runLog})\n`);
     await waitUntil(() => existsSync(marker), 'the background run to start its agent');
     const pid = Number(readFileSync(join(p.root, '.ddx', 'helix.pid'), 'utf8').split(' ')[0]);
     expect(pidAlive(pid)).toBe(true);
 
     const status = p.helix(['status']);
     expect(status.stdout).toContain('Active Run:');
-    expect(status.stdout).toContain(`  PID:     ${pid}`);
+    expect(status.stdout).toContain(`  PID:      ${pid}\n  Started:  `);
+    expect(status.stdout).toContain(`  Log:      ${runLog}\n`);
     const json = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, any>;
     expect(json.active_run).toMatchObject({ pid });
     expect(json.running_bead).toMatchObject({ id: 'hx-000000aa', worker: 'helix' });
 
     const stopped = p.helix(['stop']);
     expect(stopped.status).toBe(0);
+    expect(stopped.stderr).toBe(`helix: stopped (pid=${pid})\n`);
     expect(pidAlive(pid)).toBe(false);
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
     expect(p.bead('hx-000000aa').status).toBe('open');
     const out = readFileSync(join(p.root, '.helix-logs', 'helix-start.out'), 'utf8');
     expect(out).toMatch(RUN_COMPLETE);
+    // the background run is a --summary run: the long-form cycle line is not printed
+    expect(out).toMatch(/^helix: \[\d\d:\d\d:\d\d\] cycle 1: hx-000000aa \(1 ready\)$/m);
+    expect(out).not.toContain('ready=1, cycle=1');
     await waitUntil(() => !pidAlive(markerOf(marker).pid), 'the background agent to die', 5000);
   });
 });

@@ -121,7 +121,8 @@ function describeCall(program, argv, stdin) {
 function withPrompt(call, prompt) {
   const lower = prompt.toLowerCase();
   const action = ACTION_PHRASES.find(([phrase]) => lower.includes(phrase))?.[1] ?? null;
-  const target = /Implementation target:\s*(\S+)/.exec(prompt)?.[1];
+  // the Bash prompt ends the line with a period: `Implementation target: <id>.`
+  const target = /Implementation target:\s*(\S+?)\.?(?:\s|$)/.exec(prompt)?.[1];
   return { ...call, prompt, action, id: target ?? process.env.HELIX_SELECTED_ISSUE ?? null };
 }
 

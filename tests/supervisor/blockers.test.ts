@@ -1,22 +1,24 @@
-// The blocker report (contract §9): stderr lines, the bead's label and note (never repeated on a
-// retry), and the markdown file.
+// The blocker report (bash-interface §2.13, §12.2): the bead's labels and note (never repeated on a
+// retry), and the markdown file with the Bash headers.
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { blockerLines, markBeadBlocked, writeBlockerReport } from '../../src/supervisor/blockers.js';
+import { isoWithOffset, markBeadBlocked, writeBlockerReport } from '../../src/supervisor/blockers.js';
 import { tempDir } from '../helpers/cli.js';
 import { bead } from './builders.js';
 
 const REASON = 'intractable after 4 attempts with exponential backoff';
 
 describe('markBeadBlocked', () => {
-  it('adds the blocked label and one note; a retry with the same reason adds nothing', () => {
+  it('adds the helix and blocked labels (keeping the others) and one note; a retry with the same reason adds nothing', () => {
     const b = bead({ id: 'hx-a', labels: ['area:ui'], notes: 'earlier note' });
-    markBeadBlocked(b, REASON, new Date('2026-03-01T10:00:00Z'));
+    const first = new Date('2026-03-01T10:00:00Z');
+    markBeadBlocked(b, REASON, first);
     markBeadBlocked(b, REASON, new Date('2026-03-02T10:00:00Z'));
-    expect(b.labels).toEqual(['area:ui', 'blocked']);
-    expect(b.notes).toBe(`earlier note\nBLOCKED [2026-03-01T10:00:00.000Z]: ${REASON}`);
+    expect(b.labels).toEqual(['area:ui', 'helix', 'blocked']);
+    expect(b.notes).toBe(`earlier note\nBLOCKED [${isoWithOffset(first)}]: ${REASON}`);
+    expect(isoWithOffset(first)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
   });
 
   it('a different reason is a new note', () => {
@@ -33,27 +35,21 @@ describe('blocker report', () => {
     { id: 'hx-b', title: 'Add docs', reason: 'failed to complete after 4 attempts with exponential backoff' },
   ];
 
-  it('stderr lines name count, id, reason and title', () => {
-    expect(blockerLines(skipped)).toEqual([
-      'helix: BLOCKERS (2 issues):',
-      `helix:   hx-a: ${REASON} — Fix the parser`,
-      'helix:   hx-b: failed to complete after 4 attempts with exponential backoff — Add docs',
-    ]);
-  });
-
   it('the file has the contract headings and one section per bead', () => {
     const root = tempDir();
     mkdirSync(join(root, '.helix-logs'));
     const now = new Date(2026, 2, 1, 9, 8, 7);
-    const file = writeBlockerReport({ root, skipped, attempted: 9, completed: 1, log: '.helix-logs/helix-x.log', now });
+    const file = writeBlockerReport({ root, skipped, attempted: 9, completed: 1, log: join(root, '.helix-logs/helix-x.log'), now });
     expect(file).toBe(join(root, '.helix-logs', 'blockers-20260301-090807.md'));
     expect(readFileSync(file, 'utf8')).toBe(
       [
         '# HELIX Run Blocker Report',
         '',
-        `Generated: ${now.toISOString()}`,
+        `Generated: ${isoWithOffset(now)}`,
         'Cycles: 9 attempted, 1 completed, 2 skipped',
-        'Log: .helix-logs/helix-x.log',
+        `Log: ${join(root, '.helix-logs/helix-x.log')}`,
+        '',
+        '## Blocked Issues',
         '',
         '### hx-a',
         '',
@@ -64,6 +60,7 @@ describe('blocker report', () => {
         '',
         '**Title:** Add docs',
         '**Reason:** failed to complete after 4 attempts with exponential backoff',
+        '',
         '',
       ].join('\n'),
     );

@@ -11,6 +11,7 @@ import {
   type Event,
   type MachineState,
   type MemberVerdict,
+  type ReviewOutcome,
   initialState,
   step,
 } from '../../src/supervisor/machine.js';
@@ -60,6 +61,8 @@ export interface World {
   actions?: boolean[];
   /** ready counts before/after orphan recovery on the BUILD breaker (default: nothing freed). */
   breakerRecovery?: { readyBefore: number; readyAfter: number };
+  /** How each review reads, in order; runs out → clean. */
+  reviews?: ReviewOutcome[];
 }
 
 export interface Played {
@@ -135,7 +138,9 @@ export function play(world: World, config: SupervisorSettings = settings(), limi
         return { type: 'epicClosed', epicId: effect.epicId, reviewScope: 'last-commit' };
       }
       case 'runCheck':
-        return { type: 'checked', nextAction: checks.length > 0 ? checks.shift() : 'STOP' };
+        return { type: 'checked', nextAction: checks.length > 0 ? checks.shift() : 'STOP', ok: true };
+      case 'runReview':
+        return { type: 'reviewed', kind: effect.kind, cycle: effect.cycle, beadId: effect.beadId, outcome: world.reviews?.shift() ?? 'clean', rc: 0 };
       case 'runAction':
         return { type: 'actionDone', action: effect.action as DrainAction, purpose: effect.purpose, ok: actions.length > 0 ? (actions.shift() as boolean) : true };
       default:

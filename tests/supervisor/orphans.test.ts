@@ -50,16 +50,34 @@ describe('recoverOrphanedClaims', () => {
       claimed('hx-foreign', { pid: dead, ageSec: THRESHOLD * 10, 'claimed-machine': 'some-other-host' }),
       claimed('hx-not-helix', { pid: dead, ageSec: THRESHOLD * 10, owner: 'alice' }),
     ]);
-    const lines: string[] = [];
+    const lines: Array<{ level: string; text: string }> = [];
     const recovered = recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l));
     expect(recovered.map((o) => o.bead.id)).toEqual(['hx-orphan']);
-    expect(lines).toEqual([`helix: reclaiming orphaned hx-orphan (age=${THRESHOLD + 60}s, pid=${dead} dead)`, 'helix: recovered 1 orphaned issue(s)']);
+    // bash-interface §3: why each one was left alone (narrative); the reclaim lines in every mode
+    expect(lines).toEqual([
+      { level: 'narrative', text: 'helix: found 4 in-progress issue(s), checking for orphans...' },
+      { level: 'narrative', text: `helix: issue hx-fresh claimed ${THRESHOLD - 60}s ago (threshold ${THRESHOLD}s), too fresh to reclaim` },
+      { level: 'narrative', text: `helix: issue hx-live claimed by PID ${process.pid} which is still alive, skipping` },
+      { level: 'always', text: `helix: reclaiming orphaned hx-orphan (age=${THRESHOLD + 60}s, pid=${dead} dead)` },
+      { level: 'always', text: 'helix: recovered 1 orphaned issue(s)' },
+    ]);
     const after = store.read().byId;
     expect(after.get('hx-orphan')).toMatchObject({ status: 'open' });
     for (const key of ['claimed-pid', 'claimed-at', 'claim-token', 'owner']) expect(after.get('hx-orphan')).not.toHaveProperty(key);
     for (const id of ['hx-fresh', 'hx-live', 'hx-foreign', 'hx-not-helix']) {
       expect(after.get(id)).toMatchObject({ status: 'in_progress', 'claim-token': `token-${id}` });
     }
+  });
+
+  it('a claim without any timestamp is reclaimed with age 0; a bead without a pid says pid=unknown', () => {
+    const bare = claimed('hx-bare', { pid: 0, ageSec: 0 });
+    delete bare['claimed-at'];
+    delete bare['claimed-pid'];
+    delete bare.updated_at;
+    const store = storeWith([bare]);
+    const lines: string[] = [];
+    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l.text)).length).toBe(1);
+    expect(lines).toContain('helix: reclaiming orphaned hx-bare (age=0s, pid=unknown dead)');
   });
 
   it('uses updated_at when a claim has no claimed-at, and respects the threshold it is given', () => {
@@ -87,8 +105,8 @@ describe('recoverOrphanedClaims', () => {
       }
     })(store.dir, {});
     const lines: string[] = [];
-    expect(recoverOrphanedClaims(racing, NOW, THRESHOLD, (l) => lines.push(l)).length).toBe(1);
-    expect(lines[0]).toMatch(/^helix: reclaiming orphaned hx-b /);
+    expect(recoverOrphanedClaims(racing, NOW, THRESHOLD, (l) => lines.push(l.text)).length).toBe(1);
+    expect(lines.filter((l) => l.includes('reclaiming'))).toEqual([expect.stringMatching(/^helix: reclaiming orphaned hx-b /)]);
     expect(store.read().byId.get('hx-a')).toMatchObject({ status: 'closed' });
     expect(store.read().byId.get('hx-b')).toMatchObject({ status: 'open' });
   });
@@ -96,7 +114,7 @@ describe('recoverOrphanedClaims', () => {
   it('says nothing when there is nothing to recover', () => {
     const store = storeWith([bead({ id: 'hx-a' }), bead({ id: 'hx-b', status: 'closed' })]);
     const lines: string[] = [];
-    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l)).length).toBe(0);
+    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l.text)).length).toBe(0);
     expect(lines).toEqual([]);
   });
 });

@@ -17,13 +17,14 @@ describe('backoff', () => {
     expect(backoffSeconds(3, 2)).toBe(2);
   });
 
-  it('reads HELIX_BACKOFF_SLEEP, ignoring empty or nonsense values', () => {
+  it('reads HELIX_BACKOFF_SLEEP; empty is unset, nonsense is refused (exit 7)', () => {
     expect(backoffOverride({ HELIX_BACKOFF_SLEEP: '0' })).toBe(0);
     expect(backoffOverride({ HELIX_BACKOFF_SLEEP: '1.5' })).toBe(1.5);
     expect(backoffOverride({})).toBeUndefined();
     expect(backoffOverride({ HELIX_BACKOFF_SLEEP: '' })).toBeUndefined();
-    expect(backoffOverride({ HELIX_BACKOFF_SLEEP: 'soon' })).toBeUndefined();
-    expect(backoffOverride({ HELIX_BACKOFF_SLEEP: '-3' })).toBeUndefined();
+    for (const bad of ['soon', '-3', '2147484', 'Infinity']) {
+      expect(() => backoffOverride({ HELIX_BACKOFF_SLEEP: bad }), bad).toThrow(expect.objectContaining({ kind: 'validation' }));
+    }
   });
 });
 

@@ -23,14 +23,9 @@ describe('selectNext', () => {
     expect(select(beads)).toMatchObject({ kind: 'attempt', bead: { id: 'hx-high' }, focusedEpic: undefined });
   });
 
-  it('a task whose parent is an epic focuses that epic and announces it', () => {
+  it('a task whose parent is an epic focuses that epic (as its parent)', () => {
     const beads = [bead({ id: 'hx-epic', issue_type: 'epic' }), bead({ id: 'hx-child', parent: 'hx-epic' })];
-    expect(select(beads)).toEqual({
-      kind: 'attempt',
-      bead: beads[1],
-      focusedEpic: 'hx-epic',
-      announce: 'helix: epic focus hx-epic → child hx-child',
-    });
+    expect(select(beads)).toEqual({ kind: 'attempt', bead: beads[1], focusedEpic: 'hx-epic', focus: 'parent' });
   });
 
   it('with an epic in focus, takes its first open child even when a governed task waits elsewhere', () => {
@@ -40,8 +35,7 @@ describe('selectNext', () => {
       bead({ id: 'hx-c1', parent: 'hx-epic', status: 'closed' }),
       bead({ id: 'hx-c2', parent: 'hx-epic' }),
     ];
-    expect(select(beads, 'hx-epic')).toMatchObject({ kind: 'attempt', bead: { id: 'hx-c2' }, focusedEpic: 'hx-epic' });
-    expect(select(beads, 'hx-epic')).not.toHaveProperty('announce');
+    expect(select(beads, 'hx-epic')).toEqual({ kind: 'attempt', bead: expect.objectContaining({ id: 'hx-c2' }), focusedEpic: 'hx-epic', focus: 'child' });
   });
 
   it('closes the focused epic when all its children are closed', () => {
@@ -56,8 +50,9 @@ describe('selectNext', () => {
       bead({ id: 'hx-c2', parent: 'hx-epic', status: 'in_progress' }),
       bead({ id: 'hx-x' }),
     ];
-    expect(select(beads, 'hx-epic')).toMatchObject({ kind: 'attempt', bead: { id: 'hx-x' }, focusedEpic: undefined });
-    expect(select(beads.slice(0, 3), 'hx-epic')).toEqual({ kind: 'drained', focusedEpic: undefined });
+    // focus is released, and the release says how many children are still open (bash-interface §2.3)
+    expect(select(beads, 'hx-epic')).toMatchObject({ kind: 'attempt', bead: { id: 'hx-x' }, focusedEpic: undefined, released: { epic: 'hx-epic', open: 1 } });
+    expect(select(beads.slice(0, 3), 'hx-epic')).toEqual({ kind: 'drained', focusedEpic: undefined, released: { epic: 'hx-epic', open: 1 } });
   });
 
   it('an unfocused ready epic whose children are all closed is closed; one with no children waits', () => {

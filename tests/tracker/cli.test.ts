@@ -203,7 +203,9 @@ describe('update, claim, unclaim, close, reopen', () => {
     [['update', 'a', '--priority', 'high'], EXIT.validation, 'bead: invalid priority "high": must be an integer 0-4'],
     [['update', 'a', '--status', 'done'], EXIT.validation, 'bead: invalid status "done": must be one of open, in_progress, closed, blocked, proposed, cancelled'],
     [['update', 'zz', '--notes', 'x'], EXIT.notFound, 'bead: not found: zz'],
-    [['update', 'a', '--claim', '--pid', 'abc'], EXIT.validation, 'bead: invalid pid "abc"'],
+    [['update', 'a', '--claim', '--pid', 'abc'], EXIT.validation, 'bead: --pid must be a whole number from 1 to 4194304, got "abc"'],
+    [['update', 'a', '--claim', '--pid', '99999999999999999999'], EXIT.validation, 'bead: --pid must be a whole number from 1 to 4194304, got "99999999999999999999"'],
+    [['update', 'a', '--claim', '--pid', '-1'], EXIT.validation, 'bead: --pid must be a whole number from 1 to 4194304, got "-1"'],
     [['close', 'zz'], EXIT.notFound, 'bead: not found: zz'],
     [['reopen', 'zz'], EXIT.notFound, 'bead: not found: zz'],
   ])('%j fails with exit %i and one clear line, file unchanged', (args, code, message) => {
@@ -270,6 +272,18 @@ describe('update, claim, unclaim, close, reopen', () => {
     expect(r.stderr).toBe('bead: cannot close b: blocked by open dependencies: a (use --force to override)\n');
     expect(beadsText(repo)).toBe(text);
     expect(ok(repo, ['close', 'b', '--force'])).toBe('Closed b\n');
+    expect(json<Record<string, unknown>>(repo, ['show', 'b']).status).toBe('closed');
+  });
+
+  it('update --status closed (or --set status=closed) meets the same guard: exit 9, --force closes', () => {
+    const { repo, text } = seeded([bead({ id: 'a' }), bead({ id: 'b', status: 'in_progress', deps: ['a'] })]);
+    for (const args of [['--status', 'closed'], ['--set', 'status=closed']]) {
+      const r = tracker(repo, ['update', 'b', ...args]);
+      expect(r.status).toBe(EXIT.openDependencies);
+      expect(r.stderr).toBe('bead: cannot close b: blocked by open dependencies: a (use --force to override)\n');
+      expect(beadsText(repo)).toBe(text);
+    }
+    expect(ok(repo, ['update', 'b', '--status', 'closed', '--force'])).toBe('Updated b\n');
     expect(json<Record<string, unknown>>(repo, ['show', 'b']).status).toBe('closed');
   });
 

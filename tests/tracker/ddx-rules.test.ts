@@ -141,7 +141,8 @@ describe('the lock, as DDx takes it', () => {
     expect(parseGoDurationMs('1e1')).toBe(10_000);
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '1m30s' })).toBe(90_000);
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '-5s' })).toBe(0);
-    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '5 s' })).toBe(10_000);
+    // where DDx falls back to 10 s on a value it cannot read, helix refuses it (exit 7)
+    expect(() => lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '5 s' })).toThrow(expect.objectContaining({ kind: 'validation' }));
   });
 
   it('writes an owner token and releases only a lock that still carries it', () => {

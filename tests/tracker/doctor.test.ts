@@ -86,10 +86,48 @@ describe('fixStore', () => {
     expect(after.get('l')).toEqual(live);
   });
 
+  it('a git conflict: keeps the newer edit whichever side it is on, moves the other verbatim, and says which', () => {
+    const ours = JSON.stringify({ id: 'a', title: 'closed on main', status: 'closed', updated_at: '2025-06-01T10:00:00Z' });
+    const theirs = JSON.stringify({ id: 'a', title: 'edited on the branch', status: 'open', updated_at: '2025-05-01T10:00:00Z' });
+    const onlyOurs = JSON.stringify({ id: 'b', title: 'new on main', status: 'open', updated_at: '2025-06-01T09:00:00Z' });
+    const onlyTheirs = JSON.stringify({ id: 'c', title: 'new on the branch', status: 'open', updated_at: '2025-05-02T09:00:00Z' });
+    const text = `<<<<<<< HEAD\n${ours}\n${onlyOurs}\n=======\n${theirs}\n${onlyTheirs}\n>>>>>>> feature-x\n`;
+    const store = storeWith(text);
+    const result = fixStore(store, facts);
+    // every bead one side added stays; of the one both changed, the newer edit (here: ours)
+    expect(parsedLines(store.readText()).map((b) => [b.id, b.title])).toEqual([['a', 'closed on main'], ['b', 'new on main'], ['c', 'new on the branch']]);
+    expect(readFileSync(join(store.dir, 'beads.quarantine.jsonl'), 'utf8')).toBe(`<<<<<<< HEAD\n=======\n${theirs}\n>>>>>>> feature-x\n`);
+    expect(result.choices).toEqual([
+      'git conflict: kept the newer edit of a — ours (HEAD), line 2, updated 2025-06-01T10:00:00Z; moved theirs (feature-x), line 5, updated 2025-05-01T10:00:00Z to beads.quarantine.jsonl',
+    ]);
+  });
+
+  it('a git conflict with equal dates keeps the theirs copy, the one reads showed; a diff3 ancestor never wins', () => {
+    const at = '2025-06-01T10:00:00Z';
+    const ours = JSON.stringify({ id: 'a', title: 'ours', status: 'open', updated_at: at });
+    const base = JSON.stringify({ id: 'a', title: 'base', status: 'open', updated_at: '2099-01-01T00:00:00Z' });
+    const theirs = JSON.stringify({ id: 'a', title: 'theirs', status: 'open', updated_at: at });
+    const store = storeWith(`<<<<<<< HEAD\n${ours}\n||||||| merged common ancestors\n${base}\n=======\n${theirs}\n>>>>>>> topic\n`);
+    const result = fixStore(store, facts);
+    expect(parsedLines(store.readText()).map((b) => b.title)).toEqual(['theirs']);
+    expect(result.choices[0]).toMatch(/^git conflict: kept the newer edit of a — theirs \(topic\), line 6, .*; moved ours \(HEAD\), line 2, .*; base \(merged common ancestors\), line 4, /);
+  });
+
+  it('two fixes in the same second keep both backups', () => {
+    const store = storeWith('junk\n');
+    const first = fixStore(store, facts).backup;
+    writeFileSync(store.file, 'more junk\n');
+    const second = fixStore(store, facts).backup;
+    expect(first).toBe(join(store.dir, 'beads.jsonl.bak-20250601T120000Z'));
+    expect(second).toBe(join(store.dir, 'beads.jsonl.bak-20250601T120000Z-2'));
+    expect(readFileSync(first!, 'utf8')).toBe('junk\n');
+    expect(readFileSync(second!, 'utf8')).toBe('more junk\n');
+  });
+
   it('on a healthy file makes no backup and changes nothing', () => {
     const clean = jsonl([bead({ id: 'a' })]);
     const store = storeWith(clean);
-    expect(fixStore(store, facts)).toEqual({ backup: undefined, quarantined: 0, released: [], repaired: [] });
+    expect(fixStore(store, facts)).toEqual({ backup: undefined, quarantined: 0, released: [], repaired: [], choices: [] });
     expect(readdirSync(store.dir)).toEqual(['beads.jsonl']);
     expect(store.readText()).toBe(clean);
     expect(existsSync(join(store.dir, 'beads.quarantine.jsonl'))).toBe(false);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { lockTimeoutMs, withLock } from '../../src/tracker/index.js';
-import { staleLockReason } from '../../src/tracker/lock.js';
+import { PIDLESS_LOCK_GRACE_MS, staleLockReason } from '../../src/tracker/lock.js';
 import { helix, tempDir, tempGitRepo } from '../helpers/cli.js';
 import { bead, deadPid, errorOf, jsonl } from './builders.js';
 
@@ -24,7 +24,14 @@ describe('lockTimeoutMs', () => {
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '250ms' })).toBe(250);
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '2s' })).toBe(2000);
     expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '1m' })).toBe(60_000);
-    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: 'soon' })).toBe(10_000);
+    expect(lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: '1h' })).toBe(3_600_000);
+  });
+
+  it('refuses a value it cannot read or bound (exit 7) instead of silently waiting 10 s', () => {
+    for (const bad of ['soon', '5 s', '99999999999999999999', '1000h']) {
+      expect(() => lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: bad }), bad).toThrow(expect.objectContaining({ kind: 'validation' }));
+    }
+    expect(() => lockTimeoutMs({ DDX_BEAD_LOCK_TIMEOUT: 'soon' })).toThrow('helix: DDX_BEAD_LOCK_TIMEOUT must be a number of seconds or a Go duration (500ms, 10s, 1m30s) up to 2147483 s, got "soon"');
   });
 });
 
@@ -50,14 +57,14 @@ describe('withLock', () => {
     const dir = tempDir();
     const pid = deadPid();
     plantLock(dir, pid);
-    expect(staleLockReason(join(dir, 'beads.lock'), Date.now(), 10_000)).toBe(`owner pid ${pid} is dead`);
+    expect(staleLockReason(join(dir, 'beads.lock'), Date.now())).toBe(`owner pid ${pid} is dead`);
     expect(withLock(dir, () => readFileSync(join(dir, 'beads.lock', 'pid'), 'utf8'), {})).toBe(`${process.pid}\n`);
   });
 
   it('breaks a lock older than 2 h even when its pid is alive', () => {
     const dir = tempDir();
     plantLock(dir, process.pid, new Date(Date.now() - 2 * 3600_000 - 1000));
-    expect(staleLockReason(join(dir, 'beads.lock'), Date.now(), 10_000)).toMatch(/^older than 2h/);
+    expect(staleLockReason(join(dir, 'beads.lock'), Date.now())).toMatch(/^older than 2h/);
     expect(withLock(dir, () => 'got it', {})).toBe('got it');
   });
 
@@ -70,13 +77,18 @@ describe('withLock', () => {
     expect(readFileSync(join(dir, 'beads.lock', 'pid'), 'utf8')).toBe(`${process.pid}\n`);
   });
 
-  it('breaks a lock without a pid only once it is older than the timeout', () => {
+  it('a lock without a pid is respected for a short grace (its writer is about to record one), then broken — not after the full timeout', () => {
     const dir = tempDir();
     const lockDir = plantLock(dir, undefined, new Date(Date.now() - 5000));
-    const old = (Date.now() - 5000) / 1000;
-    utimesSync(lockDir, old, old);
-    expect(staleLockReason(lockDir, Date.now(), 10_000)).toBeUndefined();
-    expect(staleLockReason(lockDir, Date.now(), 1000)).toBe('no owner pid recorded');
+    const now = Date.now();
+    const at = (msAgo: number) => utimesSync(lockDir, (now - msAgo) / 1000, (now - msAgo) / 1000);
+    at(0);
+    expect(staleLockReason(lockDir, now)).toBeUndefined();
+    at(PIDLESS_LOCK_GRACE_MS - 100);
+    expect(staleLockReason(lockDir, now)).toBeUndefined();
+    at(5000); // far below the 10 s default timeout a writer would otherwise wait out
+    expect(staleLockReason(lockDir, now)).toBe('no owner pid recorded 5.0s after it was taken');
+    expect(PIDLESS_LOCK_GRACE_MS).toBe(2000);
   });
 
   it('many waiters breaking abandoned locks never let two writers in at once', async () => {

@@ -48,6 +48,9 @@ describe('the stale-claim rule', () => {
   it('HELIX_ORPHAN_THRESHOLD overrides the 7200 s default', () => {
     expect(orphanThresholdSec({})).toBe(7200);
     expect(orphanThresholdSec({ HELIX_ORPHAN_THRESHOLD: '60' })).toBe(60);
-    expect(orphanThresholdSec({ HELIX_ORPHAN_THRESHOLD: 'soon' })).toBe(7200);
+    expect(orphanThresholdSec({ HELIX_ORPHAN_THRESHOLD: '' })).toBe(7200);
+    for (const bad of ['soon', '-1', '1.5', '99999999999999999999']) {
+      expect(() => orphanThresholdSec({ HELIX_ORPHAN_THRESHOLD: bad }), bad).toThrow(expect.objectContaining({ kind: 'validation' }));
+    }
   });
 });

@@ -22,6 +22,18 @@ describe('updateBead', () => {
     expect(updated).not.toHaveProperty('superseded-by');
   });
 
+  it.each([[{ status: 'closed' }], [{ set: ['status=closed'] }]])('%j goes through close\'s open-blocker guard: exit 9, nothing changed', (input) => {
+    // in_progress: the one status DDx's lifecycle lets `update` move to closed
+    const draft = draftOf(bead({ id: 'a', status: 'in_progress', deps: ['b'] }), bead({ id: 'b' }));
+    const error = errorOf(() => updateBead(draft, 'a', input));
+    expect(error.exitCode).toBe(EXIT.openDependencies);
+    expect(error.exitCode).toBe(9);
+    expect(error.message).toBe('bead: cannot close a: blocked by open dependencies: b (use --force to override)');
+    expect(draft.changed).toBe(false);
+    expect(updateBead(draftOf(bead({ id: 'a', status: 'in_progress', deps: ['b'] }), bead({ id: 'b' })), 'a', { ...input, force: true }).status).toBe('closed');
+    expect(updateBead(draftOf(bead({ id: 'a', status: 'in_progress', deps: ['b'] }), bead({ id: 'b', status: 'closed' })), 'a', input).status).toBe('closed');
+  });
+
   it.each([
     [{ status: 'done' }, 'bead: invalid status "done": must be one of open, in_progress, closed, blocked, proposed, cancelled'],
     [{ set: ['status=done'] }, 'bead: invalid status "done": must be one of open, in_progress, closed, blocked, proposed, cancelled'],
