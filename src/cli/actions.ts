@@ -1,7 +1,7 @@
 // The one-shot HELIX actions (contract §2): align, design (alias plan), polish, review, backfill,
 // experiment. Each runs one agent call; `--dry-run` prints the exact command instead.
 import { parseNumber } from '../numbers.js';
-import { type CommonOptions, type HelixCommand, chosenAgent, withCommonFlags } from './program.js';
+import { type CommonOptions, type HelixCommand, chosenAgent, finishWith, withCommonFlags } from './program.js';
 
 type OneShotAction = import('../supervisor/actions.js').OneShotAction;
 
@@ -13,7 +13,7 @@ function register(program: HelixCommand, action: OneShotAction, description: str
   extra?.(command);
   command.action(async (scope: string | undefined, o: CommonOptions & { rounds?: number; close?: boolean; reviewAgent?: string }) => {
     const { runOneShotAction } = await import('../supervisor/actions.js');
-    process.exitCode = await runOneShotAction(action, {
+    finishWith(await runOneShotAction(action, {
       cwd: process.cwd(),
       env: process.env,
       mode: o.summary ? 'summary' : o.quiet ? 'quiet' : 'normal',
@@ -25,7 +25,7 @@ function register(program: HelixCommand, action: OneShotAction, description: str
       scope,
       rounds: o.rounds,
       close: o.close,
-    });
+    }));
   });
   return command;
 }

@@ -4,6 +4,7 @@
 import { Command, Help, Option } from 'commander';
 import { HelixError } from '../errors.js';
 import { USAGE, unknownCommand, unknownRunOption } from '../supervisor/lines.js';
+import type { CommandResult } from '../supervisor/output.js';
 
 /** Help that opens with the command's description (`tracker --help` begins `Manage beads`). */
 class DescriptionFirstHelp extends Help {
@@ -92,4 +93,11 @@ export function chosenAgent(options: CommonOptions): string | undefined {
 /** Writes a JSON document on stdout the way every `--json` command does. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Prints the lines a supervisor command left for the terminal and sets the process's exit code. */
+export function finishWith(result: CommandResult): void {
+  for (const line of result.stdout ?? []) process.stdout.write(`${line}\n`);
+  for (const line of result.stderr ?? []) process.stderr.write(`${line}\n`);
+  process.exitCode = result.exitCode;
 }

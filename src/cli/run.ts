@@ -3,7 +3,7 @@
 import { Option } from 'commander';
 import { HelixError } from '../errors.js';
 import { parseNumber } from '../numbers.js';
-import { type CommonOptions, type HelixCommand, chosenAgent, printJson, withCommonFlags } from './program.js';
+import { type CommonOptions, type HelixCommand, chosenAgent, finishWith, printJson, withCommonFlags } from './program.js';
 import { createFromFlags, withCreateFlags } from './tracker.js';
 import { noReadyIssues, titleRequired, unknownRunOption } from '../supervisor/lines.js';
 
@@ -97,12 +97,12 @@ export function registerRunCommands(program: HelixCommand): void {
       if (o.reviewThreshold !== undefined) settings.reviewThreshold = o.reviewThreshold;
       if (o.autoAlign === false) settings.autoAlign = false;
       if (o.autoReview === false) settings.autoReview = false;
-      process.exitCode = await runLoop({
+      finishWith(await runLoop({
         ...baseOptions(o),
         reviewAgent: o.reviewAgent,
         settings,
         openMemory: memoryOn ? (root, say) => openMemoryPort(root, process.env, say) : undefined,
-      });
+      }));
     });
 
   withCommonFlags(program.command('build').alias('implement').description('one bounded implementation pass on one execution-ready bead'))
@@ -112,7 +112,7 @@ export function registerRunCommands(program: HelixCommand): void {
       const { buildOnce } = await import('../supervisor/commands.js');
       const { openMemoryPort } = await import('../supervisor/memory-port.js');
       const memoryOn = process.env.HELIX_MEMORY !== '0';
-      process.exitCode = await buildOnce({ ...baseOptions(o), selector, openMemory: memoryOn ? (root, say) => openMemoryPort(root, process.env, say) : undefined });
+      finishWith(await buildOnce({ ...baseOptions(o), selector, openMemory: memoryOn ? (root, say) => openMemoryPort(root, process.env, say) : undefined }));
     });
 
   withCommonFlags(program.command('check').description('run the check action and print its answer (exit 0 when it names a NEXT_ACTION)'))
@@ -120,7 +120,7 @@ export function registerRunCommands(program: HelixCommand): void {
     .argument('[scope]', 'scope to check', 'repo')
     .action(async (scope: string, o: CommonOptions) => {
       const { checkOnce } = await import('../supervisor/commands.js');
-      process.exitCode = await checkOnce({ ...baseOptions(o), scope });
+      finishWith(await checkOnce({ ...baseOptions(o), scope }));
     });
 
   withCommonFlags(program.command('next').description('print the first ready execution bead id, or "no ready issues"'))
@@ -171,15 +171,15 @@ export function registerRunCommands(program: HelixCommand): void {
     if (o.dryRun) {
       // nothing to background: show what the run would do, as `helix run --dry-run` does
       const { runLoop } = await import('../supervisor/commands.js');
-      process.exitCode = await runLoop({ ...baseOptions(o), dryRun: true });
+      finishWith(await runLoop({ ...baseOptions(o), dryRun: true }));
       return;
     }
     const { startBackground } = await import('../supervisor/background.js');
-    process.exitCode = await startBackground(process.cwd(), process.env, args);
+    finishWith(await startBackground(process.cwd(), process.env, args));
   });
 
   withCommonFlags(program.command('stop').description('stop the background run (SIGTERM, wait up to 10 s, then SIGKILL)')).withGeneralUsage().action(async () => {
     const { stopBackground } = await import('../supervisor/background.js');
-    process.exitCode = await stopBackground(process.cwd(), process.env);
+    finishWith(await stopBackground(process.cwd(), process.env));
   });
 }

@@ -106,18 +106,17 @@ function sub(parent: Command, name: string, description: string): Command {
 
 export function registerTrackerCommands(program: HelixCommand): void {
   const tracker = withCommonFlags(program.command('tracker').description('Manage beads (the built-in tracker, ddx bead-compatible)'));
+  registerBeadCommands(tracker);
+  registerQueries(tracker);
+  registerDependencies(tracker);
+  registerHealthAndTransfer(tracker);
+}
 
+/** init, create, show, update, close, reopen (in the order `tracker --help` lists them). */
+function registerBeadCommands(tracker: Command): void {
   sub(tracker, 'init', 'Initialise the bead tracker (.ddx/beads.jsonl)').action(async () => {
-    const { dir, store, tracker: t } = await open(loadTracker);
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync(dir, { recursive: true });
-    try {
-      // 'wx': create only; checking first and then writing could empty a file another tool just created
-      writeFileSync(store.file, '', { flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    t.excludeRuntimeFiles(dir);
+    const { dir, store, tracker: t } = await open(() => import('../tracker/init.js'));
+    t.initTracker(dir, store.file);
     process.stdout.write(`Initialized bead tracker in ${dir}\n`);
   });
 
@@ -168,40 +167,28 @@ export function registerTrackerCommands(program: HelixCommand): void {
     .action(async (id: string, opts) => {
       const { store, tracker: t } = await open(loadTracker);
       const pid = opts.pid === undefined ? undefined : parseNumber('--pid', String(opts.pid), { min: 1, max: t.MAX_PID }, 'bead:');
-      const bead = store.mutate((draft) => {
-        const hasFieldChanges = ['title', 'status', 'priority', 'type', 'labels', 'assignee', 'parent', 'description', 'notes', 'acceptance', 'set', 'unset', 'externalBlockerReason'].some(
-          (key) => opts[key] !== undefined,
-        );
-        const set: string[] | undefined = opts.externalBlockerReason === undefined
-          ? opts.set
-          : [...(opts.set ?? []), `${t.EXTERNAL_BLOCKER_REASON_KEY}=${opts.externalBlockerReason}`];
-        if (opts.unclaim) t.unclaimBead(draft, id, { token: opts.token });
-        if (hasFieldChanges || (!opts.claim && !opts.unclaim)) {
-          t.updateBead(draft, id, {
-            title: opts.title,
-            status: opts.status,
-            priority: opts.priority,
-            type: opts.type,
-            labels: opts.labels === undefined ? undefined : t.splitList(opts.labels),
-            assignee: opts.assignee,
-            parent: opts.parent,
-            description: opts.description,
-            notes: opts.notes,
-            acceptance: opts.acceptance,
-            set,
-            unset: opts.unset,
-            token: opts.unclaim ? undefined : opts.token,
-            force: opts.force,
-          });
-        }
-        if (opts.claim) {
-          t.assertToken(draft.require(id), opts.token);
-          // Without --pid the claimant is the process that called helix: this CLI process exits at
-          // once, so recording its own pid would make every such claim look abandoned.
-          t.claimBead(draft, id, { pid: pid ?? process.ppid, assignee: opts.assignee, leaseDir: store.leaseDir });
-        }
-        return draft.require(id);
-      });
+      const request = {
+        title: opts.title,
+        status: opts.status,
+        priority: opts.priority,
+        type: opts.type,
+        labels: opts.labels === undefined ? undefined : t.splitList(opts.labels),
+        assignee: opts.assignee,
+        parent: opts.parent,
+        description: opts.description,
+        notes: opts.notes,
+        acceptance: opts.acceptance,
+        set: opts.set,
+        unset: opts.unset,
+        externalBlockerReason: opts.externalBlockerReason,
+        token: opts.token,
+        force: opts.force,
+        claim: opts.claim,
+        unclaim: opts.unclaim,
+      };
+      // Without --pid the claimant is the process that called helix: this CLI process exits at
+      // once, so recording its own pid would make every such claim look abandoned.
+      const bead = store.mutate((draft) => t.editBead(draft, id, request, { claimant: pid ?? process.ppid, leaseDir: store.leaseDir }));
       if (opts.json) printJson(bead);
       else process.stdout.write(`${opts.claim ? 'Claimed' : opts.unclaim ? 'Released' : 'Updated'} ${id}\n`);
     });
@@ -231,22 +218,18 @@ export function registerTrackerCommands(program: HelixCommand): void {
       if (opts.json) printJson(bead);
       else process.stdout.write(`Reopened ${id}\n`);
     });
+}
 
+/** list, ready, blocked. */
+function registerQueries(tracker: Command): void {
   sub(tracker, 'list', 'List beads')
     .option('--status <status>', 'only this status')
     .option('--label <label>', 'only beads with this label')
     .option('--where <k=v>', 'only beads whose field equals the value (repeatable)', collect)
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      const { read, tracker: t } = await open(loadReadModules);
-      const where = ((opts.where as string[] | undefined) ?? []).map((pair) => t.splitAssignment(pair));
-      const beads = read().beads.filter(
-        (b) =>
-          (!opts.status || b.status === opts.status) &&
-          (!opts.label || t.labelsOf(b).includes(opts.label)) &&
-          where.every(([k, v]) => (typeof b[k] === 'string' ? b[k] : JSON.stringify(b[k])) === v),
-      );
-      printBeads([...beads].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), opts.json);
+      const { read, tracker: t } = await open(() => import('../tracker/list.js'));
+      printBeads(t.listBeads(read().beads, { status: opts.status, label: opts.label, where: opts.where }), opts.json);
     });
 
   sub(tracker, 'ready', 'List open beads whose dependencies are all closed')
@@ -264,6 +247,10 @@ export function registerTrackerCommands(program: HelixCommand): void {
       await blockedCommand(opts);
     });
 
+}
+
+/** dep add, dep remove, dep tree. */
+function registerDependencies(tracker: Command): void {
   const dep = sub(tracker, 'dep', 'Manage dependencies between beads');
   sub(dep, 'add', 'Make <id> depend on <dep> (rejects cycles and self-dependencies)')
     .argument('<id>')
@@ -292,7 +279,10 @@ export function registerTrackerCommands(program: HelixCommand): void {
       const tree = t.dependencyTree(snapshot.beads, id);
       if (tree) process.stdout.write(`${tree}\n`);
     });
+}
 
+/** status, doctor, import, export. */
+function registerHealthAndTransfer(tracker: Command): void {
   sub(tracker, 'status', 'Counts of beads by state')
     .option('--json', 'JSON object')
     .action(async (opts) => {
@@ -305,7 +295,6 @@ export function registerTrackerCommands(program: HelixCommand): void {
         );
       }
     });
-
   sub(tracker, 'doctor', 'Check integrity: malformed lines, duplicate ids, conflict markers, dangling deps, cycles, stale claims')
     .option('--fix', 'back the file up, quarantine bad lines, fold duplicates, release stale claims')
     .option('--json', 'JSON report')

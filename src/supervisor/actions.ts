@@ -3,20 +3,19 @@
 // judges the answer by the trailers the action file demands; a review files the findings its
 // agent counted but did not file, as the review inside `helix run` does.
 import { spawnSync } from 'node:child_process';
-import { formatDryRun, parseTrailers } from '../agents/index.js';
+import { type AgentCommand, type AgentRunResult, type Trailers, formatDryRun, parseTrailers } from '../agents/index.js';
 import { EXIT, isHelixError } from '../errors.js';
-import { excludeRuntimeFiles } from '../tracker/index.js';
-import { judgeAction } from './action-verdict.js';
+import { type BeadStore, type Snapshot, excludeRuntimeFiles } from '../tracker/index.js';
+import { type ActionVerdict, type JudgedAction, judgeAction } from './action-verdict.js';
 import { type Governing, acquireGoverningBead } from './governing.js';
-import { answerOf } from './agent-call.js';
+import { type CallInfo, CallTotals, answerOf, runAgentCall } from './agent-call.js';
+import { actionCommand, rotationLine } from './dispatch.js';
 import { EXPERIMENT_DIRTY, RUN } from './lines.js';
-import { defaultSettings } from './policy.js';
-import { type ActionName, actionPrompt } from './prompts.js';
+import { type ActionName, actionPrompt, promptPlaceOf } from './prompts.js';
 import { type ReviewFollowUp, followUpReview } from './review-findings.js';
-import { untilInterrupted } from './interrupts.js';
-import { Supervisor } from './runner.js';
+import { type Interrupt, untilInterrupted } from './interrupts.js';
 import { type SessionFlags, prepareSession } from './session.js';
-import { type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
+import { type CommandResult, type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
 
 export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
 
@@ -50,18 +49,79 @@ function worktreeDirty(root: string): boolean {
   return changed([]) || changed(['--cached']);
 }
 
-export async function runOneShotAction(action: OneShotAction, options: ActionOptions): Promise<number> {
+/** What a review needs to file the findings its agent counted but did not file. */
+export interface ReviewContext {
+  store: BeadStore;
+  /** The tracker as it was before the review ran. */
+  before: Snapshot;
+  /** The reviewed bead's id inside `helix run`; the one-shot review's scope. */
+  reviewedId: string;
+  /** The run's cycle; undefined for the one-shot review. */
+  cycle: number | undefined;
+  now?: Date;
+}
+
+export interface AnsweredAction {
+  trailers: Trailers;
+  verdict: ActionVerdict;
+  followUp: ReviewFollowUp;
+}
+
+/**
+ * The one answer path of an action, inside `helix run` and one-shot alike: the answer is shown
+ * in every mode (§2.12), judged by the trailers its action file demands, its verdict lines
+ * printed (§9), and a review's unfiled findings filed. `filedLevel`: inside `helix run` the filing
+ * is narrated; the one-shot review says it in every mode.
+ */
+export function answerAction(
+  output: RunOutput,
+  action: JudgedAction,
+  run: AgentRunResult,
+  root: string,
+  review: ReviewContext | undefined,
+  filedLevel: 'narrative' | 'always',
+): AnsweredAction {
+  const answer = answerOf(run);
+  output.answer(answer);
+  const trailers = parseTrailers(answer);
+  const verdict = judgeAction(action, run.exitCode, trailers, root);
+  for (const line of verdict.lines) output.always(line);
+  const followUp: ReviewFollowUp = review
+    ? followUpReview(
+        review.store,
+        trailers,
+        { reviewed: review.before.byId.get(review.reviewedId), reviewedId: review.reviewedId, cycle: review.cycle, before: new Set(review.before.beads.map((b) => b.id)), output: answer },
+        review.now,
+      )
+    : { outcome: 'none' };
+  if (followUp.outcome === 'filed') output.line(filedLevel, followUp.line);
+  if (followUp.outcome === 'failed') output.always(followUp.line);
+  return { trailers, verdict, followUp };
+}
+
+/**
+ * One agent call of a one-shot command (`helix check`, an action), with its lines and its framed
+ * block in the log: the result, or the interrupt that cut it short.
+ */
+export function callOnce(output: RunOutput, env: NodeJS.ProcessEnv, command: AgentCommand, call: CallInfo): Promise<{ value: AgentRunResult } | { interrupt: Interrupt }> {
+  return untilInterrupted(async (signal) => {
+    const run = await runAgentCall({ output, env, signal, now: () => new Date() }, command, call, new CallTotals());
+    if (run.aborted) throw new Error('interrupted');
+    return run;
+  });
+}
+
+export async function runOneShotAction(action: OneShotAction, options: ActionOptions): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   const defaults = ACTION_DEFAULTS[action];
   const scope = options.scope ?? defaults.scope;
   // The session log and lock files must never make the next `helix experiment` see a dirty tree.
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   if (action === 'experiment' && !options.dryRun && worktreeDirty(session.root)) {
-    for (const line of EXPERIMENT_DIRTY) process.stderr.write(`${line}\n`);
-    return EXIT.error;
+    return { exitCode: EXIT.error, stderr: [...EXPERIMENT_DIRTY] };
   }
   const output: RunOutput = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
-  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
+  const setup = { ...session, env: options.env };
   // The governing bead is acquired outside --dry-run only; helix leaves it for the action to close.
   let governing: Governing | undefined;
   if (action === 'align' && !options.dryRun) {
@@ -72,53 +132,39 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
     });
   }
   const prompt = actionPrompt(action, {
-    ...supervisor.promptPlace(),
+    ...promptPlaceOf(setup, output.logName),
     scope,
     rounds: options.rounds ?? defaults.rounds,
     governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
     close: action === 'experiment' && options.close === true,
   });
-  const { command, call } = supervisor.actionCommand(action, prompt);
-  if (options.dryRun) {
-    process.stdout.write(`${formatDryRun(command)}\n`);
-    return EXIT.ok;
-  }
-  if (action === 'polish' || action === 'review') supervisor.announceRotation(action);
+  const { command, call } = actionCommand(setup, action, prompt);
+  if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
+  const rotated = action === 'polish' || action === 'review' ? rotationLine(session.plan, action) : undefined;
+  if (rotated) output.line(rotated.level, rotated.text);
   const before = action === 'review' ? session.store.read() : undefined;
-  const attempt = await untilInterrupted((signal) => supervisor.runAgent(command, call, signal));
+  const attempt = await callOnce(output, options.env, command, call);
   if ('interrupt' in attempt) {
     // an alignment's governing bead stays claimed by this (ending) process: the next run's orphan
     // recovery releases it
     output.always(RUN.interrupted(attempt.interrupt.what, []));
-    return attempt.interrupt.exitCode;
+    return { exitCode: attempt.interrupt.exitCode };
   }
   const run = attempt.value;
-  output.answer(answerOf(run));
-  const trailers = parseTrailers(answerOf(run));
-  const verdict = judgeAction(action, run.exitCode, trailers, session.root);
-  for (const line of verdict.lines) output.always(line);
   // Like the review inside `helix run`: what the reviewer counted but did not file is filed now.
-  const followUp: ReviewFollowUp = before
-    ? followUpReview(session.store, trailers, {
-        reviewed: before.byId.get(scope ?? ''),
-        reviewedId: scope ?? 'last-commit',
-        cycle: undefined,
-        before: new Set(before.beads.map((b) => b.id)),
-        output: answerOf(run),
-      })
-    : { outcome: 'none' };
-  if (followUp.outcome !== 'none') output.always(followUp.line);
+  const review = before ? { store: session.store, before, reviewedId: scope ?? 'last-commit', cycle: undefined } : undefined;
+  const { verdict, followUp } = answerAction(output, action, run, session.root, review, 'always');
   if (action === 'review' || action === 'backfill') {
     // A failing agent fails the action whatever its trailers say, and says so.
     if (run.exitCode !== 0) {
       output.always(`helix: ${action} failed (rc=${run.exitCode})`);
-      return EXIT.error;
+      return { exitCode: EXIT.error };
     }
     // Findings that exist only in this output are not done with: exit with the tracker's own code
     // (lock timeout 5, malformed file 6, …) so a caller can tell it from a review it could not read.
-    if (followUp.outcome === 'failed') return isHelixError(followUp.error) ? followUp.error.exitCode : EXIT.error;
-    return verdict.exitCode;
+    if (followUp.outcome === 'failed') return { exitCode: isHelixError(followUp.error) ? followUp.error.exitCode : EXIT.error };
+    return { exitCode: verdict.exitCode };
   }
   // align, design, polish, experiment: the exit status is the agent's (bash-interface §5.4, §7, §8, §10).
-  return Math.min(Math.max(run.exitCode, 0), 255);
+  return { exitCode: Math.min(Math.max(run.exitCode, 0), 255) };
 }

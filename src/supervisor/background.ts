@@ -1,5 +1,5 @@
 // `helix start` / `helix stop` (contract §2): the run in the background, found again through its
-// pid file. Messages and exit codes are the Bash CLI's.
+// pid file. Messages and exit codes are the Bash CLI's; src/cli prints them (CommandResult).
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { isPidAlive } from '../tracker/index.js';
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { openStore } from './project.js';
 import { BACKGROUND } from './lines.js';
+import type { CommandResult } from './output.js';
 import { readRunState } from './run-state.js';
 
 const STOP_GRACE_MS = 10_000;
@@ -24,12 +25,11 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boo
   return condition();
 }
 
-export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runArgs: string[]): Promise<number> {
+export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runArgs: string[]): Promise<CommandResult> {
   const { root, store } = openStore(cwd, env);
   const current = readPidFile(store.dir);
   if (current && isPidAlive(current.pid)) {
-    process.stderr.write(`${BACKGROUND.alreadyActive(current.pid)}\n`);
-    return EXIT.error;
+    return { exitCode: EXIT.error, stderr: [BACKGROUND.alreadyActive(current.pid)] };
   }
   mkdirSync(join(root, '.helix-logs'), { recursive: true });
   const out = openSync(join(root, '.helix-logs', 'helix-start.out'), 'a');
@@ -45,24 +45,20 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
   };
   const started = await waitFor(() => (readPidFile(store.dir)?.pid === pid && runLog() !== undefined) || !isPidAlive(pid), 10_000);
   if (!started || !isPidAlive(pid)) {
-    process.stderr.write(`${BACKGROUND.exitedAtOnce(join('.helix-logs', 'helix-start.out'))}\n`);
-    return EXIT.error;
+    return { exitCode: EXIT.error, stderr: [BACKGROUND.exitedAtOnce(join('.helix-logs', 'helix-start.out'))] };
   }
-  process.stderr.write(`${BACKGROUND.started(pid, runLog() ?? 'unknown')}\n`);
-  return EXIT.ok;
+  return { exitCode: EXIT.ok, stderr: [BACKGROUND.started(pid, runLog() ?? 'unknown')] };
 }
 
-export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promise<CommandResult> {
   const { store } = openStore(cwd, env);
   const current = readPidFile(store.dir);
   if (!current) {
-    process.stderr.write(`${BACKGROUND.noPidFile}\n`);
-    return EXIT.error;
+    return { exitCode: EXIT.error, stderr: [BACKGROUND.noPidFile] };
   }
   if (!isPidAlive(current.pid)) {
     removeStalePidFile(store.dir, current.pid);
-    process.stderr.write(`${BACKGROUND.stalePidFile(current.pid)}\n`);
-    return EXIT.error;
+    return { exitCode: EXIT.error, stderr: [BACKGROUND.stalePidFile(current.pid)] };
   }
   process.kill(current.pid, 'SIGTERM');
   if (!(await waitFor(() => !isPidAlive(current.pid), STOP_GRACE_MS))) {
@@ -70,6 +66,5 @@ export async function stopBackground(cwd: string, env: NodeJS.ProcessEnv): Promi
     await waitFor(() => !isPidAlive(current.pid), 2_000);
     removeStalePidFile(store.dir, current.pid);
   }
-  process.stderr.write(`${BACKGROUND.stopped(current.pid)}\n`);
-  return EXIT.ok;
+  return { exitCode: EXIT.ok, stderr: [BACKGROUND.stopped(current.pid)] };
 }

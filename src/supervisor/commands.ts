@@ -1,16 +1,19 @@
 // The supervisor's entry points, one per command: run the loop, one build pass, one check, a
-// dry run. Each takes plain options and returns an exit code; src/cli only parses and prints.
+// dry run. Each takes plain options and returns its exit code and the lines it leaves for the
+// terminal (a CommandResult); src/cli only parses and prints.
 import { describeDdx, formatDryRun, parseNextAction } from '../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../tracker/index.js';
-import { type Interrupt, type InterruptWatch, untilInterrupted, watchInterrupts } from './interrupts.js';
+import { type Interrupt, type InterruptWatch, watchInterrupts } from './interrupts.js';
 import type { AttemptOutcome } from './machine.js';
 import { type MemoryPort, type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { countInRunState, writeRunState } from './run-state.js';
-import { type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
+import { type CommandResult, type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
 import { type SupervisorSettings, defaultSettings } from './policy.js';
-import { actionPrompt, implementationPrompt } from './prompts.js';
+import { actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
+import { actionCommand, buildCommand, ownershipOf, rotationLine } from './dispatch.js';
+import { callOnce } from './actions.js';
 import { answerOf } from './agent-call.js';
 import { BUILD, RUN } from './lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
@@ -33,13 +36,12 @@ export interface RunOptions extends CommandOptions {
 }
 
 /** The line for an interrupt that came before anything was claimed or started. */
-function interruptedBeforeStart(interrupt: Interrupt): number {
-  process.stderr.write(`helix: interrupted by ${interrupt.what} before the run started; nothing was changed\n`);
-  return interrupt.exitCode;
+function interruptedBeforeStart(interrupt: Interrupt): CommandResult {
+  return { exitCode: interrupt.exitCode, stderr: [`helix: interrupted by ${interrupt.what} before the run started; nothing was changed`] };
 }
 
 /** `helix run`: the bounded supervisor loop. */
-export async function runLoop(options: RunOptions): Promise<number> {
+export async function runLoop(options: RunOptions): Promise<CommandResult> {
   const settings: SupervisorSettings = { ...defaultSettings(options.env), ...options.settings };
   if (options.dryRun) return dryRunNext(options);
   // Watched from the first step: a signal or a lost reader at any point ends the run through the
@@ -65,7 +67,7 @@ export async function runLoop(options: RunOptions): Promise<number> {
       throw error;
     }
     try {
-      return await superviseRun(session, options, settings, watch);
+      return { exitCode: await superviseRun(session, options, settings, watch) };
     } finally {
       releaseMutex();
     }
@@ -99,16 +101,16 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     exitCode = outcome.value.exitCode;
     reason = outcome.value.state.stop?.reason ?? 'completed';
   } else if (interrupt) {
-    const released = supervisor?.abandonAttempt() ?? [];
+    const released = supervisor?.abandonAttempt(interrupt.exitCode) ?? [];
     output.always(RUN.interrupted(interrupt.what, released));
     exitCode = interrupt.exitCode;
     reason = 'error';
     interruptedBy = interrupt.cause;
   } else {
-    supervisor?.abandonAttempt();
     const error = outcome.error;
-    output.always(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
+    supervisor?.abandonAttempt(exitCode);
+    output.always(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
     reason = 'error';
   }
   try {
@@ -121,34 +123,31 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
 }
 
 /** `run --dry-run`: the exact command the next step would run; nothing is claimed or started. */
-async function dryRunNext(options: CommandOptions): Promise<number> {
+async function dryRunNext(options: CommandOptions): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, false);
   const { beads } = session.store.read();
   const held = session.store.leased();
   const ready = readyBeads(beads, { execution: true, held });
   const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
-  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output: SILENT_OUTPUT });
-  const { command } = supervisor.actionCommand('check', actionPrompt('check', { ...supervisor.promptPlace(), scope: 'repo' }));
-  process.stdout.write(`${formatDryRun(command)}\n`);
-  return EXIT.ok;
+  const setup = { ...session, env: options.env };
+  const { command } = actionCommand(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
+  return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
 }
 
 /** `--dry-run` of a build: the exact command, with the prompt helix would write; nothing runs. */
-function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead, beads: Bead[], ready: Bead[]): number {
-  const supervisor = new Supervisor({ ...session, env, settings: defaultSettings(env), output: SILENT_OUTPUT });
-  const place = supervisor.promptPlace();
+function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead, beads: Bead[], ready: Bead[]): CommandResult {
+  const setup = { ...session, env };
+  const place = promptPlaceOf(setup, SILENT_OUTPUT.logName);
   const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined, trackerCli: place.trackerCli });
-  const ownership = session.buildPath === 'execute-bead' ? 'helix-closes' : session.buildPath === 'try' ? 'ddx-owns' : 'agent-closes';
-  const prompt = implementationPrompt({ ...place, bead, context, ownership });
+  const prompt = implementationPrompt({ ...place, bead, context, ownership: ownershipOf(session.buildPath) });
   // The placeholder of an empty queue is printed as the Bash CLI printed it: bare, not quoted.
-  const line = formatDryRun(supervisor.buildCommand(bead, prompt, false)).replaceAll(`'${BUILD.placeholderId}'`, BUILD.placeholderId);
-  process.stdout.write(`${line}\n`);
-  return EXIT.ok;
+  const line = formatDryRun(buildCommand(setup, bead.id, prompt)).replaceAll(`'${BUILD.placeholderId}'`, BUILD.placeholderId);
+  return { exitCode: EXIT.ok, stdout: [line] };
 }
 
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
-export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<number> {
+export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
@@ -162,7 +161,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  return watchInterrupts(async (watch) => {
+  return watchInterrupts(async (watch): Promise<CommandResult> => {
     let supervisor: Supervisor | undefined;
     let memory: MemoryPort | undefined;
     let outcome: { value: AttemptOutcome } | { error: unknown };
@@ -180,9 +179,9 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
       const interrupt = watch.received;
       if (!interrupt) throw outcome.error;
       output.always(RUN.interrupted(interrupt.what, released));
-      return interrupt.exitCode;
+      return { exitCode: interrupt.exitCode };
     }
-    return buildVerdict(output, bead, outcome.value);
+    return { exitCode: buildVerdict(output, bead, outcome.value) };
   });
 }
 
@@ -216,28 +215,26 @@ export function resolveSelector<T extends { id: string; title: string; parent?: 
 }
 
 /** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (cli.md §2). */
-export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<number> {
+export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
-  const supervisor = new Supervisor({ ...session, env: options.env, settings: defaultSettings(options.env), output });
-  const { command, call: callInfo } = supervisor.actionCommand('check', actionPrompt('check', { ...supervisor.promptPlace(), scope: options.scope ?? 'repo' }));
-  if (options.dryRun) {
-    process.stdout.write(`${formatDryRun(command)}\n`);
-    return EXIT.ok;
-  }
-  supervisor.announceRotation('check');
-  const call = await untilInterrupted((signal) => supervisor.runAgent(command, callInfo, signal));
+  const setup = { ...session, env: options.env };
+  const { command, call: callInfo } = actionCommand(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
+  if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
+  const rotated = rotationLine(session.plan, 'check');
+  if (rotated) output.line(rotated.level, rotated.text);
+  const call = await callOnce(output, options.env, command, callInfo);
   if ('interrupt' in call) {
     output.always(RUN.interrupted(call.interrupt.what, []));
-    return call.interrupt.exitCode;
+    return { exitCode: call.interrupt.exitCode };
   }
   const run = call.value;
   // The agent's final answer, never its transcript (that is in the session log).
   output.answer(answerOf(run));
   if (!parseNextAction(answerOf(run))) {
     output.always(RUN.noNextAction);
-    return EXIT.error;
+    return { exitCode: EXIT.error };
   }
-  return EXIT.ok;
+  return { exitCode: EXIT.ok };
 }

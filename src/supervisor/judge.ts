@@ -79,3 +79,108 @@ export function intractableReason(failure: FailureKind, attempts: number): strin
 }
 
 export const DRIFT_REASON = 'queue drift: upstream governance fields changed during execution';
+
+// ── settling an attempt: what the tracker must be told, as data ─────────────────────────────────
+
+/** A verification run's result: passed, and the command's exit and last lines for the notes. */
+export interface Verification {
+  passed: boolean;
+  detail: string;
+}
+
+/**
+ * One write the runner performs on the tracker to settle an attempt. `release` unclaims with the
+ * held token; `reopen` reopens a bead that is closed (saying why); `forget` stops holding a claim
+ * that a close or reopen already dropped; `close` is helix's own close with the held token.
+ */
+export type TrackerOp =
+  | { op: 'release'; id: string }
+  | { op: 'reopen'; id: string; reason: string }
+  | { op: 'forget'; id: string }
+  | { op: 'close'; id: string; commit?: string; session?: string };
+
+export interface SettleFacts {
+  id: string;
+  /** The bead as re-read after the dispatch (undefined: it vanished). */
+  after: Bead | undefined;
+  assessment: DispatchAssessment;
+  /** The verify run, when the assessment asked for one and the bead has a command (none: nothing to fail). */
+  verification?: Verification;
+  /** Who closes a landed bead (`ddx try` closes it itself). */
+  closer: 'helix' | 'ddx';
+  /** DDx's landed commit and session, recorded by helix's close. */
+  landed?: { commit?: string; session?: string };
+}
+
+/** The attempt's outcome before the runner measures the change, and the tracker writes that settle it. */
+export interface Settled {
+  /** `refuted`: the agent reported success and verification refused it. */
+  outcome: { kind: 'completed'; salvaged: boolean } | { kind: 'drift'; changes: string[] } | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
+  trackerOps: TrackerOp[];
+  /** A line every output mode shows (a result DDx kept aside). */
+  notice?: string;
+}
+
+/**
+ * Settles an attempt after the agent returned (and verification ran, when asked): drift and
+ * failure release the claim; a result DDx did not land goes back to the queue; a failed
+ * verification reopens what the agent closed; a passed one closes (helix's close) or keeps DDx's.
+ */
+export function settleAttempt(facts: SettleFacts): Settled {
+  const { id, after, assessment } = facts;
+  switch (assessment.kind) {
+    case 'drift':
+      return { outcome: { kind: 'drift', changes: assessment.changes }, trackerOps: releaseAfterDrift(id, after, facts.closer) };
+    case 'failed':
+      return { outcome: { kind: 'failed', failure: assessment.failure, detail: assessment.detail }, trackerOps: [{ op: 'release', id }] };
+    case 'preserved':
+      // Not landed: the bead goes back to the queue. A bead closed meanwhile is reopened, with why.
+      return {
+        outcome: { kind: 'failed', failure: 'no-completion', detail: assessment.detail },
+        trackerOps: after?.status === 'closed' ? [{ op: 'reopen', id, reason: `not landed: ${assessment.detail}` }, { op: 'forget', id }] : [{ op: 'release', id }],
+        notice: `helix: ${id} not landed: ${assessment.detail}`,
+      };
+    case 'verify': {
+      if (facts.verification && !facts.verification.passed) {
+        const reason = `verification failed: ${facts.verification.detail}`;
+        return { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true }, trackerOps: reopenAfterFailedVerification(id, after, reason) };
+      }
+      const close: TrackerOp[] = assessment.helixCloses ? [{ op: 'close', id, ...facts.landed }] : [];
+      return { outcome: { kind: 'completed', salvaged: assessment.salvaged }, trackerOps: [...close, { op: 'forget', id }] };
+    }
+  }
+}
+
+/** helix's close was refused (a lost claim, a lock timeout): the attempt failed and its claim goes. */
+export function settleFailedClose(id: string, message: string): Settled {
+  return { outcome: { kind: 'failed', failure: 'no-completion', detail: `could not close: ${message}` }, trackerOps: [{ op: 'release', id }] };
+}
+
+/** A batch member settled like the primary: drift, optional work released, or verified. */
+export function settleMember(facts: { id: string; after: Bead | undefined; assessment: MemberAssessment; verification?: Verification; closer: 'helix' | 'ddx' }): {
+  outcome: { kind: 'completed' } | { kind: 'released' } | { kind: 'drift'; changes: string[] } | { kind: 'failed'; detail: string };
+  trackerOps: TrackerOp[];
+} {
+  const { id, assessment } = facts;
+  if (assessment.kind === 'drift') return { outcome: { kind: 'drift', changes: assessment.changes }, trackerOps: releaseAfterDrift(id, facts.after, facts.closer) };
+  if (assessment.kind === 'release') return { outcome: { kind: 'released' }, trackerOps: [{ op: 'release', id }] };
+  // the agent closed it, which dropped the claim
+  if (!facts.verification || facts.verification.passed) return { outcome: { kind: 'completed' }, trackerOps: [{ op: 'forget', id }] };
+  const reason = `verification failed: ${facts.verification.detail}`;
+  return { outcome: { kind: 'failed', detail: reason }, trackerOps: [{ op: 'forget', id }, { op: 'reopen', id, reason }] };
+}
+
+/** A failed verification reopens a closed bead (which drops its claim); one still in progress is released. */
+function reopenAfterFailedVerification(id: string, after: Bead | undefined, reason: string): TrackerOp[] {
+  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'forget', id }] : [{ op: 'release', id }];
+}
+
+/** After drift: release the claim; a closed bead stays closed unless it was superseded (or DDx closed it). */
+function releaseAfterDrift(id: string, after: Bead | undefined, closer: 'helix' | 'ddx'): TrackerOp[] {
+  if (after?.status === 'closed' && typeof after['superseded-by'] === 'string' && after['superseded-by']) {
+    return [{ op: 'reopen', id, reason: 'queue drift: stale close after supersession' }, { op: 'forget', id }];
+  }
+  // On `ddx try` DDx closes on its own: a close made against changed governance is refused.
+  if (after?.status === 'closed' && closer === 'ddx') return [{ op: 'reopen', id, reason: 'queue drift: DDx closed it, but its governance fields changed during execution' }];
+  return after ? [{ op: 'release', id }] : [{ op: 'forget', id }];
+}

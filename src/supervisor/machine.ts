@@ -98,7 +98,8 @@ export type AttemptOutcome =
       change?: ChangeFacts;
     }
   | { kind: 'drift'; changes: string[] }
-  | { kind: 'failed'; failure: FailureKind; detail: string };
+  /** `refuted`: the agent reported success and verification refused it. */
+  | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
 
 /**
  * How a batch member ended — a related ready bead claimed beside the primary for one direct prompt.
@@ -131,7 +132,15 @@ export type Event =
   | { type: 'started' }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[] }
-  | { type: 'epicClosed'; epicId: string; reviewScope: string }
+  /** The epic as closed (its `spec-id` scopes the post-epic review). */
+  | { type: 'epicClosed'; epic: Bead }
+  /** The tracker refused the epic's close: it is passed over in this pass, like a stale selection. */
+  | { type: 'epicCloseFailed'; epicId: string }
+  /**
+   * The run was cut short (a signal or an unexpected error) with `attemptInFlight` when it held a
+   * claim: that attempt was attempted (contract §6.8 counts it), never completed.
+   */
+  | { type: 'interrupted'; attemptInFlight: boolean; exitCode: number }
   | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
@@ -156,6 +165,24 @@ export type Effect =
 export interface Step {
   state: MachineState;
   effects: Effect[];
+}
+
+/** Effects whose result is the next event. A step asks for at most one: the loop has one next event. */
+const EVENT_PRODUCING: ReadonlySet<Effect['type']> = new Set(['recoverOrphans', 'readQueue', 'attempt', 'closeEpic', 'runCheck', 'runReview', 'runAction']);
+
+export function producesEvent(effect: Effect): boolean {
+  return EVENT_PRODUCING.has(effect.type);
+}
+
+/**
+ * Refuses a step that asks for more than one event-producing effect: the runner would have to
+ * drop all but one result. A bug in the machine, never a user's mistake, so it throws plainly.
+ */
+export function assertOneNextEvent(event: Event, effects: Effect[]): void {
+  const producing = effects.filter(producesEvent).map((e) => e.type);
+  if (producing.length > 1) {
+    throw new Error(`helix internal error: the step on '${event.type}' asked for ${producing.length} event-producing effects (${producing.join(', ')}); at most one is allowed`);
+  }
 }
 
 const stop = (state: MachineState, exitCode: number, reason: StopReason, message?: string): Step => ({
@@ -204,16 +231,27 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
       return selectFromQueue(state, event, settings);
 
     case 'epicClosed': {
-      const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === event.epicId ? undefined : state.focusedEpic };
+      const epicId = event.epic.id;
+      const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === epicId ? undefined : state.focusedEpic };
       const effects: Effect[] = [];
       if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
       // Post-epic review, scoped to the epic's governing spec, before focus moves on (no size check).
       if (settings.autoReview) {
-        effects.push(line(RUN.epicReviewStarting(event.epicId, event.reviewScope)));
-        return { state: next, effects: [...effects, { type: 'runReview', kind: 'post-epic', scope: event.reviewScope, cycle: next.attempted, beadId: event.epicId }] };
+        const scope = epicReviewScope(event.epic);
+        effects.push(line(RUN.epicReviewStarting(epicId, scope)));
+        return { state: next, effects: [...effects, { type: 'runReview', kind: 'post-epic', scope, cycle: next.attempted, beadId: epicId }] };
       }
       return continueAfterCompletion(next, settings, [...effects, line(sessionReset)]);
     }
+
+    case 'epicCloseFailed':
+      return passOver(state, event.epicId, 'epic could not be closed');
+
+    case 'interrupted':
+      return {
+        state: { ...state, attempted: state.attempted + (event.attemptInFlight ? 1 : 0), stop: { exitCode: event.exitCode, reason: 'error' } },
+        effects: [],
+      };
 
     case 'reviewed': {
       if (event.kind === 'post-epic') {
@@ -268,12 +306,7 @@ function selectFromQueue(state: MachineState, event: Extract<Event, { type: 'que
 
 function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attempted' }>, settings: SupervisorSettings): Step {
   const { bead, outcome } = event;
-  if (outcome.kind === 'passed-over') {
-    return {
-      state: { ...state, passedOver: [...state.passedOver, bead.id] },
-      effects: [line(RUN.passedOver(bead.id, outcome.reason)), { type: 'readQueue' }],
-    };
-  }
+  if (outcome.kind === 'passed-over') return passOver(state, bead.id, outcome.reason);
   const base: MachineState = {
     ...state,
     attempted: state.attempted + 1,
@@ -353,6 +386,16 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   const blocked = blockIntractable(next, bead, outcome.failure, count);
   effects.push(...blocked.effects, { type: 'recoverOrphans', why: 'failure' });
   return { state: blocked.state, effects };
+}
+
+/** A bead not attempted in this pass (not ready at the re-read, or an epic that would not close). */
+function passOver(state: MachineState, id: string, reason: string): Step {
+  return { state: { ...state, passedOver: [...state.passedOver, id] }, effects: [line(RUN.passedOver(id, reason)), { type: 'readQueue' }] };
+}
+
+/** The post-epic review's scope (bash-interface §2.8): the epic's governing spec, else the last commit. */
+export function epicReviewScope(epic: Bead): string {
+  return typeof epic['spec-id'] === 'string' && epic['spec-id'] ? epic['spec-id'] : 'last-commit';
 }
 
 /**

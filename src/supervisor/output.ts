@@ -51,6 +51,16 @@ export interface LogRange {
   last: number;
 }
 
+/**
+ * How a one-shot command ended, for src/cli to print and exit with: its exit code and the lines
+ * it leaves for the terminal (a dry run's command line; a refusal before any session output).
+ */
+export interface CommandResult {
+  exitCode: number;
+  stdout?: string[];
+  stderr?: string[];
+}
+
 /** What the supervisor writes through: the session log, or nothing at all for dry runs. */
 export interface RunOutput {
   readonly mode: OutputMode;

@@ -44,6 +44,20 @@ export interface PromptPlace {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * Where a session's prompts run: its repository, tracker file and session log (`-`: none, as in a
+ * dry run), and the tracker's command (`ddx bead` when ddx is on PATH).
+ */
+export function promptPlaceOf(session: { root: string; store: { file: string }; ddxPresent?: boolean; env: NodeJS.ProcessEnv }, logName: string): PromptPlace {
+  return {
+    root: session.root,
+    tracker: session.store.file,
+    log: logName === '-' ? undefined : logName,
+    trackerCli: session.ddxPresent ? 'ddx bead' : 'helix tracker',
+    env: session.env,
+  };
+}
+
 const FOLLOW = 'Follow the action exactly. Do the work — do not just describe what you would do.';
 const TESTS_CRITICAL =
   'CRITICAL: If tests fail after your changes, fix them. 99% of test failures are caused by your changes, not by pre-existing breakage. Do not blame external causes, do not skip tests, do not commit with failing tests. Fix the code or fix the test. Retry up to 3 times before giving up. Never commit broken work.';

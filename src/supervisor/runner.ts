@@ -4,28 +4,21 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import {
   type AgentCommand,
-  type AgentChoice,
   type AgentRunResult,
   type ExecuteBeadResult,
+  type InvalidExecuteBeadResult,
   AgentStartError,
   type AgentPlan,
   type DdxInstall,
   agentForAction,
-  agentTimeoutSeconds,
-  ddxRunCommand,
-  directAgentCommand,
-  executeBeadCommand,
-  isDirectAgent,
   parseExecuteBeadResult,
   parseNextAction,
-  parseTrailers,
   parseTryResult,
-  tryCommand,
 } from '../agents/index.js';
-import { HelixError, isHelixError } from '../errors.js';
+import { isHelixError } from '../errors.js';
 import {
   type Bead,
   type Fingerprint,
@@ -49,12 +42,13 @@ import {
   orphanThresholdSec,
   problemsWarning,
 } from '../tracker/index.js';
-import { judgeAction, judgeReview } from './action-verdict.js';
+import { answerAction } from './actions.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
 import { markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
+import { type BuildPath, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from './dispatch.js';
 import { acquireGoverningBead } from './governing.js';
-import { type DispatchAssessment, assessDispatch, assessMember } from './judge.js';
+import { type Settled, type TrackerOp, type Verification, assessDispatch, assessMember, settleAttempt, settleFailedClose, settleMember } from './judge.js';
 import { BUILD, ORPHANS, RUN, type Say, generatedContext, rotation, stamp } from './lines.js';
 import {
   type ActionPurpose,
@@ -69,22 +63,17 @@ import {
   type ReviewKind,
   type ReviewOutcome,
   UNMEASURED,
+  assertOneNextEvent,
   initialState,
   step,
 } from './machine.js';
 import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
-import { type ActionName, type BuildOwnership, type PromptPlace, actionPrompt, implementationPrompt } from './prompts.js';
-import { followUpReview } from './review-findings.js';
+import { type ActionName, type PromptPlace, actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
 import { type UnfinishedAttempt, countInRunState, readRunState, unfinishedAttempt, writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
-/**
- * How builds reach an agent: `execute-bead` (DDx v0.6.x runs the bead; helix claims and closes),
- * `try` (current DDx runs, claims and closes it; helix re-reads, fingerprints and verifies around
- * DDx's own claim), or `direct` (helix claims, codex/claude work, the agent closes).
- */
-export type BuildPath = 'execute-bead' | 'try' | 'direct';
+export type { BuildPath } from './dispatch.js';
 
 /** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
 export interface MemoryPort {
@@ -135,7 +124,14 @@ interface BatchMember {
   verifyCommand: string | undefined;
 }
 
-type Verification = { passed: boolean; detail: string };
+/** A bead claimed for an attempt: as re-read before the claim, with its fingerprint and verify command. */
+interface ClaimedBead {
+  bead: Bead;
+  before: Fingerprint;
+  verifyCommand: string | undefined;
+  /** The queue read with it (for the prompt's context and the salvage count). */
+  queue: Bead[];
+}
 
 /** An agent call's result; `startFailure` says why the program could not be started at all. */
 type AgentCall = AgentRunResult & { startFailure?: string };
@@ -177,6 +173,7 @@ export class Supervisor {
     this.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
     while (event) {
       const next = step(this.state, event, this.ctx.settings);
+      assertOneNextEvent(event, next.effects);
       this.state = next.state;
       event = undefined;
       for (const effect of next.effects) {
@@ -196,9 +193,9 @@ export class Supervisor {
    * Ends an attempt cut short by a signal or an error: it was attempted (contract §6.8 counts it),
    * and every claim it holds is released. Returns the released ids.
    */
-  abandonAttempt(): string[] {
+  abandonAttempt(exitCode: number): string[] {
     // Claims are held only between claim and settle, so a held claim means an attempt in flight.
-    if (this.held.size > 0) this.state = { ...this.state, attempted: this.state.attempted + 1 };
+    this.state = step(this.state, { type: 'interrupted', attemptInFlight: this.held.size > 0, exitCode }, this.ctx.settings).state;
     return this.releaseHeldClaims();
   }
 
@@ -411,15 +408,8 @@ export class Supervisor {
   }
 
   /** Where prompts run: the repository, the tracker, the session log and the tracker's command. */
-  promptPlace(): PromptPlace {
-    const log = this.ctx.output.logName;
-    return {
-      root: this.ctx.root,
-      tracker: this.ctx.store.file,
-      log: log === '-' ? undefined : log,
-      trackerCli: this.ctx.ddxPresent ? 'ddx bead' : 'helix tracker',
-      env: this.ctx.env,
-    };
+  private promptPlace(): PromptPlace {
+    return promptPlaceOf(this.ctx, this.ctx.output.logName);
   }
 
   // ── orphan recovery (bash-interface §3, contract §7) ───────────────────────────────────────
@@ -461,75 +451,106 @@ export class Supervisor {
 
   // ── one attempt ─────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * One attempt, step by step: re-read and claim the bead (and its batch), inject memories,
+   * dispatch, judge the dispatch, verify and settle — settleAttempt (judge.ts) decides what the
+   * tracker is told, this class writes it — then feed the verdict back to memory.
+   */
   private async attempt(selected: Bead, cycle: number, ready: Bead[], readyCount: number, command: 'run' | 'build'): Promise<Event> {
     const started = this.now();
-    const passedOver = (reason: string): Event => ({ type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason }, durationSec: 0, tokens: 0 });
-    // Re-read just before claiming: another session may have refined or taken the bead.
+    const claim = this.claimSelected(selected);
+    if ('passedOver' in claim) return { type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason: claim.passedOver }, durationSec: 0, tokens: 0 };
+    const { bead, queue } = claim;
+    this.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
+    const members = this.ctx.buildPath === 'direct' ? this.claimBatch(bead, ready) : [];
+    if (command === 'run') this.sayCycle(readyCount, cycle, [bead.id, ...members.map((m) => m.bead.id)]);
+    const memory = await this.injectMemories(bead, cycle);
+    const injected = memory?.names ?? [];
+    const prompt = implementationPrompt({
+      ...this.promptPlace(),
+      bead,
+      context: this.contextText(queue),
+      related: members.map((m) => m.bead),
+      memory,
+      ownership: ownershipOf(this.ctx.buildPath),
+    });
+    const baseRev = gitHead(this.ctx.root);
+    if (this.ctx.buildPath === 'execute-bead') this.warnIfDirty();
+    const closedBefore = closedCount(queue);
+    const run = await this.dispatchClaimed(bead, prompt, command, injected);
+    const { result, tokens, costUsd } = this.readBuildResult(bead.id, run);
+
+    // One verify run per command per attempt: the tree does not change between the members' checks.
+    const verify = onceEach((verifyCommand: string) => this.verify(verifyCommand));
+    let outcome: AttemptOutcome = await this.settle({ claim, run, result, verify, baseRev: (result && !('invalid' in result) ? result.base_rev : undefined) ?? baseRev });
+    if (outcome.kind === 'completed' && outcome.salvaged && run.exitCode !== 0) {
+      outcome = { ...outcome, salvage: { rc: run.exitCode, closedBefore, closedAfter: closedCount(this.snapshot().beads) } };
+    }
+    const batch: MemberVerdict[] = [];
+    for (const member of members) batch.push({ bead: member.bead, outcome: await this.settleBatchMember(member, verify) });
+    await this.feedBack(bead, injected, outcome, run.answer);
+
+    const durationSec = this.persistCycleEnd(started);
+    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
+  }
+
+  /**
+   * Re-reads the selected bead just before claiming it (another session may have refined or taken
+   * it) and claims it — except on `ddx try`, where DDx takes the claim itself (a claim of ours
+   * would make it refuse the bead). The verify command is taken now: text the agent writes during
+   * the attempt is never run.
+   */
+  private claimSelected(selected: Bead): ClaimedBead | { passedOver: string } {
     const current = this.snapshot();
     const bead = current.byId.get(selected.id);
-    if (!bead || !this.ready(current.beads).some((b) => b.id === selected.id)) {
-      return passedOver('no longer open and ready');
-    }
+    if (!bead || !this.ready(current.beads).some((b) => b.id === selected.id)) return { passedOver: 'no longer open and ready' };
     const before = fingerprintOf(bead, this.now());
-    // The verify command is taken now: text the agent writes during the attempt is never run.
-    const verifyCommand = verifyCommandOf(bead, this.ctx.env);
-
-    // On `ddx try` DDx takes the claim itself (a claim of ours would make it refuse the bead).
-    const selfClaim = this.ctx.buildPath !== 'try';
-    if (selfClaim) {
+    if (this.ctx.buildPath !== 'try') {
       try {
         const claimed = this.ctx.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: this.now(), leaseDir: this.ctx.store.leaseDir }));
         this.held.set(bead.id, String(claimed['claim-token']));
       } catch (error) {
-        if (isHelixError(error) && error.kind === 'conflict') return passedOver(error.message);
+        if (isHelixError(error) && error.kind === 'conflict') return { passedOver: error.message };
         throw error;
       }
     }
-    this.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
-    const members = this.ctx.buildPath === 'direct' ? this.claimBatch(bead, ready) : [];
-    if (command === 'run') {
-      // The cycle line (§2.4): long form in normal and --quiet, the short one with --summary.
-      const ids = [bead.id, ...members.map((m) => m.bead.id)];
-      if (ids.length > 1) {
-        this.say(RUN.cycleBatch(readyCount, cycle, ids));
-        this.say(RUN.cycleBatchSummary(readyCount, cycle, ids));
-      } else {
-        this.say(RUN.cycle(readyCount, cycle, bead.id));
-        this.say(RUN.cycleSummary(readyCount, cycle, bead.id));
-      }
-    }
+    return { bead, before, verifyCommand: verifyCommandOf(bead, this.ctx.env), queue: current.beads };
+  }
 
-    let injected: string[] = [];
-    let memoryBlock: { block: string; names: string[] } | undefined;
+  /** The cycle line (§2.4): long form in normal and --quiet, the short one with --summary. */
+  private sayCycle(readyCount: number, cycle: number, ids: [string, ...string[]]): void {
+    if (ids.length > 1) {
+      this.say(RUN.cycleBatch(readyCount, cycle, ids));
+      this.say(RUN.cycleBatchSummary(readyCount, cycle, ids));
+    } else {
+      this.say(RUN.cycle(readyCount, cycle, ids[0]));
+      this.say(RUN.cycleSummary(readyCount, cycle, ids[0]));
+    }
+  }
+
+  /** The memories for the prompt, their names kept on the bead so a crash does not lose them. */
+  private async injectMemories(bead: Bead, cycle: number): Promise<{ block: string; names: string[] } | undefined> {
     // `ddx try` takes no prompt from helix: memories injected there would reach no agent.
-    if (this.ctx.memory && this.ctx.buildPath !== 'try') {
-      try {
-        memoryBlock = await this.ctx.memory.inject(bead);
-        injected = memoryBlock.names;
-        this.say(RUN.injectedMemories(cycle, injected.length, this.ctx.output.mode === 'summary'));
-        if (injected.length > 0 && this.held.has(bead.id)) {
-          this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
-        }
-      } catch (error) {
-        this.ctx.output.narrative(`helix: memory injection skipped: ${(error as Error).message}`);
+    if (!this.ctx.memory || this.ctx.buildPath === 'try') return undefined;
+    try {
+      const memoryBlock = await this.ctx.memory.inject(bead);
+      const injected = memoryBlock.names;
+      this.say(RUN.injectedMemories(cycle, injected.length, this.ctx.output.mode === 'summary'));
+      if (injected.length > 0 && this.held.has(bead.id)) {
+        this.ctx.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
       }
+      return memoryBlock;
+    } catch (error) {
+      this.ctx.output.narrative(`helix: memory injection skipped: ${(error as Error).message}`);
+      return undefined;
     }
+  }
 
-    const prompt = implementationPrompt({
-      ...this.promptPlace(),
-      bead,
-      context: this.contextText(current.beads),
-      related: members.map((m) => m.bead),
-      memory: memoryBlock,
-      ownership: this.ownership(),
-    });
-    const baseRev = gitHead(this.ctx.root);
-    if (this.ctx.buildPath === 'execute-bead') this.warnIfDirty();
-    const closedBefore = current.beads.filter((b) => b.status === 'closed').length;
-    let run: AgentCall;
+  /** The build's agent call, with heartbeats on the held claims while it runs. */
+  private async dispatchClaimed(bead: Bead, prompt: string, command: 'run' | 'build', injected: string[]): Promise<AgentCall> {
     const stopHeartbeats = this.startHeartbeats();
     try {
-      run = await this.dispatchBuild(bead, prompt, command);
+      return await this.dispatchBuild(bead, prompt, command);
     } catch (error) {
       // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
       // left on a released bead they would be fed back by some later recovery. Drop them.
@@ -538,6 +559,10 @@ export class Supervisor {
     } finally {
       stopHeartbeats();
     }
+  }
+
+  /** What the build printed: its answer, DDx's result (counted on `ddx try`), and what it spent. */
+  private readBuildResult(id: string, run: AgentCall): { result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined; tokens: number; costUsd: number | undefined } {
     if (this.ctx.buildPath === 'try') {
       // DDx's own claim-and-close is counted by outcome (bash-interface §12.3, its execute-loop).
       if (run.exitCode === 0) countInRunState(this.ctx.store.dir, 'ddx_delegation_success_count');
@@ -545,66 +570,88 @@ export class Supervisor {
     }
     // The build's output: stdout in normal and --quiet; with --summary only the log has it (§2.5).
     if (this.ctx.output.mode !== 'summary') this.ctx.output.answer(answerOf(run));
-    const result =
-      this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, bead.id) : this.ctx.buildPath === 'try' ? parseTryResult(run.stdout, bead.id) : undefined;
+    const result = this.ctx.buildPath === 'execute-bead' ? parseExecuteBeadResult(run.stdout, id) : this.ctx.buildPath === 'try' ? parseTryResult(run.stdout, id) : undefined;
     const validResult = result && !('invalid' in result) ? result : undefined;
-    if (result && 'invalid' in result) this.ctx.output.always(`helix: invalid execute-bead result for ${bead.id}: ${result.reason}`);
-    const tokens = validResult?.tokens ?? run.tokens;
-    const costUsd = validResult?.cost_usd ?? run.usage?.costUsd;
+    if (result && 'invalid' in result) this.ctx.output.always(`helix: invalid execute-bead result for ${id}: ${result.reason}`);
+    return { result, tokens: validResult?.tokens ?? run.tokens, costUsd: validResult?.cost_usd ?? run.usage?.costUsd };
+  }
 
-    const afterSnapshot = this.snapshot();
-    const after = afterSnapshot.byId.get(bead.id);
+  /** Who closes a landed bead on this build path. */
+  private closer(): 'helix' | 'ddx' {
+    return this.ctx.buildPath === 'try' ? 'ddx' : 'helix';
+  }
+
+  /**
+   * Settles the attempt after the agent returned: judges the dispatch from a fresh read, runs
+   * verification when the judgement asks for it, and performs the tracker writes settleAttempt
+   * decides. A completed attempt gets its change measured for the review gate.
+   */
+  private async settle(attempt: { claim: ClaimedBead; run: AgentCall; result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined; verify: (command: string) => Promise<Verification>; baseRev: string | undefined }): Promise<AttemptOutcome> {
+    const { claim, run, result } = attempt;
+    const id = claim.bead.id;
+    const after = this.snapshot().byId.get(id);
     const assessment = assessDispatch({
-      before,
+      before: claim.before,
       after,
       afterFingerprint: after ? fingerprintOf(after, this.now()) : undefined,
       exitCode: run.exitCode,
       timedOut: run.timedOut,
       result,
-      closer: this.ctx.buildPath === 'try' ? 'ddx' : 'helix',
+      closer: this.closer(),
       startFailure: run.startFailure,
     });
-    if (assessment.kind === 'failed' && assessment.unknown) this.ctx.output.always(`helix: ${bead.id}: ${assessment.detail}`);
+    if (assessment.kind === 'failed' && assessment.unknown) this.ctx.output.always(`helix: ${id}: ${assessment.detail}`);
+    const verification = assessment.kind === 'verify' && claim.verifyCommand ? await attempt.verify(claim.verifyCommand) : undefined;
+    const landed = result && !('invalid' in result) ? { commit: result.result_rev, session: result.session_id } : undefined;
+    const outcome = this.performSettlement(settleAttempt({ id, after, assessment, verification, closer: this.closer(), landed }));
+    return outcome.kind === 'completed' ? { ...outcome, change: this.changeFacts(id, attempt.baseRev) } : outcome;
+  }
 
-    // One verify run per command per attempt: the tree does not change between the members' checks.
-    const verifications = new Map<string, Promise<Verification>>();
-    const verify = (command: string) => {
-      let run = verifications.get(command);
-      if (!run) verifications.set(command, (run = this.verify(command)));
-      return run;
-    };
-    let outcome = await this.settle(bead, after, assessment, verifyCommand, verify, validResult, validResult?.base_rev ?? baseRev);
-    if (outcome.kind === 'completed' && outcome.salvaged && run.exitCode !== 0) {
-      const closedAfter = this.snapshot().beads.filter((b) => b.status === 'closed').length;
-      outcome = { ...outcome, salvage: { rc: run.exitCode, closedBefore, closedAfter } };
+  /** Writes what settleAttempt decided; a close the tracker refuses settles as a failed attempt. */
+  private performSettlement(settled: Settled): Settled['outcome'] {
+    if (settled.notice) this.ctx.output.always(settled.notice);
+    for (const op of settled.trackerOps) {
+      if (op.op !== 'close') {
+        this.performTrackerOp(op);
+        continue;
+      }
+      try {
+        this.ctx.store.mutate((d) => closeBead(d, op.id, { token: this.held.get(op.id), commit: op.commit, session: op.session, now: this.now() }));
+      } catch (error) {
+        return this.performSettlement(settleFailedClose(op.id, (error as Error).message));
+      }
     }
-    const batch: MemberVerdict[] = [];
-    for (const member of members) batch.push({ bead: member.bead, outcome: await this.settleMember(member, verify) });
+    return settled.outcome;
+  }
 
+  private performTrackerOp(op: Exclude<TrackerOp, { op: 'close' }>): void {
+    if (op.op === 'release') this.releaseClaim(op.id);
+    else if (op.op === 'reopen') this.reopen(op.id, op.reason);
+    else this.held.delete(op.id);
+  }
+
+  /** Feeds the verdict back to the memories the attempt injected; a drifted attempt is never judged. */
+  private async feedBack(bead: Bead, injected: string[], outcome: AttemptOutcome, answer: string): Promise<void> {
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
       try {
-        // The agent reported success and helix's check refused it: what it learned is refuted.
-        const refuted = assessment.kind === 'verify' && outcome.kind === 'failed';
-        await this.ctx.memory.feedback({ bead, injected, verified, output: run.answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined, refuted });
+        // An agent whose success verification refused learned nothing the store should offer as a fix.
+        const refuted = outcome.kind === 'failed' && outcome.refuted === true;
+        await this.ctx.memory.feedback({ bead, injected, verified, output: answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined, refuted });
       } catch (error) {
         this.ctx.output.narrative(`helix: memory feedback skipped: ${(error as Error).message}`);
       }
     }
     // A drifted attempt is never judged, but its names must not outlive it either.
     if (injected.length > 0) this.forgetInjected(bead.id);
+  }
 
+  /** Records the cycle's end in run-state; returns its duration in seconds. */
+  private persistCycleEnd(started: Date): number {
     const ended = this.now();
     const durationSec = (ended.getTime() - started.getTime()) / 1000;
     this.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
-    return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
-  }
-
-  /** Who claims and closes on this session's build path (the prompt's tracker lines follow it). */
-  private ownership(): BuildOwnership {
-    if (this.ctx.buildPath === 'execute-bead') return 'helix-closes';
-    if (this.ctx.buildPath === 'try') return 'ddx-owns';
-    return 'agent-closes';
+    return durationSec;
   }
 
   /**
@@ -642,28 +689,18 @@ export class Supervisor {
   }
 
   /**
-   * Judges one batch member after the dispatch, from a fresh read: drift releases it; closed by
-   * the agent → verified like the primary (a failure reopens it); otherwise its claim is released.
+   * Judges one batch member after the dispatch, from a fresh read, and settles it like the primary
+   * (settleMember decides): drift releases it; closed by the agent → verified; otherwise released.
    */
-  private async settleMember(member: BatchMember, verify: (command: string) => Promise<Verification>): Promise<MemberOutcome> {
+  private async settleBatchMember(member: BatchMember, verify: (command: string) => Promise<Verification>): Promise<MemberOutcome> {
     const { id } = member.bead;
     const after = this.snapshot().byId.get(id);
     const assessment = assessMember({ before: member.before, after, afterFingerprint: after ? fingerprintOf(after, this.now()) : undefined });
-    if (assessment.kind === 'drift') {
-      this.releaseAfterDrift(id, after);
-      return { kind: 'drift', changes: assessment.changes };
-    }
-    if (assessment.kind === 'release') {
-      this.releaseClaim(id);
-      return { kind: 'released' };
-    }
     // still held while it is verified: an interrupt now reopens it (releaseHeldClaims)
-    const verification = member.verifyCommand ? await verify(member.verifyCommand) : { passed: true, detail: '' };
-    this.held.delete(id); // closing dropped the claim
-    if (verification.passed) return { kind: 'completed' };
-    const reason = `verification failed: ${verification.detail}`;
-    this.reopen(id, reason);
-    return { kind: 'failed', detail: reason };
+    const verification = assessment.kind === 'verify' && member.verifyCommand ? await verify(member.verifyCommand) : undefined;
+    const settled = settleMember({ id, after, assessment, verification, closer: this.closer() });
+    for (const op of settled.trackerOps) if (op.op !== 'close') this.performTrackerOp(op);
+    return settled.outcome;
   }
 
   /** Reopens a bead the agent closed but verification refused (notes say why). */
@@ -673,57 +710,6 @@ export class Supervisor {
     } catch (error) {
       this.ctx.output.narrative(`helix: could not reopen ${id}: ${(error as Error).message}`);
     }
-  }
-
-  /**
-   * Settles an attempt after the agent returned: releases the claim on drift or failure, and
-   * otherwise runs verification and closes (helix's close) or reopens (a failed check).
-   */
-  private async settle(
-    bead: Bead,
-    after: Bead | undefined,
-    assessment: DispatchAssessment,
-    verifyCommand: string | undefined,
-    verify: (command: string) => Promise<Verification>,
-    validResult: ExecuteBeadResult | undefined,
-    baseRev: string | undefined,
-  ): Promise<AttemptOutcome> {
-    if (assessment.kind === 'drift') {
-      this.releaseAfterDrift(bead.id, after);
-      return { kind: 'drift', changes: assessment.changes };
-    }
-    if (assessment.kind === 'failed') {
-      this.releaseClaim(bead.id);
-      return { kind: 'failed', failure: assessment.failure, detail: assessment.detail };
-    }
-    if (assessment.kind === 'preserved') {
-      // Not landed: the bead goes back to the queue. A bead closed meanwhile is reopened, with why.
-      this.ctx.output.always(`helix: ${bead.id} not landed: ${assessment.detail}`);
-      if (after?.status === 'closed') {
-        this.reopen(bead.id, `not landed: ${assessment.detail}`);
-        this.held.delete(bead.id);
-      } else this.releaseClaim(bead.id);
-      return { kind: 'failed', failure: 'no-completion', detail: assessment.detail };
-    }
-    const verification = verifyCommand ? await verify(verifyCommand) : { passed: true, detail: '' };
-    if (!verification.passed) {
-      const reason = `verification failed: ${verification.detail}`;
-      this.reopen(bead.id, reason);
-      // reopening already dropped the claim; otherwise release it
-      if (this.snapshot().byId.get(bead.id)?.status === 'in_progress') this.releaseClaim(bead.id);
-      else this.held.delete(bead.id);
-      return { kind: 'failed', failure: 'no-completion', detail: reason };
-    }
-    if (assessment.helixCloses) {
-      try {
-        this.ctx.store.mutate((d) => closeBead(d, bead.id, { token: this.held.get(bead.id), commit: validResult?.result_rev, session: validResult?.session_id, now: this.now() }));
-      } catch (error) {
-        this.releaseClaim(bead.id);
-        return { kind: 'failed', failure: 'no-completion', detail: `could not close: ${(error as Error).message}` };
-      }
-    }
-    this.held.delete(bead.id);
-    return { kind: 'completed', salvaged: assessment.salvaged, change: this.changeFacts(bead.id, baseRev) };
   }
 
   /**
@@ -753,22 +739,6 @@ export class Supervisor {
     } catch (error) {
       this.ctx.output.narrative(`helix: could not clear ${INJECTED_KEY} on ${id}: ${(error as Error).message}`);
     }
-  }
-
-  /** After drift: release the claim; a closed bead stays closed unless it was superseded. */
-  private releaseAfterDrift(id: string, after: Bead | undefined): void {
-    if (after?.status === 'closed' && typeof after['superseded-by'] === 'string' && after['superseded-by']) {
-      this.reopen(id, 'queue drift: stale close after supersession');
-      this.held.delete(id);
-      return;
-    }
-    // On `ddx try` DDx closes on its own: a close made against changed governance is refused.
-    if (after?.status === 'closed' && this.ctx.buildPath === 'try') {
-      this.reopen(id, 'queue drift: DDx closed it, but its governance fields changed during execution');
-      return;
-    }
-    if (after) this.releaseClaim(id);
-    else this.held.delete(id);
   }
 
   /**
@@ -810,34 +780,14 @@ export class Supervisor {
     }
   }
 
-  /** The build command for a bead on this session's build path (writes the --prompt file when asked). */
-  buildCommand(bead: Bead, prompt: string, writePromptFile = true): AgentCommand {
-    const choice = agentForAction(this.ctx.plan, 'build');
-    const root = this.ctx.root;
-    if (this.ctx.buildPath === 'execute-bead') {
-      // the id comes from a file anyone can edit: it names a file here, never a path
-      const promptFile = join(root, '.helix', 'prompts', `${bead.id.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
-      if (writePromptFile) {
-        mkdirSync(join(root, '.helix', 'prompts'), { recursive: true });
-        writeFileSync(promptFile, prompt);
-      }
-      return executeBeadCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile });
-    }
-    if (this.ctx.buildPath === 'try') {
-      return tryCommand({ root, beadId: bead.id, harness: choice.agent, model: choice.model, effort: choice.effort });
-    }
-    return this.directCommand(choice, prompt);
-  }
-
-  /** codex or claude called directly; any other agent exists only as a ddx harness. */
-  private directCommand(choice: AgentChoice, prompt: string): AgentCommand {
-    if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
-    return directAgentCommand(choice.agent, { root: this.ctx.root, prompt, model: choice.model, effort: choice.effort });
-  }
-
   private async dispatchBuild(bead: Bead, prompt: string, invokedBy: 'run' | 'build'): Promise<AgentCall> {
     const choice = agentForAction(this.ctx.plan, 'build');
-    const command = this.buildCommand(bead, prompt);
+    if (this.ctx.buildPath === 'execute-bead') {
+      const promptFile = promptFileFor(this.ctx.root, bead.id);
+      mkdirSync(dirname(promptFile), { recursive: true });
+      writeFileSync(promptFile, prompt);
+    }
+    const command = buildCommand(this.ctx, bead.id, prompt);
     if (command.file === 'ddx') {
       const words = ddxCommandWords(command, bead.id);
       this.say(invokedBy === 'build' ? BUILD.delegating(words, bead.id) : RUN.delegatingLoop(words));
@@ -849,8 +799,8 @@ export class Supervisor {
   }
 
   /** Runs one agent call with its lines and its framed block in the log (agent-call.ts). */
-  async runAgent(command: AgentCommand, call: CallInfo, signal: AbortSignal | undefined = this.ctx.signal): Promise<AgentRunResult> {
-    const result = await runAgentCall({ output: this.ctx.output, env: this.ctx.env, signal, now: this.now }, command, call, this.totals);
+  private async runAgent(command: AgentCommand, call: CallInfo): Promise<AgentRunResult> {
+    const result = await runAgentCall({ output: this.ctx.output, env: this.ctx.env, signal: this.ctx.signal, now: this.now }, command, call, this.totals);
     if (result.aborted) throw new RunInterrupted();
     return result;
   }
@@ -880,13 +830,10 @@ export class Supervisor {
 
   private closeEpic(epicId: string): Event {
     try {
-      const epic = this.ctx.store.mutate((d) => closeBead(d, epicId, { now: this.now() }));
-      const spec = typeof epic['spec-id'] === 'string' && epic['spec-id'] ? epic['spec-id'] : 'last-commit';
-      return { type: 'epicClosed', epicId, reviewScope: spec };
+      return { type: 'epicClosed', epic: this.ctx.store.mutate((d) => closeBead(d, epicId, { now: this.now() })) };
     } catch (error) {
-      const epic = this.snapshot().byId.get(epicId);
       this.ctx.output.narrative(`helix: could not close epic ${epicId}: ${(error as Error).message}`);
-      return { type: 'attempted', bead: epic ?? { id: epicId, title: epicId, status: 'open', priority: 2 }, outcome: { kind: 'passed-over', reason: 'epic could not be closed' }, durationSec: 0, tokens: 0 };
+      return { type: 'epicCloseFailed', epicId };
     }
   }
 
@@ -902,26 +849,10 @@ export class Supervisor {
 
   // ── queue drain: check and the actions it routes to ─────────────────────────────────────────
 
-  /** The command for a non-build action under the run's agent plan, and how its call is described. */
-  actionCommand(action: ActionName, prompt: string): { command: AgentCommand; call: CallInfo } {
-    const planAction = action === 'implementation' ? 'build' : action;
-    const choice = agentForAction(this.ctx.plan, planAction);
-    const root = this.ctx.root;
-    const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action' };
-    if (this.ctx.actionsViaDdx) {
-      const surface = this.ctx.ddx?.surface ?? 'agent';
-      return {
-        command: ddxRunCommand(surface, { root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(this.ctx.env), model: choice.model, effort: choice.effort }),
-        call,
-      };
-    }
-    return { command: this.directCommand(choice, prompt), call };
-  }
-
   /** The `adversarial <action>: switching to <agent>` line, when the action runs on another agent. */
-  announceRotation(action: 'build' | 'check' | 'polish' | 'review'): void {
-    const agent = agentForAction(this.ctx.plan, action).agent;
-    if (agent !== this.ctx.plan.primary.agent) this.say(rotation(action, agent));
+  private announceRotation(action: 'build' | 'check' | 'polish' | 'review'): void {
+    const line = rotationLine(this.ctx.plan, action);
+    if (line) this.say(line);
   }
 
   /** Post-implementation / post-epic review (cross-model through the review agent). */
@@ -930,29 +861,18 @@ export class Supervisor {
     const reviewed = before.byId.get(beadId);
     const parent = typeof reviewed?.parent === 'string' && reviewed.parent ? reviewed.parent : undefined;
     const prompt = actionPrompt('review', { ...this.promptPlace(), scope, reviewed: { id: beadId, parent, cycle } });
-    const { command, call } = this.actionCommand('review', prompt);
+    const { command, call } = actionCommand(this.ctx, 'review', prompt);
     this.announceRotation('review');
     const run = await this.callAgent(command, call);
-    // A review's answer is shown in every mode (§2.12), then its verdict lines (§9).
-    this.ctx.output.answer(answerOf(run));
-    const trailers = parseTrailers(answerOf(run));
-    const verdict = judgeReview(trailers);
-    for (const text of verdict.lines) this.ctx.output.always(text);
-    const followUp = followUpReview(
-      this.ctx.store,
-      trailers,
-      { reviewed, reviewedId: beadId, cycle, before: new Set(before.beads.map((b) => b.id)), output: run.answer },
-      this.now(),
-    );
-    if (followUp.outcome === 'filed') this.ctx.output.narrative(followUp.line);
-    if (followUp.outcome === 'failed') this.ctx.output.always(followUp.line);
+    const review = { store: this.ctx.store, before, reviewedId: beadId, cycle, now: this.now() };
+    const { trailers, verdict } = answerAction(this.ctx.output, 'review', run, this.ctx.root, review, 'narrative');
     const outcome: ReviewOutcome = !verdict.ok ? 'unparseable' : trailers.reviewStatus === 'ISSUES_FOUND' ? 'issues' : 'clean';
     return { type: 'reviewed', kind, cycle, beadId, outcome, rc: verdict.exitCode, ...spentOn(run) };
   }
 
   private async runCheck(): Promise<Event> {
     const prompt = actionPrompt('check', { ...this.promptPlace(), scope: 'repo' });
-    const { command, call } = this.actionCommand('check', prompt);
+    const { command, call } = actionCommand(this.ctx, 'check', prompt);
     this.announceRotation('check');
     const run = await this.callAgent(command, call);
     const ok = run.exitCode === 0;
@@ -982,20 +902,28 @@ export class Supervisor {
       rounds: action === 'design' ? 5 : action === 'polish' ? 6 : undefined,
       governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
     });
-    const { command, call } = this.actionCommand(name, prompt);
+    const { command, call } = actionCommand(this.ctx, name, prompt);
     if (action === 'polish') this.announceRotation('polish');
     const run = await this.callAgent(command, call);
-    // Alignment, design, polish and backfill answers are shown in every mode (§2.12).
-    this.ctx.output.answer(answerOf(run));
-    if (action === 'backfill') {
-      const verdict = judgeAction('backfill', run.exitCode, parseTrailers(answerOf(run)), this.ctx.root);
-      for (const text of verdict.lines) this.ctx.output.always(text);
-      if (!verdict.ok) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason, ...spentOn(run) };
-    }
+    // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
+    const { verdict } = answerAction(this.ctx.output, action, run, this.ctx.root, undefined, 'narrative');
+    if (!verdict.ok && verdict.reason) return { type: 'actionDone', action, purpose, ok: false, detail: verdict.reason, ...spentOn(run) };
     const ok = run.exitCode === 0;
     return { type: 'actionDone', action, purpose, ok, detail: ok ? undefined : `${call.label} exited ${run.exitCode}`, ...spentOn(run) };
   }
 }
+
+/** Calls `work` once per distinct key; later calls with the same key share the first promise. */
+function onceEach<T>(work: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  return (key) => {
+    let running = started.get(key);
+    if (!running) started.set(key, (running = work(key)));
+    return running;
+  };
+}
+
+const closedCount = (beads: Bead[]): number => beads.filter((b) => b.status === 'closed').length;
 
 /** Two turns of the event loop: the second has a poll phase, which delivers pending signals. */
 function signalsDelivered(): Promise<void> {

@@ -8,7 +8,7 @@ import { defaultSettings } from './policy.js';
 import { openStore } from './project.js';
 
 export { openStore } from './project.js';
-import type { BuildPath } from './runner.js';
+import type { BuildPath } from './dispatch.js';
 
 export interface SessionFlags {
   agent?: string;

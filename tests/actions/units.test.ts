@@ -222,7 +222,7 @@ describe('routing details (state machine)', () => {
     expect(big.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-implementation', scope: 'commit:abc', cycle: 1, beadId: 'hx-c' }]);
     const small = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'last-commit', lines: 99, files: 2 } }, durationSec: 1, tokens: 0 }, config);
     expect(small.effects.some((e) => e.type === 'runReview')).toBe(false);
-    const epic = step(big.state, { type: 'epicClosed', epicId: 'hx-e', reviewScope: 'SPEC-9' }, config);
+    const epic = step(big.state, { type: 'epicClosed', epic: bead({ id: 'hx-e', issue_type: 'epic', status: 'closed', 'spec-id': 'SPEC-9' }) }, config);
     expect(epic.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-epic', scope: 'SPEC-9', cycle: 1, beadId: 'hx-e' }]);
   });
 

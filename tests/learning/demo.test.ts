@@ -24,11 +24,11 @@ const normalise = (text: string): string =>
     .replace(/L\d+–L\d+/g, 'L<n>–L<n>')
     .replace(/, \d+s, /g, ', <n>s, ');
 
-/** The README's demo transcript: its lines other than `…`, in order. */
-function readmeTranscript(): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const block = /What `npm run demo` prints[\s\S]*?```text\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README: the demo transcript is missing');
+/** The demo's transcript in docs/demo.md (the README points there): its lines other than `…`, in order. */
+function documentedTranscript(): string[] {
+  const page = readFileSync(join(REPO_ROOT, 'docs', 'demo.md'), 'utf8');
+  const block = /What `npm run demo` prints[\s\S]*?```text\n([\s\S]*?)```/.exec(page);
+  if (!block) throw new Error('docs/demo.md: the demo transcript is missing');
   return normalise(block[1]!).split('\n').filter((l) => l.trim() && l.trim() !== '…');
 }
 
@@ -60,10 +60,10 @@ describe('npm run demo', () => {
     expect(out).toContain("resolution: src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'");
     expect(out).toContain('helped 0.5, failed 0.5, effectiveness 0.5');
 
-    // The README shows this run: each of its lines, in its order, is a line of the output.
+    // docs/demo.md shows this run: each of its lines, in its order, is a line of the output.
     const lines = normalise(out).split('\n');
     let at = 0;
-    for (const line of readmeTranscript()) {
+    for (const line of documentedTranscript()) {
       const found = lines.indexOf(line, at);
       expect({ line, found: found >= 0 }).toEqual({ line, found: true });
       at = found + 1;

@@ -12,6 +12,7 @@ import {
   type MachineState,
   type MemberVerdict,
   type ReviewOutcome,
+  assertOneNextEvent,
   initialState,
   step,
 } from '../../src/supervisor/machine.js';
@@ -94,6 +95,8 @@ export function play(world: World, config: SupervisorSettings = settings(), limi
     const event = queue.shift() as Event;
     events.push(event);
     const next = step(state, event, config);
+    // as the runner does: a step that asks for two next events is a bug in the machine
+    assertOneNextEvent(event, next.effects);
     state = next.state;
     for (const effect of next.effects) {
       effects.push(effect);
@@ -135,7 +138,7 @@ export function play(world: World, config: SupervisorSettings = settings(), limi
       case 'closeEpic': {
         const epic = byId.get(effect.epicId);
         if (epic) epic.status = 'closed';
-        return { type: 'epicClosed', epicId: effect.epicId, reviewScope: 'last-commit' };
+        return { type: 'epicClosed', epic: epic ?? bead({ id: effect.epicId, status: 'closed' }) };
       }
       case 'runCheck':
         return { type: 'checked', nextAction: checks.length > 0 ? checks.shift() : 'STOP', ok: true };

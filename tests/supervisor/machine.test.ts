@@ -3,7 +3,8 @@
 // typed stops. No processes, no files.
 import { describe, expect, it } from 'vitest';
 import type { NextAction } from '../../src/agents/index.js';
-import { type MemberOutcome, initialState, routeNextAction, step } from '../../src/supervisor/machine.js';
+import type { Bead } from '../../src/tracker/index.js';
+import { type MemberOutcome, assertOneNextEvent, initialState, routeNextAction, step } from '../../src/supervisor/machine.js';
 import { DRIFT_REASON } from '../../src/supervisor/judge.js';
 import { bead, completed, failed, play, settings } from './builders.js';
 
@@ -422,5 +423,37 @@ describe('batch members (direct prompting claims related ready beads beside the 
     expect(p.state).toMatchObject({ attempted: 1, completed: 1 });
     expect(p.state.skipped.map((s) => s.id)).toEqual(['hx-p']);
     expect(stopMessage(p)).toBe('helix: reached max cycles (1)');
+  });
+});
+
+describe('decided in the core, not in the runner', () => {
+  it('an interrupt during an attempt counts that attempt; one between attempts counts nothing', () => {
+    const during = step(initialState(), { type: 'interrupted', attemptInFlight: true, exitCode: 130 }, settings());
+    expect(during.state).toMatchObject({ attempted: 1, completed: 0, stop: { exitCode: 130, reason: 'error' } });
+    expect(during.effects).toEqual([]);
+    const between = step(initialState(), { type: 'interrupted', attemptInFlight: false, exitCode: 143 }, settings());
+    expect(between.state).toMatchObject({ attempted: 0, stop: { exitCode: 143, reason: 'error' } });
+  });
+
+  it('an epic the tracker would not close is passed over in this pass and the queue is read again', () => {
+    const next = step(initialState(), { type: 'epicCloseFailed', epicId: 'hx-epic' }, settings());
+    expect(next.state.passedOver).toEqual(['hx-epic']);
+    expect(next.state.completed).toBe(0);
+    expect(next.effects.map((e) => (e.type === 'say' ? e.text : e.type))).toEqual(['helix: skipping hx-epic this pass: epic could not be closed', 'readQueue']);
+  });
+
+  it('the post-epic review is scoped to the epic’s spec-id, else to the last commit', () => {
+    const config = settings({ autoReview: true });
+    const review = (epic: Bead) => step(initialState(), { type: 'epicClosed', epic }, config).effects.find((e) => e.type === 'runReview');
+    expect(review(bead({ id: 'hx-e', status: 'closed', 'spec-id': 'FEAT-3' }))).toMatchObject({ kind: 'post-epic', scope: 'FEAT-3', beadId: 'hx-e' });
+    expect(review(bead({ id: 'hx-e', status: 'closed' }))).toMatchObject({ kind: 'post-epic', scope: 'last-commit' });
+    expect(review(bead({ id: 'hx-e', status: 'closed', 'spec-id': '' }))).toMatchObject({ scope: 'last-commit' });
+  });
+
+  it('a step that asks for two next events is refused with a clear internal error', () => {
+    expect(() => assertOneNextEvent({ type: 'started' }, [{ type: 'readQueue' }, { type: 'runCheck' }])).toThrow(
+      "helix internal error: the step on 'started' asked for 2 event-producing effects (readQueue, runCheck); at most one is allowed",
+    );
+    expect(() => assertOneNextEvent({ type: 'started' }, [{ type: 'writeContext' }, { type: 'sleep', seconds: 1 }, { type: 'readQueue' }])).not.toThrow();
   });
 });

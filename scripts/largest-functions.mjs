@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// The structure figures the architecture notes quote: the largest functions and methods in src/
+// (by lines, measured with the TypeScript compiler's own parse) and the file count of each src/
+// folder. Usage: node scripts/largest-functions.mjs [count=5] [root=src]
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+const count = Number(process.argv[2] ?? 5);
+const root = process.argv[3] ?? 'src';
+
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** A readable name for a function-like node: `Class.method`, `name`, or the variable it is bound to. */
+function nameOf(node) {
+  const own = node.name && ts.isIdentifier(node.name) ? node.name.text : undefined;
+  if (ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessor(node)) {
+    const owner = node.parent && ts.isClassLike(node.parent) && node.parent.name ? node.parent.name.text : '?';
+    return `${owner}.${own ?? 'constructor'}`;
+  }
+  if (own) return own;
+  const parent = node.parent;
+  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  return undefined;
+}
+
+const functions = [];
+const folders = new Map();
+for (const file of sourceFiles(root)) {
+  const folder = relative(root, file).split('/').slice(0, -1).join('/') || '.';
+  folders.set(folder, (folders.get(folder) ?? 0) + 1);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const name = nameOf(node);
+      if (name) {
+        const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+        functions.push({ name, file, line: start + 1, lines: end - start + 1 });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+}
+
+functions.sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
+console.log(`largest functions in ${root}/ (lines):`);
+for (const f of functions.slice(0, count)) console.log(`  ${String(f.lines).padStart(4)}  ${f.name}  (${f.file}:${f.line})`);
+console.log(`files per folder of ${root}/:`);
+for (const [folder, n] of [...folders].sort((a, b) => a[0].localeCompare(b[0]))) console.log(`  ${String(n).padStart(4)}  ${folder}`);
