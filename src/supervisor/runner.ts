@@ -43,11 +43,14 @@ import {
   readyBeads,
   readyEpics,
   reopenBead,
-  staleClaimOf,
   staleClaims,
   unclaimBead,
   orphanThresholdSec,
   problemsWarning,
+  INJECTED_KEY,
+  hasUnsettledInjections,
+  releaseOrphan,
+  takeUnsettledInjections,
 } from '../tracker/index.js';
 import { judgeAction, judgeReview } from './action-verdict.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
@@ -96,8 +99,7 @@ export interface MemoryPort {
   close?(): void;
 }
 
-/** The bead key that keeps an attempt's injected memory names, so a crash does not lose them. */
-export const INJECTED_KEY = 'helix-injected';
+export { INJECTED_KEY } from '../tracker/index.js';
 
 export interface SupervisorEnvironment {
   root: string;
@@ -1064,7 +1066,8 @@ export class RunInterrupted extends Error {
 /**
  * Orphan recovery (bash-interface §3, contract §7): unclaims every stale helix claim, re-reading
  * each bead under the lock just before acting (it may have closed meanwhile). Says why each
- * in-progress helix bead it left alone was left alone. Returns what it recovered.
+ * in-progress helix bead it left alone was left alone. Returns what it recovered, and the names
+ * `tracker doctor --fix` kept from claims it released (their feedback is owed too).
  */
 export interface RecoveredOrphan {
   bead: Bead;
@@ -1075,8 +1078,10 @@ export interface RecoveredOrphan {
 export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: Say) => void): RecoveredOrphan[] {
   const facts = { now, thresholdSec };
   const beads = store.read().beads;
+  // names `tracker doctor --fix` kept from the claims it released: settled here, like our own orphans'
+  const unsettled = hasUnsettledInjections(beads) ? store.mutate(takeUnsettledInjections) : [];
   const inProgress = beads.filter((b) => b.status === 'in_progress' && isHelixClaim(b));
-  if (inProgress.length === 0) return [];
+  if (inProgress.length === 0) return unsettled;
   say(ORPHANS.found(inProgress.length));
   const staleIds = new Set(staleClaims(beads, facts).map((s) => s.id));
   for (const bead of inProgress.filter((b) => !staleIds.has(b.id))) {
@@ -1092,21 +1097,12 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
   }
   const recovered: RecoveredOrphan[] = [];
   for (const id of staleIds) {
-    const released = store.mutate((d) => {
-      const bead = d.get(id);
-      const stale = bead ? staleClaimOf(bead, facts) : undefined;
-      if (!bead || !stale) return undefined;
-      const raw = bead[INJECTED_KEY];
-      const injected = Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string') : [];
-      unclaimBead(d, id, { now });
-      if (raw !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
-      return { stale, bead: { ...bead }, injected };
-    });
+    const released = store.mutate((d) => releaseOrphan(d, id, facts, 'now'));
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 0;
     say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, released.stale.why));
   }
   if (recovered.length > 0) say(ORPHANS.recovered(recovered.length));
-  return recovered;
+  return [...unsettled, ...recovered];
 }

@@ -13,6 +13,7 @@ export * from './create.js';
 export * from './update.js';
 export * from './deps.js';
 export * from './doctor.js';
+export * from './orphans.js';
 export * from './transfer.js';
 export * from './lifecycle.js';
 export * from './schema.js';
