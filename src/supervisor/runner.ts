@@ -25,7 +25,7 @@ import {
   parseTryResult,
   tryCommand,
 } from '../agents/index.js';
-import { HelixError, isHelixError } from '../errors.js';
+import { CHILD_EXIT, HelixError, isHelixError } from '../errors.js';
 import {
   type Bead,
   type Fingerprint,
@@ -539,7 +539,7 @@ export class Supervisor {
     if (this.ctx.buildPath === 'try') {
       // DDx's own claim-and-close is counted by outcome (bash-interface §12.3, its execute-loop).
       if (run.exitCode === 0) countInRunState(this.ctx.store.dir, 'ddx_delegation_success_count');
-      else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === 124 ? 'timeout' : 'other');
+      else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === CHILD_EXIT.timedOut ? 'timeout' : 'other');
     }
     // The build's output: stdout in normal and --quiet; with --summary only the log has it (§2.5).
     if (this.ctx.output.mode !== 'summary') this.ctx.output.answer(answerOf(run));
@@ -862,7 +862,7 @@ export class Supervisor {
     } catch (error) {
       if (!(error instanceof AgentStartError)) throw error;
       this.ctx.output.summary(error.message);
-      const exitCode = error.code === 'ENOENT' ? 127 : 126; // as a shell reports a program it could not find / run
+      const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun; // as a shell reports a program it could not find / run
       return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
     }
   }
