@@ -8,7 +8,7 @@ import { HelixError } from '../errors.js';
 import type { Bead } from './bead.js';
 import { withLock } from './lock.js';
 import { beadsFile, excludeRuntimeFiles } from './paths.js';
-import { isPidAlive, sleepSync } from './process.js';
+import { isPidAlive } from './process.js';
 import { describeProblems, parseBeads, readBeadsText, type Snapshot } from './read.js';
 import { schemaProblems } from './schema.js';
 import { leaseDir, leasedIn } from './liveness.js';
@@ -186,7 +186,6 @@ export class BeadStore {
       fsyncSync(fd);
       closeSync(fd);
       fd = undefined;
-      this.testHoldBeforeRename();
       renameSync(temp, this.file);
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
@@ -199,18 +198,6 @@ export class BeadStore {
       throw new HelixError('writeFailed', `bead: could not write ${this.file}: ${err.message}; the previous file is unchanged`);
     }
     syncDirectory(this.dir);
-  }
-
-  /**
-   * Test-only crash window: with HELIX_TRACKER_TEST_HOLD_LOCK_SEC set, the writer touches
-   * `<dir>/beads.test-hold` after the temp file is complete and waits before the rename, so a test
-   * can SIGKILL it at exactly that point.
-   */
-  private testHoldBeforeRename(): void {
-    const hold = Number(this.env.HELIX_TRACKER_TEST_HOLD_LOCK_SEC ?? '');
-    if (!(hold > 0)) return;
-    closeSync(openSync(join(this.dir, 'beads.test-hold'), 'w'));
-    sleepSync(hold * 1000);
   }
 }
 
