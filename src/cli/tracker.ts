@@ -348,10 +348,8 @@ export function registerTrackerCommands(program: HelixCommand): void {
       const text = new Draft(read()).serialise();
       if (!file || opts.stdout) process.stdout.write(text);
       else {
-        const { writeFileSync, renameSync } = await import('node:fs');
-        const temp = `${file}.tmp-${process.pid}`;
-        writeFileSync(temp, text);
-        renameSync(temp, file);
+        const { writeFileAtomically } = await import('../atomic-write.js');
+        writeFileAtomically(file, text);
       }
     });
 }
