@@ -6,9 +6,9 @@
 import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
 import type { MemoryContext } from './context.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
-import { effectiveness, uses } from './rows-math.js';
+import { uses } from './rows-math.js';
 import { byScore, present, rankMemories, scoreRow, type RecalledMemory, type Scored } from './recall.js';
-import { confidenceTag, round3 } from './scoring.js';
+import { confidenceTag, effectiveness, round3 } from './scoring.js';
 
 export interface InjectTask {
   objective: string;

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 // trailers.ts alone: the agent runner (execa) is not needed to read an agent's answer
 import { parseTrailers } from '../agents/trailers.js';
+import { filePatterns } from '../memory/files.js';
 import type { Bead } from '../tracker/index.js';
 import type { MemoryPort } from './runner.js';
 
@@ -20,8 +21,6 @@ export const INJECTION_LIMIT = 5;
 export const EXPLORATION_POOL = INJECTION_LIMIT * 4;
 export const UNRESOLVED = 'UNRESOLVED - requires investigation';
 
-const FILE_TOKEN = /(?:^|[\s`'"(\[])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;\]])/g;
-
 /** Files a bead names: its `relevant_files` plus path-like words in its text and design. */
 export function beadFiles(bead: Bead): string[] {
   const files = new Set<string>();
@@ -29,8 +28,9 @@ export function beadFiles(bead: Bead): string[] {
   if (Array.isArray(relevant)) for (const f of relevant) if (typeof f === 'string' && f.trim()) files.add(f.trim());
   if (typeof relevant === 'string') for (const f of relevant.split(/[,\s]+/)) if (f) files.add(f);
   const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').join('\n');
-  for (const match of text.matchAll(FILE_TOKEN)) {
-    const token = match[1] ?? '';
+  // The store's own path matcher (memory/files.ts); of its tokens a bead keeps those with a folder
+  // or a source-file extension.
+  for (const token of filePatterns(text)) {
     if (token.includes('/') || /\.(ts|js|mjs|cjs|tsx|jsx|py|go|rs|rb|java|kt|c|h|cc|cpp|md|json|ya?ml|toml|sh|sql|css|html)$/i.test(token)) files.add(token);
   }
   return [...files];

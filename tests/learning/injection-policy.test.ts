@@ -77,6 +77,11 @@ describe('the dual query of a bead', () => {
     expect(beadFiles(b).sort()).toEqual(['README.md', 'config/app.yaml', 'src/a.py', 'src/auth/session.ts'].sort());
   });
 
+  it('reads paths with the memory store\'s own matcher: a path ending a sentence counts, a version number does not', () => {
+    const b = bead({ id: 'hx-1', title: 'Crash on start', description: 'It fails in src/boot/main.ts. Since v1.2.3 only.' });
+    expect(beadFiles(b)).toEqual(['src/boot/main.ts']);
+  });
+
   it('uses title, description and acceptance as the objective', () => {
     const b = bead({ id: 'hx-1', title: 'T', description: 'D', acceptance: 'A', design: 'not this' });
     expect(beadObjective(b)).toBe('T\nD\nA');
