@@ -5,7 +5,8 @@ import type { MemoryContext } from './context.js';
 import { isoDaysBefore } from './clock.js';
 import { HelixError } from '../errors.js';
 import type { MemoryRow } from './rows.js';
-import { effectiveness, uses } from './rows-math.js';
+import { uses } from './rows-math.js';
+import { effectiveness } from './scoring.js';
 
 function checkNumber(name: string, value: number, min = 0): void {
   if (!Number.isFinite(value) || value < min) throw new HelixError('validation', `helix memory: ${name} must be a number ≥ ${min}`);

@@ -56,7 +56,7 @@ export function checkType(type: string | undefined): string | undefined {
 
 export function scoreRow(row: MemoryRow, relevance: number, now: Date): Scored {
   const rec = recency(row.last_used, row.created_at, now);
-  return { row, relevance, recency: rec, score: score(relevance, effectiveness(row.helped, row.failed), rec) };
+  return { row, relevance, recency: rec, score: score(relevance, effectiveness(row), rec) };
 }
 
 export const byScore = (a: Scored, b: Scored): number => b.score - a.score || a.row.name.localeCompare(b.row.name);
@@ -129,7 +129,7 @@ export async function rankMemories(ctx: MemoryContext, query: string, options: R
   for (const [id, rel] of relevance) {
     const row = rows.get(id);
     if (!row || rel <= 0) continue;
-    if (effectiveness(row.helped, row.failed) < (options.minEffectiveness ?? 0)) continue;
+    if (effectiveness(row) < (options.minEffectiveness ?? 0)) continue;
     if (options.minRelevance !== undefined && rel < options.minRelevance) continue;
     scored.push({ ...scoreRow(row, rel, now), namesFile: named.has(id) });
   }

@@ -16,6 +16,7 @@ export * from './list.js';
 export * from './init.js';
 export * from './deps.js';
 export * from './doctor.js';
+export * from './orphans.js';
 export * from './transfer.js';
 export * from './lifecycle.js';
 export * from './schema.js';
