@@ -1,6 +1,6 @@
 // SOAR-style chunking (seed 000): a successful task's approach becomes a `pattern` memory, or
 // strengthens the pattern that already says the same.
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { round3 } from './scoring.js';
 import { rejection, storeMemory } from './store.js';
 import { memoryText } from './text.js';

@@ -26,7 +26,7 @@
 // This folder imports nothing from src/tracker, src/supervisor, src/agents or src/cli.
 import { chunk, type ChunkInput } from './chunk.js';
 import { clockFromEnv, type Clock } from './clock.js';
-import { MemoryContext } from './context.js';
+import { MemoryContext } from './store-context.js';
 import { openDatabase } from './db.js';
 import type { Embedder } from './embedders/embedder.js';
 import type { Warn } from './embedders/select.js';

@@ -4,7 +4,7 @@
 // `batchInject` does that for a wave of tasks without giving one memory to two tasks;
 // `strategicRecall` summarises what the store knows about an objective (seed 003).
 import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
 import { uses } from './rows-math.js';
 import { byScore, present, rankMemories, scoreRow, type RecalledMemory, type Scored } from './recall.js';

@@ -45,7 +45,7 @@ import {
   releaseOrphan,
   takeUnsettledInjections,
 } from '../tracker/index.js';
-import { answerAction } from './actions.js';
+import { answerAction } from './one-shot.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
 import { markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';

@@ -15,7 +15,7 @@ export * from './edit.js';
 export * from './list.js';
 export * from './init.js';
 export * from './deps.js';
-export * from './doctor.js';
+export * from './integrity.js';
 export * from './orphans.js';
 export * from './transfer.js';
 export * from './lifecycle.js';
