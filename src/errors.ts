@@ -48,6 +48,21 @@ export const EXIT = {
 
 export type ExitKind = keyof typeof EXIT;
 
+/**
+ * Exit statuses helix gives a child process (an agent, a verify command) that did not exit on its
+ * own, as a shell reports them — so a status reads the same in helix's lines as in a terminal.
+ */
+export const CHILD_EXIT = {
+  /** The call ran past its time limit (GNU `timeout`'s status). */
+  timedOut: 124,
+  /** The program was found but could not be run (permission denied). */
+  cannotRun: 126,
+  /** The program was not found. */
+  notFound: 127,
+  /** A signal ended the process: 128 + the signal's number. */
+  signalBase: 128,
+} as const;
+
 export class HelixError extends Error {
   readonly kind: ExitKind;
   constructor(kind: ExitKind, message: string) {

@@ -10,7 +10,7 @@
 // nothing (`v0.0.1-dev`) gets one more look: the command list of `ddx --help`.
 import { HelixError } from '../errors.js';
 import { findOnPath } from './discovery.js';
-import { runAgentCommand } from './runner.js';
+import { runAgentCommand } from './run-agent.js';
 
 export type DdxSurfaceKind = 'agent' | 'current';
 

@@ -45,7 +45,7 @@ export { jsonEvents, progressLines, readAgentAnswer, usageTokens } from './agent
 export type { AgentAnswer, AgentUsage } from './agent-output.js';
 export { CLAUDE_ROOT_REFUSAL, claudeRootHint, claudeRootWarning, claudeWouldRefuse, rootRefusalIn } from './sandbox.js';
 export type { AgentAction, AgentChoice, AgentChoiceInput, AgentPlan } from './agent-choice.js';
-export { AgentStartError, DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './runner.js';
+export { AgentStartError, DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './run-agent.js';
 export { killTrackedGroups } from './process-group.js';
-export type { AgentRunResult, OutputStream, RunAgentOptions } from './runner.js';
+export type { AgentRunResult, OutputStream, RunAgentOptions } from './run-agent.js';
 export { findOnPath } from './discovery.js';

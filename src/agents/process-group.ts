@@ -10,6 +10,7 @@
 // only shell builtins, so it costs a few milliseconds once, not a process per call.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { CHILD_EXIT } from '../errors.js';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -86,5 +87,5 @@ export function untrackGroup(pgid: number): void {
 /** Shell convention for a process ended by a signal: 128 + the signal's number. */
 export function exitCodeForSignal(signal: string): number {
   const number = (constants.signals as Record<string, number | undefined>)[signal];
-  return 128 + (number ?? 0);
+  return CHILD_EXIT.signalBase + (number ?? 0);
 }

@@ -3,7 +3,7 @@
 import { parseNumber } from '../numbers.js';
 import { type CommonOptions, type HelixCommand, chosenAgent, finishWith, withCommonFlags } from './program.js';
 
-type OneShotAction = import('../supervisor/actions.js').OneShotAction;
+type OneShotAction = import('../supervisor/one-shot.js').OneShotAction;
 
 /** Rounds go into the prompt; a hundred is already more than an agent call can do. */
 const rounds = (value: string) => parseNumber('--rounds', value, { min: 1, max: 100 });
@@ -12,7 +12,7 @@ function register(program: HelixCommand, action: OneShotAction, description: str
   const command = withCommonFlags(program.command(action === 'design' ? 'design' : action).description(description)).withGeneralUsage().argument(`[${argument}]`) as HelixCommand;
   extra?.(command);
   command.action(async (scope: string | undefined, o: CommonOptions & { rounds?: number; close?: boolean; reviewAgent?: string }) => {
-    const { runOneShotAction } = await import('../supervisor/actions.js');
+    const { runOneShotAction } = await import('../supervisor/one-shot.js');
     finishWith(await runOneShotAction(action, {
       cwd: process.cwd(),
       env: process.env,

@@ -118,6 +118,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
         for (const d of tracker.ddx_damage) r.lines.push(`       DDx would damage ${d.id}: ${d.problem}`);
         if (fixed?.backup) r.lines.push(`       fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
         for (const choice of fixed?.choices ?? []) r.lines.push(`       ${choice}`);
+        for (const u of fixed?.unsettled ?? []) r.lines.push(`       ${u.id}: ${u.names} injected memory name(s) kept on the bead for the next helix run's feedback`);
 
         r.section('Skill links:');
         if (badLinks.length === 0) r.check('ok', 'skill links', `${skillLinks.filter((l) => l.state === 'ok').length} link(s)`);

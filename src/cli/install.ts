@@ -48,7 +48,7 @@ export function registerInstallCommands(program: HelixCommand): void {
 
 async function runHook(event: (typeof HOOK_EVENTS)[number]): Promise<void> {
   try {
-    const [hooks, port] = await Promise.all([import('../installer/hooks.js'), import('../installer/memory-port.js')]);
+    const [hooks, port] = await Promise.all([import('../installer/hooks.js'), import('../installer/hook-memory.js')]);
     const ctx = { cwd: process.cwd(), env: process.env, openMemory: port.openHookMemory };
     const out = event === 'session-start' ? await hooks.sessionStart(ctx) : await hooks.preToolUse(await readStdin(), ctx);
     process.stdout.write(out);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { HelixError, EXIT } from '../errors.js';
 import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
-import { registerCommands } from './commands.js';
+import { registerCommands } from './command-list.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
 import { versionLine } from '../supervisor/lines.js';

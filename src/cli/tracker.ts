@@ -307,6 +307,7 @@ function registerHealthAndTransfer(tracker: Command): void {
         if (fixed.quarantined) process.stderr.write(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
         for (const choice of fixed.choices) process.stderr.write(`helix: ${choice}\n`);
         for (const id of fixed.released) process.stderr.write(`helix: released stale claim ${id}\n`);
+        for (const u of fixed.unsettled) process.stderr.write(`helix: ${u.id}: ${u.names} injected memory name(s) kept on the bead for the next helix run's feedback\n`);
         for (const id of fixed.repaired) process.stderr.write(`helix: repaired fields DDx would damage in ${id}\n`);
       }
       const snapshot = store.read();
@@ -336,10 +337,8 @@ function registerHealthAndTransfer(tracker: Command): void {
       const text = new Draft(read()).serialise();
       if (!file || opts.stdout) process.stdout.write(text);
       else {
-        const { writeFileSync, renameSync } = await import('node:fs');
-        const temp = `${file}.tmp-${process.pid}`;
-        writeFileSync(temp, text);
-        renameSync(temp, file);
+        const { writeFileAtomically } = await import('../atomic-write.js');
+        writeFileAtomically(file, text);
       }
     });
 }

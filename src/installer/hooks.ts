@@ -3,7 +3,7 @@
 // Edit/Write/MultiEdit, names the memories relevant to the file being edited and asks for honest
 // UTILIZED reporting. A hook never blocks and never fails the session: any error means "no
 // memories" and the hook prints nothing harmful. The memory store is reached through the small
-// HookMemory interface below, loaded lazily (memory-port.ts), so a missing module or a broken
+// HookMemory interface below, loaded lazily (hook-memory.ts), so a missing module or a broken
 // store degrades instead of throwing.
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';

@@ -5,7 +5,8 @@
 // It prints one line (`unchanged: …`, `added …`, `removed …`, `would …`) and exits 0, or prints
 // one error line on stderr and exits 1 without touching the file. Node built-ins only, so it runs
 // from a bare checkout with no node_modules.
-import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { writeFileAtomically } from '../atomic-write.js';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -42,9 +43,7 @@ export function changeSettingsFile(change: SettingsChange): string {
   } else {
     mkdirSync(dirname(realPath), { recursive: true });
   }
-  const tmp = `${realPath}.helix-tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(result.settings, null, 2)}\n`);
-  renameSync(tmp, realPath);
+  writeFileAtomically(realPath, `${JSON.stringify(result.settings, null, 2)}\n`);
   const done = action === 'add' ? 'added helix hooks to' : 'removed helix hooks from';
   return `${done} ${settingsPath}${backup ? ` (backup: ${backup})` : ''}`;
 }

@@ -4,7 +4,7 @@
 // = linear-backoff" vs "= exponential-jitter") embed as near-duplicates, and crediting the old one
 // for the new one's success would keep a stale fact alive and lose the new one (the learning
 // simulation, scripts/sim-learning.mjs, showed exactly that after its world changed).
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { round3 } from './scoring.js';
 import { rejection, storeMemory } from './store.js';
 import { memoryText, normaliseText } from './text.js';

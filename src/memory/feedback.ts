@@ -2,7 +2,7 @@
 // is the supervisor's rule (seed 002): verification, not the agent's claim, decides whether an
 // injected memory helped.
 import { VERIFY_FEEDBACK_STEP } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { HelixError } from '../errors.js';
 import type { MemoryRow } from './rows.js';
 

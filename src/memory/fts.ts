@@ -1,11 +1,11 @@
-// Keyword search: BM25 (SQLite FTS5) over the code-aware terms of tokens.ts, in three columns —
+// Keyword search: BM25 (SQLite FTS5) over the code-aware terms of search-terms.ts, in three columns —
 // trigger, resolution and the files the memory names — weighted so a word in the trigger counts
 // more than the same word in a long resolution. User text never reaches MATCH as syntax: every
 // term is quoted, so `"`, `*`, `:`, `-`, NEAR, AND/OR/NOT are inert.
 import type Database from 'better-sqlite3';
 import { BM25_WEIGHTS } from './constants.js';
 import { searchRow } from './migrations.js';
-import { queryTerms } from './tokens.js';
+import { queryTerms } from './search-terms.js';
 
 type Sql = { sql(text: string): Database.Statement };
 

@@ -1,7 +1,7 @@
 // The memory graph: typed, weighted edges between memory names (solves, co_occurs, similar,
 // causes). Adding an existing triple adds to its weight; traversal ignores direction.
 import { EDGE_DECAY_DAYS, EDGE_RELATIONS, type EdgeRelation } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { isoDaysBefore } from './clock.js';
 import { HelixError } from '../errors.js';
 import { linkBetween } from './graph-rules.js';

@@ -1,6 +1,6 @@
 // `health`: is the store being used and is the learning loop closed?
 import { EDGE_RELATIONS, MEMORY_TYPES } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { round3 } from './scoring.js';
 
 export const NO_MEMORIES = 'No memories yet';

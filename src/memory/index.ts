@@ -8,6 +8,7 @@
 //   await store.recall(query, { type?, limit?, minEffectiveness?, minRelevance?, expand? })
 //   store.get(name)                                                     → Memory | undefined
 //   await store.inject({ objective, files?, limit? })                   → { prompt, injected }
+//   await store.injectEntries({ objective, files?, limit? })            → { header, entries, injected }
 //   await store.batchInject(tasks, limit?)                              → { results, total_unique }
 //   await store.strategicRecall(objective, limit?)
 //   store.feedback(names, delta)
@@ -25,14 +26,14 @@
 // This folder imports nothing from src/tracker, src/supervisor, src/agents or src/cli.
 import { chunk, type ChunkInput } from './chunk.js';
 import { clockFromEnv, type Clock } from './clock.js';
-import { MemoryContext } from './context.js';
+import { MemoryContext } from './store-context.js';
 import { openDatabase } from './db.js';
 import type { Embedder } from './embedders/embedder.js';
 import type { Warn } from './embedders/select.js';
 import { feedback, feedbackVerify, type VerifyFeedback } from './feedback.js';
 import { connected, decayEdges, edge, edges, suggestEdges } from './graph.js';
 import { health } from './health.js';
-import { batchInject, inject, strategicRecall, type InjectTask } from './injection.js';
+import { batchInject, inject, injectEntries, strategicRecall, type InjectTask } from './injection.js';
 import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
 import { toMemory } from './rows.js';
@@ -81,6 +82,7 @@ export function openMemoryStore(options: OpenOptions) {
       return row ? toMemory(row) : undefined;
     },
     inject: (task: InjectTask & { limit?: number }) => inject(ctx, task),
+    injectEntries: (task: InjectTask & { limit?: number }) => injectEntries(ctx, task),
     batchInject: (tasks: InjectTask[], limit?: number) => batchInject(ctx, tasks, limit),
     strategicRecall: (objective: string, limit?: number) => strategicRecall(ctx, objective, limit),
     feedback: (names: string[], delta: number) => feedback(ctx, names, delta),

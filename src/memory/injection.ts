@@ -4,11 +4,11 @@
 // `batchInject` does that for a wave of tasks without giving one memory to two tasks;
 // `strategicRecall` summarises what the store knows about an objective (seed 003).
 import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
-import { effectiveness, uses } from './rows-math.js';
+import { uses } from './rows-math.js';
 import { byScore, present, rankMemories, scoreRow, type RecalledMemory, type Scored } from './recall.js';
-import { confidenceTag, round3 } from './scoring.js';
+import { confidenceTag, effectiveness, round3 } from './scoring.js';
 
 export interface InjectTask {
   objective: string;
@@ -28,10 +28,21 @@ export function renderMemory(row: Pick<MemoryRow, 'name' | 'type' | 'trigger' | 
   return row.type === 'systemic' ? `WARNING: ${line} [${SYSTEMIC_NOTE}]` : line;
 }
 
+/** One memory as the prompt shows it: its name and its rendered text (several lines for a procedure). */
+export interface PromptEntry {
+  name: string;
+  text: string;
+}
+
+/** The entries in the order a prompt shows them: systemic warnings first, then by score. */
+export function promptEntries(rows: MemoryRow[]): PromptEntry[] {
+  const ordered = [...rows.filter((r) => r.type === 'systemic'), ...rows.filter((r) => r.type !== 'systemic')];
+  return ordered.map((row) => ({ name: row.name, text: renderMemory(row) }));
+}
+
 export function renderPrompt(rows: MemoryRow[]): string {
   if (rows.length === 0) return '';
-  const ordered = [...rows.filter((r) => r.type === 'systemic'), ...rows.filter((r) => r.type !== 'systemic')];
-  return [PROMPT_HEADER, ...ordered.map(renderMemory)].join('\n');
+  return [PROMPT_HEADER, ...promptEntries(rows).map((e) => e.text)].join('\n');
 }
 
 /**
@@ -49,10 +60,24 @@ export async function candidatesFor(ctx: MemoryContext, task: InjectTask, pool: 
     .sort(byScore);
 }
 
-export async function inject(ctx: MemoryContext, task: InjectTask & { limit?: number }) {
+async function chosenFor(ctx: MemoryContext, task: InjectTask & { limit?: number }): Promise<MemoryRow[]> {
   const limit = task.limit ?? 5;
-  const chosen = (await candidatesFor(ctx, task, limit * 4)).slice(0, limit).map((s) => s.row);
+  return (await candidatesFor(ctx, task, limit * 4)).slice(0, limit).map((s) => s.row);
+}
+
+export async function inject(ctx: MemoryContext, task: InjectTask & { limit?: number }) {
+  const chosen = await chosenFor(ctx, task);
   return { prompt: renderPrompt(chosen), injected: chosen.map((r) => r.name) };
+}
+
+/**
+ * What `inject` renders, as data, for a caller that picks and fits entries itself (the run's
+ * exploration slot and character budget): the header, the entries in prompt order, and the names
+ * best first. `[header, ...entries.text].join('\n')` is exactly `inject`'s prompt.
+ */
+export async function injectEntries(ctx: MemoryContext, task: InjectTask & { limit?: number }) {
+  const chosen = await chosenFor(ctx, task);
+  return { header: PROMPT_HEADER, entries: promptEntries(chosen), injected: chosen.map((r) => r.name) };
 }
 
 export async function batchInject(ctx: MemoryContext, tasks: InjectTask[], limit = 3) {

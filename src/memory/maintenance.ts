@@ -1,11 +1,12 @@
 // Keeping the store small and honest: decay forgets what was barely used long ago, prune removes
 // what keeps failing, consolidate folds near-duplicates into one memory.
 import { DECAY_DAYS, DECAY_MIN_USES, PRUNE_MIN_USES, PRUNE_THRESHOLD } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { isoDaysBefore } from './clock.js';
 import { HelixError } from '../errors.js';
 import type { MemoryRow } from './rows.js';
-import { effectiveness, uses } from './rows-math.js';
+import { uses } from './rows-math.js';
+import { effectiveness } from './scoring.js';
 
 function checkNumber(name: string, value: number, min = 0): void {
   if (!Number.isFinite(value) || value < min) throw new HelixError('validation', `helix memory: ${name} must be a number ≥ ${min}`);

@@ -3,7 +3,7 @@
 // fresh file at once cannot both apply it.
 import type Database from 'better-sqlite3';
 import { filePatterns } from './files.js';
-import { indexText } from './tokens.js';
+import { indexText } from './search-terms.js';
 
 interface Migration {
   version: number;
@@ -112,8 +112,8 @@ const MIGRATIONS: Migration[] = [
     `,
   },
   {
-    // BM25 over code-aware terms (tokens.ts): the search text is computed in JS, so the index is
-    // kept by the store's own writes (store.ts, context.ts) instead of SQL triggers. Replaces the
+    // BM25 over code-aware terms (search-terms.ts): the search text is computed in JS, so the index is
+    // kept by the store's own writes (store.ts, store-context.ts) instead of SQL triggers. Replaces the
     // plain-word memories_fts of version 1; existing memories are indexed here.
     version: 3,
     sql: `

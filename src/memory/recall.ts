@@ -1,6 +1,6 @@
 // `recall`: rank memories for a query by 0.5·relevance + 0.3·effectiveness + 0.2·recency.
 // Relevance fuses (fusion.ts) three lists, each the right signal for some queries:
-//   - BM25 over code-aware terms (fts.ts, tokens.ts): error text, identifiers, most words; a match
+//   - BM25 over code-aware terms (fts.ts, search-terms.ts): error text, identifiers, most words; a match
 //     counts by its score relative to the best one, so look-alikes stay close;
 //   - the files the query (or the task) names, matched as paths against the memories' file index:
 //     an edit hook's `services/billing/client.go` is a path, not five words;
@@ -10,7 +10,7 @@
 // A query equal to a memory's text (normalised) has relevance 1. Recall only reads: it never
 // changes counters or last_used.
 import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { HelixError } from '../errors.js';
 import { baseName, cleanPath, pathMatch, queryPaths } from './files.js';
 import { keywordSearch } from './fts.js';
@@ -56,7 +56,7 @@ export function checkType(type: string | undefined): string | undefined {
 
 export function scoreRow(row: MemoryRow, relevance: number, now: Date): Scored {
   const rec = recency(row.last_used, row.created_at, now);
-  return { row, relevance, recency: rec, score: score(relevance, effectiveness(row.helped, row.failed), rec) };
+  return { row, relevance, recency: rec, score: score(relevance, effectiveness(row), rec) };
 }
 
 export const byScore = (a: Scored, b: Scored): number => b.score - a.score || a.row.name.localeCompare(b.row.name);
@@ -129,7 +129,7 @@ export async function rankMemories(ctx: MemoryContext, query: string, options: R
   for (const [id, rel] of relevance) {
     const row = rows.get(id);
     if (!row || rel <= 0) continue;
-    if (effectiveness(row.helped, row.failed) < (options.minEffectiveness ?? 0)) continue;
+    if (effectiveness(row) < (options.minEffectiveness ?? 0)) continue;
     if (options.minRelevance !== undefined && rel < options.minRelevance) continue;
     scored.push({ ...scoreRow(row, rel, now), namesFile: named.has(id) });
   }

@@ -49,7 +49,7 @@ export function toMemory(row: MemoryRow): Memory {
     resolution: row.resolution,
     helped: round3(row.helped),
     failed: round3(row.failed),
-    effectiveness: round3(effectiveness(row.helped, row.failed)),
+    effectiveness: round3(effectiveness(row)),
     created_at: row.created_at,
     last_used: row.last_used,
     source: row.source,

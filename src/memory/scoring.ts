@@ -2,7 +2,8 @@
 import { NEUTRAL_EFFECTIVENESS, RECENCY_HALF_LIFE_DAYS, SCORE_WEIGHTS } from './constants.js';
 import { wholeDaysSince } from './clock.js';
 
-export function effectiveness(helped: number, failed: number): number {
+/** helped / (helped + failed); a memory never judged has the neutral value (contract). */
+export function effectiveness({ helped, failed }: { helped: number; failed: number }): number {
   const uses = helped + failed;
   return uses > 0 ? helped / uses : NEUTRAL_EFFECTIVENESS;
 }
@@ -24,5 +25,5 @@ export const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** `[67%]` for a memory with feedback, `[unproven]` without (contract, Injection). */
 export function confidenceTag(helped: number, failed: number): string {
-  return helped + failed > 0 ? `[${Math.round(effectiveness(helped, failed) * 100)}%]` : '[unproven]';
+  return helped + failed > 0 ? `[${Math.round(effectiveness({ helped, failed }) * 100)}%]` : '[unproven]';
 }

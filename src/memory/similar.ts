@@ -1,7 +1,7 @@
 // `similar-recent`: memories of one type created in the last few days whose cosine to a trigger
 // reaches a threshold — the question systemic promotion asks before storing a failure.
 import { SYSTEMIC_WINDOW_DAYS } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { isoDaysBefore } from './clock.js';
 import { checkType } from './recall.js';
 import { toMemory, type Memory } from './rows.js';

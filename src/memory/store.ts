@@ -4,7 +4,7 @@
 // The check-then-insert runs in one immediate transaction, so concurrent writers get unique names
 // and never both insert the same duplicate.
 import { AUTO_LINK_LIMIT, MEMORY_TYPES, MIN_TRIGGER_LENGTH, SYSTEMIC_PRIOR_FAILURES, SYSTEMIC_WINDOW_DAYS, type MemoryType } from './constants.js';
-import type { MemoryContext } from './context.js';
+import type { MemoryContext } from './store-context.js';
 import { isoDaysBefore } from './clock.js';
 import { baseName, filePatterns } from './files.js';
 import { indexMemory } from './fts.js';

@@ -1,7 +1,7 @@
 // The in-memory vector index for one embedder: every vector in one Float32Array, scanned by a
 // brute-force dot product (vectors are normalised). Loaded once per process (from the packed
 // snapshot in `vector_cache`, else from the `embeddings` rows) and kept in step with this
-// process's own writes; another process's commit makes it reload (context.ts compares the store
+// process's own writes; another process's commit makes it reload (store-context.ts compares the store
 // generation). Brute force beats reading BLOBs per query by ~10× and needs no extension
 // (shared/notes: 100K × 384 in ~45 ms, 10K in ~4 ms).
 import { MEMORY_TYPES, type MemoryType } from './constants.js';

@@ -13,7 +13,7 @@ import { type CommandResult, type OutputMode, SILENT_OUTPUT, SessionOutput } fro
 import { type SupervisorSettings, defaultSettings } from './policy.js';
 import { actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
 import { actionCommand, buildCommand, ownershipOf, rotationLine } from './dispatch.js';
-import { callOnce } from './actions.js';
+import { callOnce } from './one-shot.js';
 import { answerOf } from './agent-call.js';
 import { BUILD, RUN } from './lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 // trailers.ts alone: the agent runner (execa) is not needed to read an agent's answer
 import { parseTrailers } from '../agents/trailers.js';
+import { filePatterns } from '../memory/files.js';
 import type { Bead } from '../tracker/index.js';
 import type { MemoryPort } from './runner.js';
 
@@ -20,8 +21,6 @@ export const INJECTION_LIMIT = 5;
 export const EXPLORATION_POOL = INJECTION_LIMIT * 4;
 export const UNRESOLVED = 'UNRESOLVED - requires investigation';
 
-const FILE_TOKEN = /(?:^|[\s`'"(\[])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),:;\]])/g;
-
 /** Files a bead names: its `relevant_files` plus path-like words in its text and design. */
 export function beadFiles(bead: Bead): string[] {
   const files = new Set<string>();
@@ -29,8 +28,9 @@ export function beadFiles(bead: Bead): string[] {
   if (Array.isArray(relevant)) for (const f of relevant) if (typeof f === 'string' && f.trim()) files.add(f.trim());
   if (typeof relevant === 'string') for (const f of relevant.split(/[,\s]+/)) if (f) files.add(f);
   const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').join('\n');
-  for (const match of text.matchAll(FILE_TOKEN)) {
-    const token = match[1] ?? '';
+  // The store's own path matcher (memory/files.ts); of its tokens a bead keeps those with a folder
+  // or a source-file extension.
+  for (const token of filePatterns(text)) {
     if (token.includes('/') || /\.(ts|js|mjs|cjs|tsx|jsx|py|go|rs|rb|java|kt|c|h|cc|cpp|md|json|ya?ml|toml|sh|sql|css|html)$/i.test(token)) files.add(token);
   }
   return [...files];
@@ -38,29 +38,6 @@ export function beadFiles(bead: Bead): string[] {
 
 export function beadObjective(bead: Bead): string {
   return [bead.title, bead.description, bead.acceptance].filter((v) => typeof v === 'string' && v.trim()).join('\n');
-}
-
-/** A rendered memory ends with `(memory: <name>)`, then a systemic note when it is one. */
-const ENTRY_END = /\(memory: ([^)\s]+)\)(?: \[[^\]]*\])?\s*$/;
-
-/**
- * The store's rendered block split into its header and one entry per memory (a procedure memory
- * spans several lines), keyed by name, in the order the store rendered them.
- */
-export function blockEntries(block: string): { header: string; entries: Array<{ name: string; text: string }> } {
-  const lines = block.split('\n');
-  const header = lines[0] ?? '';
-  const entries: Array<{ name: string; text: string }> = [];
-  let pending: string[] = [];
-  for (const line of lines.slice(1)) {
-    pending.push(line);
-    const end = ENTRY_END.exec(line);
-    if (end) {
-      entries.push({ name: end[1] ?? '', text: pending.join('\n') });
-      pending = [];
-    }
-  }
-  return { header, entries };
 }
 
 /**
@@ -79,14 +56,19 @@ export function chooseWithExploration(ranked: Array<{ name: string; uses: number
   return [...chosen, explore].map((r) => r.name);
 }
 
+/** The store's injection as data: its header and one entry per memory, in the store's prompt order. */
+export interface InjectionEntries {
+  header: string;
+  entries: Array<{ name: string; text: string }>;
+}
+
 /**
  * The prompt block for the chosen names: the store's header and their entries in the store's
  * order (systemic warnings first), whole entries only, within the character budget. Returns the
  * names actually shown: only those are fed back.
  */
-export function renderChosen(block: string, names: string[], budget = INJECTION_CHAR_BUDGET): { block: string; names: string[] } {
+export function renderChosen({ header, entries }: InjectionEntries, names: string[], budget = INJECTION_CHAR_BUDGET): { block: string; names: string[] } {
   const keep = new Set(names);
-  const { header, entries } = blockEntries(block);
   let text = header;
   const shown: string[] = [];
   for (const entry of entries) {
@@ -106,14 +88,14 @@ class StoreMemoryPort implements MemoryPort {
   constructor(private readonly store: MemoryStore) {}
 
   async inject(bead: Bead): Promise<{ block: string; names: string[] }> {
-    const ranked = await this.store.inject({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
+    const ranked = await this.store.injectEntries({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
     if (ranked.injected.length === 0) return { block: '', names: [] };
     const uses = (name: string) => {
       const memory = this.store.get(name);
       return memory ? memory.helped + memory.failed : 0;
     };
     const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
-    return renderChosen(ranked.prompt, chosen);
+    return renderChosen(ranked, chosen);
   }
 
   async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void> {

@@ -1,6 +1,7 @@
 // The run mutex (contract §4): `.ddx/helix.pid` holds `<pid> <iso>`; a live pid means another run
 // is active (exit 2), a dead pid's file is stale and replaced.
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { writeFileAtomically } from '../atomic-write.js';
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive, withLock } from '../tracker/index.js';
@@ -54,9 +55,7 @@ export function acquireRunMutex(trackerDir: string, now: Date = new Date()): () 
     if (holder) {
       throw new HelixError('runActive', RUN.alreadyRunning(holder.pid, holder.started));
     }
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${process.pid} ${now.toISOString()}\n`);
-    renameSync(temp, file);
+    writeFileAtomically(file, `${process.pid} ${now.toISOString()}\n`);
   });
   return () => {
     // Only this run's own file: nobody replaces it while this pid is alive.

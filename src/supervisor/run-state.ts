@@ -1,6 +1,7 @@
 // `.ddx/run-state.json` (contract §9): the run controller's state, merged into whatever object the
 // file already holds so other tools' keys survive; `helix status` reads it.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomically } from '../atomic-write.js';
 import { join } from 'node:path';
 
 export interface RunStateFile {
@@ -94,7 +95,5 @@ export function countSupervisoryInjection(trackerDir: string, labels: readonly s
 export function writeRunState(trackerDir: string, update: Partial<RunStateFile>): void {
   const merged = withCounters({ ...(readRunState(trackerDir) ?? {}), ...update });
   const file = runStatePath(trackerDir);
-  const temp = `${file}.tmp-${process.pid}`;
-  writeFileSync(temp, `${JSON.stringify(merged, null, 2)}\n`);
-  renameSync(temp, file);
+  writeFileAtomically(file, `${JSON.stringify(merged, null, 2)}\n`);
 }

@@ -18,7 +18,7 @@ import {
   parseNextAction,
   parseTryResult,
 } from '../agents/index.js';
-import { isHelixError } from '../errors.js';
+import { CHILD_EXIT, isHelixError } from '../errors.js';
 import {
   type Bead,
   type Fingerprint,
@@ -36,13 +36,16 @@ import {
   readyBeads,
   readyEpics,
   reopenBead,
-  staleClaimOf,
   staleClaims,
   unclaimBead,
   orphanThresholdSec,
   problemsWarning,
+  INJECTED_KEY,
+  hasUnsettledInjections,
+  releaseOrphan,
+  takeUnsettledInjections,
 } from '../tracker/index.js';
-import { answerAction } from './actions.js';
+import { answerAction } from './one-shot.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
 import { markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
@@ -89,8 +92,7 @@ export interface MemoryPort {
   close?(): void;
 }
 
-/** The bead key that keeps an attempt's injected memory names, so a crash does not lose them. */
-export const INJECTED_KEY = 'helix-injected';
+export { INJECTED_KEY } from '../tracker/index.js';
 
 export interface SupervisorEnvironment {
   root: string;
@@ -566,7 +568,7 @@ export class Supervisor {
     if (this.ctx.buildPath === 'try') {
       // DDx's own claim-and-close is counted by outcome (bash-interface §12.3, its execute-loop).
       if (run.exitCode === 0) countInRunState(this.ctx.store.dir, 'ddx_delegation_success_count');
-      else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === 124 ? 'timeout' : 'other');
+      else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === CHILD_EXIT.timedOut ? 'timeout' : 'other');
     }
     // The build's output: stdout in normal and --quiet; with --summary only the log has it (§2.5).
     if (this.ctx.output.mode !== 'summary') this.ctx.output.answer(answerOf(run));
@@ -816,7 +818,7 @@ export class Supervisor {
     } catch (error) {
       if (!(error instanceof AgentStartError)) throw error;
       this.ctx.output.summary(error.message);
-      const exitCode = error.code === 'ENOENT' ? 127 : 126; // as a shell reports a program it could not find / run
+      const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun; // as a shell reports a program it could not find / run
       return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
     }
   }
@@ -998,7 +1000,8 @@ export class RunInterrupted extends Error {
 /**
  * Orphan recovery (bash-interface §3, contract §7): unclaims every stale helix claim, re-reading
  * each bead under the lock just before acting (it may have closed meanwhile). Says why each
- * in-progress helix bead it left alone was left alone. Returns what it recovered.
+ * in-progress helix bead it left alone was left alone. Returns what it recovered, and the names
+ * `tracker doctor --fix` kept from claims it released (their feedback is owed too).
  */
 export interface RecoveredOrphan {
   bead: Bead;
@@ -1009,8 +1012,10 @@ export interface RecoveredOrphan {
 export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec: number, say: (line: Say) => void): RecoveredOrphan[] {
   const facts = { now, thresholdSec };
   const beads = store.read().beads;
+  // names `tracker doctor --fix` kept from the claims it released: settled here, like our own orphans'
+  const unsettled = hasUnsettledInjections(beads) ? store.mutate(takeUnsettledInjections) : [];
   const inProgress = beads.filter((b) => b.status === 'in_progress' && isHelixClaim(b));
-  if (inProgress.length === 0) return [];
+  if (inProgress.length === 0) return unsettled;
   say(ORPHANS.found(inProgress.length));
   const staleIds = new Set(staleClaims(beads, facts).map((s) => s.id));
   for (const bead of inProgress.filter((b) => !staleIds.has(b.id))) {
@@ -1026,21 +1031,12 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
   }
   const recovered: RecoveredOrphan[] = [];
   for (const id of staleIds) {
-    const released = store.mutate((d) => {
-      const bead = d.get(id);
-      const stale = bead ? staleClaimOf(bead, facts) : undefined;
-      if (!bead || !stale) return undefined;
-      const raw = bead[INJECTED_KEY];
-      const injected = Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string') : [];
-      unclaimBead(d, id, { now });
-      if (raw !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
-      return { stale, bead: { ...bead }, injected };
-    });
+    const released = store.mutate((d) => releaseOrphan(d, id, facts, 'now'));
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 0;
     say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, released.stale.why));
   }
   if (recovered.length > 0) say(ORPHANS.recovered(recovered.length));
-  return recovered;
+  return [...unsettled, ...recovered];
 }

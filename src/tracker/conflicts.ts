@@ -1,5 +1,5 @@
 // Which copy of a bead `tracker doctor --fix` keeps when the file has several — a git conflict, or
-// a plain duplicate line. Pure: lines in, a choice per id out; doctor.ts moves the rest, verbatim,
+// a plain duplicate line. Pure: lines in, a choice per id out; integrity.ts moves the rest, verbatim,
 // to the quarantine file, so nothing is lost either way.
 //
 // Inside a git conflict the two copies are two branches' edits of one bead and neither side is

@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type Bead, HEARTBEAT_KEY, claimedPidOf, timeOf } from './bead.js';
+import { configScalar } from './paths.js';
 import { isPidAlive, thisMachine } from './process.js';
 
 /** DDx's HeartbeatInterval and HeartbeatTTL (both versions, store.go). */
@@ -99,23 +100,6 @@ export interface LeaseRecord {
   pid?: number;
 }
 
-/** `executions.temp_worktree_root` from `.ddx/config.yaml`, read without a YAML dependency. */
-function configuredRuntimeRoot(configFile: string): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(configFile, 'utf8');
-  } catch {
-    return undefined;
-  }
-  let inExecutions = false;
-  for (const line of text.split('\n')) {
-    if (/^\S/.test(line)) inExecutions = /^executions:\s*$/.test(line);
-    const match = inExecutions ? /^\s+temp_worktree_root:\s*["']?([^"'#]+?)["']?\s*(#.*)?$/.exec(line) : null;
-    if (match?.[1]) return match[1].trim();
-  }
-  return undefined;
-}
-
 function expandRoot(path: string, base: string, env: NodeJS.ProcessEnv): string {
   const home = env.HOME ?? '';
   let expanded = path.trim();
@@ -139,7 +123,7 @@ export function leaseDir(storeDir: string, env: NodeJS.ProcessEnv = process.env)
   }
   const scope = createHash('sha1').update(root).digest('hex');
   const fromEnv = env.DDX_EXEC_WT_DIR?.trim();
-  const fromConfig = fromEnv ? undefined : configuredRuntimeRoot(join(storeDir, 'config.yaml'));
+  const fromConfig = fromEnv ? undefined : configScalar(join(storeDir, 'config.yaml'), 'executions', 'temp_worktree_root');
   const runtime = fromEnv ? expandRoot(fromEnv, root, env) : fromConfig ? expandRoot(fromConfig, root, env) : env.TMPDIR || '/tmp';
   return join(runtime, 'ddx-claim-heartbeats', scope);
 }

@@ -47,26 +47,30 @@ export function beadsFile(dir: string): string {
 /** Id prefix: DDX_BEAD_PREFIX, else `bead.id_prefix` in `.ddx/config.yaml`, else the project folder name, else `bx`. */
 export function idPrefix(dir: string, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
   if (env.DDX_BEAD_PREFIX) return env.DDX_BEAD_PREFIX;
-  const fromConfig = configuredPrefix(join(dir, 'config.yaml'));
+  const fromConfig = configScalar(join(dir, 'config.yaml'), 'bead', 'id_prefix')?.split(/\s/)[0];
   if (fromConfig) return fromConfig;
   const top = gitTopLevel(cwd);
   const name = top ? basename(top).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') : '';
   return name || 'bx';
 }
 
-/** Reads `bead:\n  id_prefix: x` from a small YAML file without a YAML dependency. */
-function configuredPrefix(file: string): string | undefined {
+/**
+ * One `section:` → `  key: value` scalar of DDx's `.ddx/config.yaml`, read without a YAML
+ * dependency (DDx writes these two-level keys only): quotes and a trailing comment dropped.
+ */
+export function configScalar(file: string, section: string, key: string): string | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  let inBead = false;
+  let inSection = false;
+  const entry = new RegExp(`^\\s+${key}:\\s*["']?([^"'#]+?)["']?\\s*(#.*)?$`);
   for (const line of text.split('\n')) {
-    if (/^\S/.test(line)) inBead = /^bead:\s*$/.test(line);
-    const match = inBead ? /^\s+id_prefix:\s*["']?([^"'#\s]+)["']?/.exec(line) : null;
-    if (match?.[1]) return match[1];
+    if (/^\S/.test(line)) inSection = line.trimEnd() === `${section}:`;
+    const match = inSection ? entry.exec(line) : null;
+    if (match?.[1]) return match[1].trim();
   }
   return undefined;
 }

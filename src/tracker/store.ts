@@ -2,13 +2,14 @@
 // it (strictly, under the lock, atomically). Reads go on past malformed lines, duplicate ids and
 // conflict markers; writes refuse until `helix tracker doctor --fix` has resolved them, so no line
 // is ever dropped or folded silently. Records a write did not change are written back verbatim.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomically } from '../atomic-write.js';
 import { HelixError } from '../errors.js';
 import type { Bead } from './bead.js';
 import { withLock } from './lock.js';
 import { beadsFile, excludeRuntimeFiles } from './paths.js';
-import { isPidAlive, sleepSync } from './process.js';
+import { isPidAlive } from './process.js';
 import { describeProblems, parseBeads, readBeadsText, type Snapshot } from './read.js';
 import { schemaProblems } from './schema.js';
 import { leaseDir, leasedIn } from './liveness.js';
@@ -176,41 +177,11 @@ export class BeadStore {
 
   /** temp file → fsync → rename → fsync the directory: readers see the old file or the new one. */
   private writeAtomically(text: string): void {
-    const temp = join(this.dir, `beads.jsonl.tmp-${process.pid}-${Date.now()}`);
-    let fd: number | undefined;
     try {
-      fd = openSync(temp, 'wx', 0o644);
-      const buffer = Buffer.from(text, 'utf8');
-      let offset = 0;
-      while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-      fsyncSync(fd);
-      closeSync(fd);
-      fd = undefined;
-      this.testHoldBeforeRename();
-      renameSync(temp, this.file);
+      writeFileAtomically(this.file, text, { mode: 0o644 });
     } catch (error) {
-      if (fd !== undefined) closeSync(fd);
-      try {
-        unlinkSync(temp);
-      } catch {
-        // already gone
-      }
-      const err = error as NodeJS.ErrnoException;
-      throw new HelixError('writeFailed', `bead: could not write ${this.file}: ${err.message}; the previous file is unchanged`);
+      throw new HelixError('writeFailed', `bead: could not write ${this.file}: ${(error as Error).message}; the previous file is unchanged`);
     }
-    syncDirectory(this.dir);
-  }
-
-  /**
-   * Test-only crash window: with HELIX_TRACKER_TEST_HOLD_LOCK_SEC set, the writer touches
-   * `<dir>/beads.test-hold` after the temp file is complete and waits before the rename, so a test
-   * can SIGKILL it at exactly that point.
-   */
-  private testHoldBeforeRename(): void {
-    const hold = Number(this.env.HELIX_TRACKER_TEST_HOLD_LOCK_SEC ?? '');
-    if (!(hold > 0)) return;
-    closeSync(openSync(join(this.dir, 'beads.test-hold'), 'w'));
-    sleepSync(hold * 1000);
   }
 }
 
@@ -221,17 +192,5 @@ function assertDdxCanKeep(beads: Bead[]): void {
     if (problems.length > 0) {
       throw new HelixError('validation', `bead: refusing to write ${bead.id}: ${problems.join('; ')}`);
     }
-  }
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // some filesystems refuse fsync on directories; the rename is still atomic
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import {
   beadFiles,
   beadObjective,
-  blockEntries,
   chooseWithExploration,
   renderChosen,
 } from '../../src/supervisor/memory-port.js';
@@ -34,23 +33,17 @@ describe('chooseWithExploration', () => {
   });
 });
 
-const BLOCK = [
-  'Memories from earlier tasks (list the ones that helped as UTILIZED: [name, ...]):',
-  'WARNING: [unproven] Repeated: Repair the cache: tests failed -> UNRESOLVED (memory: repeated-repair-the-cache) [seen 3+ times: consider an architectural fix]',
-  '[67%] Repair the cache: tests failed -> clear it (memory: repair-the-cache)',
-  '[unproven] Deploy steps ->',
-  '  1. build',
-  '  2. ship (memory: deploy-steps)',
-].join('\n');
+// What the store's injectEntries hands over: structured entries, never text to re-parse.
+const BLOCK = {
+  header: 'Memories from earlier tasks (list the ones that helped as UTILIZED: [name, ...]):',
+  entries: [
+    { name: 'repeated-repair-the-cache', text: 'WARNING: [unproven] Repeated: Repair the cache: tests failed -> UNRESOLVED (memory: repeated-repair-the-cache) [seen 3+ times: consider an architectural fix]' },
+    { name: 'repair-the-cache', text: '[67%] Repair the cache: tests failed -> clear it (memory: repair-the-cache)' },
+    { name: 'deploy-steps', text: '[unproven] Deploy steps ->\n  1. build\n  2. ship (memory: deploy-steps)' },
+  ],
+};
 
 describe('rendered blocks', () => {
-  it('splits a block into one entry per memory, procedures included', () => {
-    const { header, entries } = blockEntries(BLOCK);
-    expect(header).toMatch(/^Memories from earlier tasks/);
-    expect(entries.map((e) => e.name)).toEqual(['repeated-repair-the-cache', 'repair-the-cache', 'deploy-steps']);
-    expect(entries[2]!.text.split('\n')).toHaveLength(3);
-  });
-
   it('keeps only the chosen entries, in the store order (systemic warning first)', () => {
     const { block, names } = renderChosen(BLOCK, ['deploy-steps', 'repeated-repair-the-cache']);
     expect(names).toEqual(['repeated-repair-the-cache', 'deploy-steps']);
@@ -69,7 +62,7 @@ describe('rendered blocks', () => {
     expect(cut.block).not.toContain('1. build');
     expect(cut.block.length).toBeLessThanOrEqual(full.block.length - 1);
     // A long entry that does not fit does not keep a shorter later one out.
-    const skipLong = renderChosen(BLOCK, all, full.block.length - BLOCK.split('\n')[1]!.length - 1);
+    const skipLong = renderChosen(BLOCK, all, full.block.length - BLOCK.entries[0]!.text.length - 1);
     expect(skipLong.names).toEqual(['repair-the-cache', 'deploy-steps']);
   });
 
@@ -82,6 +75,11 @@ describe('the dual query of a bead', () => {
   it('takes files from relevant_files and path-like words of the text and design', () => {
     const b = bead({ id: 'hx-1', title: 'Fix login in src/auth/session.ts', description: 'see `README.md` and lib/util', design: 'touch config/app.yaml', relevant_files: ['src/a.py'] });
     expect(beadFiles(b).sort()).toEqual(['README.md', 'config/app.yaml', 'src/a.py', 'src/auth/session.ts'].sort());
+  });
+
+  it('reads paths with the memory store\'s own matcher: a path ending a sentence counts, a version number does not', () => {
+    const b = bead({ id: 'hx-1', title: 'Crash on start', description: 'It fails in src/boot/main.ts. Since v1.2.3 only.' });
+    expect(beadFiles(b)).toEqual(['src/boot/main.ts']);
   });
 
   it('uses title, description and acceptance as the objective', () => {

@@ -19,6 +19,21 @@ describe('inject', () => {
     expect(lines).toContain(`[unproven] CI test fails on date formatting in another timezone -> Set TZ=UTC in the test env (memory: ${fresh})`);
   });
 
+  it('injectEntries hands over the same block as data: the header, one entry per memory in prompt order, names best first', async () => {
+    const { store } = testStore();
+    await added(store, 'Flaky CI test because of locale number formatting', 'Set LC_ALL=C.UTF-8 in the test env');
+    const procedure = await added(store, 'CI release steps for the flaky test job', 'build it\nship it', { tags: ['procedure'] });
+    const systemic = await added(store, 'Repeated: CI tests flaky from environment differences', 'Pin the CI env in one place', { type: 'systemic' });
+    const task = { objective: 'fix the flaky CI test formatting', limit: 5 };
+    const rendered = await store.inject(task);
+    const data = await store.injectEntries(task);
+    expect(data.injected).toEqual(rendered.injected);
+    expect([data.header, ...data.entries.map((e) => e.text)].join('\n')).toBe(rendered.prompt);
+    expect(data.entries[0]!.name).toBe(systemic);
+    expect(data.entries.find((e) => e.name === procedure)?.text.split('\n')).toHaveLength(3);
+    expect(data.entries.map((e) => e.name).sort()).toEqual([...rendered.injected].sort());
+  });
+
   it('surfaces a memory that mentions a file the task touches even when the objective shares no words (dual query)', async () => {
     const { store } = testStore();
     const auth = await added(store, 'Circular import between src/auth.py and models/user.py at startup', 'Move shared types to models/types.py');

@@ -2,7 +2,7 @@
 // fusion, the schema upgrade that indexes existing memories, and recall using each signal.
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { queryTerms, searchTerms } from '../../src/memory/tokens.js';
+import { queryTerms, searchTerms } from '../../src/memory/search-terms.js';
 import { filePatterns, pathMatch, queryPaths } from '../../src/memory/files.js';
 import { fuse, ranks } from '../../src/memory/fusion.js';
 import { openMemoryStore, lexicalEmbedder, memoryText } from '../../src/memory/index.js';

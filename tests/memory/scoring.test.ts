@@ -3,9 +3,9 @@ import { confidenceTag, effectiveness, recency, score } from '../../src/memory/s
 
 describe('scoring arithmetic', () => {
   it('effectiveness is helped/(helped+failed), 0.5 with no feedback', () => {
-    expect(effectiveness(0, 0)).toBe(0.5);
-    expect(effectiveness(3, 1)).toBe(0.75);
-    expect(effectiveness(0.5, 1)).toBeCloseTo(1 / 3);
+    expect(effectiveness({ helped: 0, failed: 0 })).toBe(0.5);
+    expect(effectiveness({ helped: 3, failed: 1 })).toBe(0.75);
+    expect(effectiveness({ helped: 0.5, failed: 1 })).toBeCloseTo(1 / 3);
   });
 
   it('recency halves every 7 whole days since last use, else since creation', () => {
@@ -18,7 +18,7 @@ describe('scoring arithmetic', () => {
   });
 
   it('relevance 1.0, no feedback, used today scores 0.85', () => {
-    expect(score(1, effectiveness(0, 0), 1)).toBeCloseTo(0.85);
+    expect(score(1, effectiveness({ helped: 0, failed: 0 }), 1)).toBeCloseTo(0.85);
   });
 
   it('confidence tags round to the nearest percent, [unproven] without feedback', () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runOneShotAction } from '../../src/supervisor/actions.js';
+import { runOneShotAction } from '../../src/supervisor/one-shot.js';
 import { stopBackground } from '../../src/supervisor/background.js';
 import { checkOnce, runLoop } from '../../src/supervisor/commands.js';
 import { cleanEnv, tempDir, tempGitRepo } from '../helpers/cli.js';

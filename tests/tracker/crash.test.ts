@@ -1,11 +1,13 @@
 // A writer SIGKILLed between writing its temp file and renaming it over the bead file: the file is
-// the previous version exactly, and the next writer breaks the dead writer's lock.
+// the previous version exactly, and the next writer breaks the dead writer's lock. The dying writer
+// is tests/helpers/lock-holder.mjs: it takes the real lock (the tracker's own code) in its own
+// process and leaves a complete temp file, as a writer does just before its rename.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBeads } from '../../src/tracker/index.js';
-import { HELIX_BIN, cleanEnv, helix, tempGitRepo } from '../helpers/cli.js';
+import { REPO_ROOT, cleanEnv, helix, tempGitRepo } from '../helpers/cli.js';
 import { bead, jsonl } from './builders.js';
 
 /** Resolves once `file` exists, checking every 10 ms; rejects when the child exits first. */
@@ -32,13 +34,12 @@ describe('crash safety', () => {
     const previous = jsonl([bead({ id: 'a' }), bead({ id: 'b', 'x-foreign': 'kept' })]);
     writeFileSync(file, previous);
 
-    const writer = spawn(process.execPath, [HELIX_BIN, 'tracker', 'update', 'a', '--notes', 'never lands'], {
-      cwd: repo,
-      env: { ...cleanEnv(), HELIX_TRACKER_TEST_HOLD_LOCK_SEC: '30' },
-      stdio: 'ignore',
-    });
+    const marker = join(repo, 'holding');
+    const holder = join(REPO_ROOT, 'tests', 'helpers', 'lock-holder.mjs');
+    const updated = jsonl([bead({ id: 'a', notes: 'never lands' }), bead({ id: 'b', 'x-foreign': 'kept' })]);
+    const writer = spawn(process.execPath, [holder, dir, marker, updated], { env: cleanEnv(), stdio: ['pipe', 'ignore', 'ignore'] });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => writer.once('exit', (_code, signal) => resolve(signal)));
-    await waitForFile(join(dir, 'beads.test-hold'), writer);
+    await waitForFile(marker, writer);
 
     // The writer is inside the window: it holds the lock, its complete temp file is on disk.
     expect(readFileSync(join(dir, 'beads.lock', 'pid'), 'utf8')).toBe(`${writer.pid}\n`);
@@ -63,5 +64,28 @@ describe('crash safety', () => {
     expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
     // the dead writer's temp file is cleaned up by the next write
     expect(readdirSync(dir).filter((f) => f.startsWith('beads.jsonl.tmp-'))).toEqual([]);
+  });
+});
+
+describe('a live lock holder', () => {
+  it('makes a writer wait, and the write lands once the holder lets go', async () => {
+    const repo = tempGitRepo();
+    const dir = join(repo, '.ddx');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'beads.jsonl'), jsonl([bead({ id: 'a' })]));
+    const marker = join(repo, 'holding');
+    const holder = spawn(process.execPath, [join(REPO_ROOT, 'tests', 'helpers', 'lock-holder.mjs'), dir, marker], { env: cleanEnv(), stdio: ['pipe', 'ignore', 'ignore'] });
+    const released = new Promise<number | null>((resolve) => holder.once('exit', (code) => resolve(code)));
+    await waitForFile(marker, holder);
+
+    const blocked = helix(['tracker', 'update', 'a', '--notes', 'too soon'], { cwd: repo, env: { DDX_BEAD_LOCK_TIMEOUT: '0.2' } });
+    expect(blocked.status).toBe(5);
+    expect(blocked.stderr).toBe(`bead: lock timeout after 0.2s: ${join(dir, 'beads.lock')} held by pid ${holder.pid} since ${new Date(readFileSync(join(dir, 'beads.lock', 'acquired_at'), 'utf8').trim()).toISOString()}\n`);
+
+    holder.stdin!.end();
+    expect(await released).toBe(0);
+    const after = helix(['tracker', 'update', 'a', '--notes', 'in time'], { cwd: repo, env: {} });
+    expect(after.status).toBe(0);
+    expect(parseBeads(readFileSync(join(dir, 'beads.jsonl'), 'utf8')).byId.get('a')).toMatchObject({ notes: 'in time' });
   });
 });

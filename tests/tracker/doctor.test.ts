@@ -86,6 +86,16 @@ describe('fixStore', () => {
     expect(after.get('l')).toEqual(live);
   });
 
+  it('a released claim\'s injected memory names move to helix-injected-unsettled for the next run, merged as a set', () => {
+    const stale = bead({ id: 's', status: 'in_progress', owner: 'helix', 'claimed-pid': String(deadPid()), 'claimed-at': '2025-06-01T00:00:00Z', 'helix-injected': ['m1', 'm2'], 'helix-injected-unsettled': ['m2', 'm0'] });
+    const store = storeWith(jsonl([stale]));
+    const result = fixStore(store, { now: NOW, thresholdSec: 7200, machine: 'here' });
+    expect(result.unsettled).toEqual([{ id: 's', names: 2 }]);
+    const after = parsedLines(store.readText())[0]!;
+    expect(after).not.toHaveProperty('helix-injected');
+    expect(after['helix-injected-unsettled']).toEqual(['m2', 'm0', 'm1']);
+  });
+
   it('a git conflict: keeps the newer edit whichever side it is on, moves the other verbatim, and says which', () => {
     const ours = JSON.stringify({ id: 'a', title: 'closed on main', status: 'closed', updated_at: '2025-06-01T10:00:00Z' });
     const theirs = JSON.stringify({ id: 'a', title: 'edited on the branch', status: 'open', updated_at: '2025-05-01T10:00:00Z' });
@@ -127,7 +137,7 @@ describe('fixStore', () => {
   it('on a healthy file makes no backup and changes nothing', () => {
     const clean = jsonl([bead({ id: 'a' })]);
     const store = storeWith(clean);
-    expect(fixStore(store, facts)).toEqual({ backup: undefined, quarantined: 0, released: [], repaired: [], choices: [] });
+    expect(fixStore(store, facts)).toEqual({ backup: undefined, quarantined: 0, released: [], unsettled: [], repaired: [], choices: [] });
     expect(readdirSync(store.dir)).toEqual(['beads.jsonl']);
     expect(store.readText()).toBe(clean);
     expect(existsSync(join(store.dir, 'beads.quarantine.jsonl'))).toBe(false);

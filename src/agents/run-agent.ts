@@ -17,7 +17,7 @@ import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
-import { HelixError } from '../errors.js';
+import { CHILD_EXIT, HelixError } from '../errors.js';
 import type { AgentCommand } from './command.js';
 import { agentTimeoutSeconds } from './timeout.js';
 import { MAX_TIMER_SECONDS } from '../numbers.js';
@@ -27,7 +27,7 @@ import { type AgentUsage, parseEventLine, progressLines, readAgentAnswer, usageT
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 
 /** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
-export const TIMEOUT_EXIT_CODE = 124;
+export const TIMEOUT_EXIT_CODE = CHILD_EXIT.timedOut;
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const DEFAULT_KILL_GRACE_MS = 5000;
 
@@ -251,8 +251,8 @@ const GATE_NAME = 'helix-agent';
  * exec: codex: not found`, 127; `…: Permission denied`, 126), or undefined when the agent ran.
  */
 function gateRefusal(exitCode: number | undefined, stderr: string): string | undefined {
-  if ((exitCode !== 126 && exitCode !== 127) || !new RegExp(`^${GATE_NAME}: .*exec: `).test(stderr)) return undefined;
-  return exitCode === 127 ? 'ENOENT' : 'EACCES';
+  if ((exitCode !== CHILD_EXIT.cannotRun && exitCode !== CHILD_EXIT.notFound) || !new RegExp(`^${GATE_NAME}: .*exec: `).test(stderr)) return undefined;
+  return exitCode === CHILD_EXIT.notFound ? 'ENOENT' : 'EACCES';
 }
 
 /** One short line for a program that could not be started; the system's message may quote the whole command line. */

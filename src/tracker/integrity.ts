@@ -10,7 +10,7 @@ import { allCycles } from './deps.js';
 import { QUARANTINE_FILE } from './paths.js';
 import { type StaleClaim, type StaleClaimFacts, staleClaims } from './stale.js';
 import { type BeadStore, type StoreProblem, Draft, parseBeads } from './store.js';
-import { unclaimBead } from './claim.js';
+import { releaseOrphan } from './orphans.js';
 import { repairSchema, schemaProblems } from './schema.js';
 
 export interface DoctorReport {
@@ -45,6 +45,8 @@ export interface FixResult {
   backup: string | undefined;
   quarantined: number;
   released: string[];
+  /** Released claims whose attempt had injected memories: the names stay on the bead for the next run's feedback. */
+  unsettled: Array<{ id: string; names: number }>;
   /** Records whose string-form dependencies, labels string or numeric-string priority were repaired. */
   repaired: string[];
   /** One line per bead the fix had to choose a copy of (a git conflict, a duplicate id). */
@@ -66,7 +68,7 @@ export function fixStore(store: BeadStore, facts: StaleClaimFacts): FixResult {
     const snapshot = parseBeads(text);
     const stale = staleClaims(snapshot.beads, facts);
     const needsRepair = snapshot.beads.some((b) => repairSchema(b) !== undefined);
-    if (snapshot.problems.length === 0 && stale.length === 0 && !needsRepair) return { backup: undefined, quarantined: 0, released: [], repaired: [], choices: [] };
+    if (snapshot.problems.length === 0 && stale.length === 0 && !needsRepair) return { backup: undefined, quarantined: 0, released: [], unsettled: [], repaired: [], choices: [] };
     mkdirSync(store.dir, { recursive: true });
     // Never over an earlier backup: two fixes in one second keep both originals.
     const backup = createUniquely(join(store.dir, `beads.jsonl.bak-${backupStamp(facts.now)}`), '', (path) => copyFileSync(store.file, path, constants.COPYFILE_EXCL));
@@ -80,10 +82,16 @@ export function fixStore(store: BeadStore, facts: StaleClaimFacts): FixResult {
       draft.change(fixed.id, (b) => Object.assign(b, fixed));
       repaired.push(fixed.id);
     }
-    const released = staleClaims(draft.beads, facts).map((claim) => claim.id);
-    for (const id of released) unclaimBead(draft, id, { now: facts.now });
+    const released: string[] = [];
+    const unsettled: FixResult['unsettled'] = [];
+    for (const { id } of staleClaims(draft.beads, facts)) {
+      const orphan = releaseOrphan(draft, id, facts, 'later');
+      if (!orphan) continue;
+      released.push(id);
+      if (orphan.injected.length > 0) unsettled.push({ id, names: orphan.injected.length });
+    }
     store.writeLocked(draft.serialise());
-    return { backup, quarantined: moved.length, released, repaired, choices };
+    return { backup, quarantined: moved.length, released, unsettled, repaired, choices };
   });
 }
 
