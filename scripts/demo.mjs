@@ -1,21 +1,31 @@
 #!/usr/bin/env node
 // `npm run demo`: helix's main job, for real, on a fresh machine. It creates a temporary git
-// project with a handful of beads (dependencies, an epic with children, one bead whose first
-// attempt fails), puts the STAND-IN agent from examples/demo-agent on PATH (it honours the real
-// `ddx agent execute-bead` contract and makes real commits, but it is not an AI), runs
-// `helix run --summary` to completion, then `helix status`.
+// project with a handful of beads (dependencies, an epic with children), puts the STAND-IN agent
+// from examples/demo-agent on PATH (it honours the real `ddx agent execute-bead` contract and
+// makes real commits, but it is not an AI), runs `helix run --summary` to completion, then
+// `helix status`, and shows what the memory did.
 //
-//   npm run demo              stand-in agent, backoff shortened to 2 s
-//   npm run demo -- --keep    keep the demo project and print where it is
-//   npm run demo -- --real    use the ddx / codex / claude found on PATH instead of the stand-in
+// One bead needs a fact its text does not give: the project's CLI spec check
+// (check/cli-spec.sh, the bead's `verify` command) wants a line in src/args.txt that only the
+// check's message names. The stand-in's first attempt fails that check; helix stores the failure
+// as a memory whose resolution is the agent's LEARNED line (the check's message); on the retry
+// helix injects that memory, the stand-in adds the line because the memory says so, prints what
+// it used (UTILIZED), and the check passes. With `--no-memory` the retry has nothing to go on and
+// the bead is skipped after 4 attempts.
+//
+//   npm run demo                 stand-in agent, backoff shortened to 2 s
+//   npm run demo -- --keep       keep the demo project and print where it is
+//   npm run demo -- --no-memory  the same run without memory (the control)
+//   npm run demo -- --real       use the ddx / codex / claude found on PATH instead of the stand-in
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const args = new Set(process.argv.slice(2));
 const real = args.has('--real');
+const noMemory = args.has('--no-memory');
 const project = mkdtempSync(join(tmpdir(), 'helix-demo-'));
 const shims = join(project, '.git-shims');
 
@@ -51,27 +61,51 @@ process.stdout.write(real ? 'Using the real agents found on PATH.\n' : 'Agent: e
 sh('git', ['init', '-q', '-b', 'main']);
 writeFileSync(join(project, 'README.md'), '# demo project\n');
 writeFileSync(join(project, 'AGENTS.md'), '# Agents\n\n## Quick Reference\n\n- build: `true`\n- test: `test -f docs/overview.md`\n');
+mkdirSync(join(project, 'check'));
+writeFileSync(
+  join(project, 'check', 'cli-spec.sh'),
+  "#!/bin/sh\n# SPEC-CLI §2: the argument parser runs in strict mode.\ngrep -qx 'strict: true' src/args.txt 2>/dev/null && exit 0\necho \"src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'\"\nexit 1\n",
+);
+// Committed with the project: an uncommitted file would be swept into DDx v0.6.1's checkpoint commit
+// (helix warns about that before the first build).
+writeFileSync(join(project, '.gitignore'), '.git-shims\n');
 sh('git', ['add', '.']);
 sh('git', ['commit', '-q', '-m', 'demo project']);
-writeFileSync(join(project, '.gitignore'), '.git-shims\n');
 
 helix('tracker', 'init');
 const overview = helix('tracker', 'create', 'Write the project overview', '-p', '1', '--description', 'demo: write docs/overview.md', '--acceptance', 'docs/overview.md exists');
 const epic = helix('tracker', 'create', 'Command-line interface', '--type', 'epic', '-p', '2');
-const parser = helix('tracker', 'create', 'Argument parser', '--parent', epic, '--deps', overview, '--description', 'demo: write src/args.txt\ndemo: fail-once', '--spec-id', 'SPEC-CLI');
+const parser = helix('tracker', 'create', 'Argument parser', '--parent', epic, '--deps', overview, '--description', 'demo: write src/args.txt', '--spec-id', 'SPEC-CLI', '--set', 'verify=sh check/cli-spec.sh');
 helix('tracker', 'create', 'Help text', '--parent', epic, '--deps', parser, '--description', 'demo: write src/help.txt', '--spec-id', 'SPEC-CLI');
 helix('tracker', 'create', 'Changelog entry', '-p', '3', '--description', 'demo: write CHANGELOG.md');
-process.stdout.write(`Seeded 5 beads (an epic with two children, dependencies, one bead that fails once):\n`);
+process.stdout.write(`Seeded 5 beads (an epic with two children, dependencies; "Argument parser" is verified by check/cli-spec.sh, which wants a line its text does not mention):\n`);
 process.stdout.write(`${helix('tracker', 'list')}\n`);
 
-say('$ helix run --summary');
-const run = spawnSync(process.execPath, [join(root, 'bin', 'helix'), 'run', '--summary'], { cwd: project, env, stdio: 'inherit' });
+const runArgs = ['run', '--summary', ...(noMemory ? ['--no-memory'] : [])];
+say(`$ helix ${runArgs.join(' ')}`);
+const run = spawnSync(process.execPath, [join(root, 'bin', 'helix'), ...runArgs], { cwd: project, env, stdio: 'inherit' });
 
 say('$ helix status');
 spawnSync(process.execPath, [join(root, 'bin', 'helix'), 'status'], { cwd: project, env, stdio: 'inherit' });
 
 say('$ git log --oneline');
 process.stdout.write(`${sh('git', ['log', '--oneline'])}\n`);
+
+if (!real) {
+  // helix's session log keeps the agent's own output: the lines that show what it knew and used.
+  say('The session log (.helix-logs/), the lines about memory:');
+  const logs = readdirSync(join(project, '.helix-logs')).filter((f) => /^helix-.*\.log$/.test(f));
+  const log = logs.map((f) => readFileSync(join(project, '.helix-logs', f), 'utf8')).join('\n');
+  const about = /cycle \d+: (?!injected 0)|UTILIZED: |LEARNED: |memory \S+ says |verifying: |attempt \d+ failed/;
+  process.stdout.write(`${log.split('\n').filter((l) => about.test(l) && !/ complete \(rc=/.test(l)).join('\n')}\n`);
+  if (!noMemory) {
+    say(`$ helix memory recall "${'Argument parser'}" --limit 1`);
+    const [memory] = JSON.parse(helix('memory', 'recall', 'Argument parser', '--limit', '1'));
+    if (memory) {
+      process.stdout.write(`${memory.type} memory ${memory.name}\n  trigger:    ${memory.trigger}\n  resolution: ${memory.resolution}\n  helped ${memory.helped}, failed ${memory.failed}, effectiveness ${memory.effectiveness}\n`);
+    }
+  }
+}
 
 if (args.has('--keep')) process.stdout.write(`\nDemo project kept at ${project}\n`);
 else rmSync(project, { recursive: true, force: true });

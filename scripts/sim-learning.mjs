@@ -1,41 +1,51 @@
 #!/usr/bin/env node
-// `npm run sim:learning`: does helix's learning loop help? A deterministic simulation through the
-// REAL `helix run` (bin/helix, its tracker, its SQLite memory store), with a stand-in agent
-// (scripts/sim/agent.mjs, installed as `ddx`) whose luck is a pure function of (seed, bead id,
-// attempt).
+// `npm run sim:learning`: does helix's learning loop help when success depends on what a memory
+// SAYS? A simulation through the REAL helix — bin/helix run, its tracker, its SQLite memory
+// store, a real temp git repo per arm and a real check command per bead — with a stand-in agent
+// that reads the injected memories and decides by their text (scripts/sim/, docs/learning.md).
 //
-// N task families, each with one useful memory and several distractors that look at least as
-// relevant (scripts/sim/families.mjs), seeded straight into each arm's store. Every round adds one
-// bead per family and runs `helix run` until the queue drains (failed beads are retried up to 4
-// times, as always). The agent succeeds with p_base, or p_help when its family's useful memory is
-// on the prompt's INJECTED line. Three arms, each in its own repository:
-//   off        `helix run --no-memory`
-//   honest     memory on; UTILIZED names the useful memory when it was injected
-//   dishonest  memory on; UTILIZED claims every injected memory
-// Reported: success rate (completed / attempted, from helix's run-complete line) per round per
-// arm, and the effectiveness of useful vs distractor memories at the end. Writes an SVG plot.
+// Each task family needs one fact (a config value) that the agent cannot guess; memories carry
+// facts: wrong ones seeded as imported notes, right ones the run learns (LEARNED lines, failure
+// records), stale ones once the world changes mid-run. Arms: memory off, and memory on with an
+// honest, an over-claiming and a silent (no UTILIZED) agent. The claims are judged on 95%
+// intervals over seeds and printed PASS/FAIL; `--ablate <mechanism>` runs the same with one helix
+// mechanism switched off (scripts/sim/ablations.mjs) and checks that the matching claim fails.
 //
-//   node scripts/sim-learning.mjs [--seed 7] [--rounds 12] [--families 6 (max 8)] [--distractors 7]
-//        [--p-base 0.3] [--p-help 0.8] [--min-injections 10] [--seeds 1,2,3,4,5]
-//        [--svg docs/learning-curves.svg | --no-svg] [--json]
-// Exit 1 when a claim fails on the main seed, or (with --seeds) holds on fewer than all but one
-// of the extra seeds.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+//   node scripts/sim-learning.mjs [--seeds 6 | --seed-list 1,2,3] [--families 6] [--rounds 12]
+//        [--change-at 7] [--change-share 0.33] [--misleading 2] [--crowded-misleading 6]
+//        [--p-discover 0.3] [--slip 0.1] [--claims gain,misleading,stale,overclaim]
+//        [--ablate learn|ranking|decay|gating] [--arms …] [--jobs 2]
+//        [--svg curves.svg] [--sweep [--svg-dir dir]] [--json] [--save run.json]
+//   node scripts/sim-learning.mjs --docs   the plain run, every ablation and the sweep, written to
+//        docs/learning-results.md and the docs/learning-*.svg plots (the only way anything in
+//        docs/ is written, so the figures there always come from one run of this command)
+// Exit: 0 when every claim passes (with --ablate: when the ablated mechanism's claim fails; with
+// --docs: both, for every claim and ablation), 1 otherwise, 2 on an error.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { FAMILIES, familyBead, familyMemories } from './sim/families.mjs';
-import { ARMS, fixed, judgeClaims, memoryStats, renderEffectiveness, renderSvg, renderTable } from './sim/report.mjs';
+import { ABLATIONS } from './sim/ablations.mjs';
+import { ARMS, installAgent, runArm } from './sim/engine.mjs';
+import { CLAIMS, armMetrics, interval, judgeClaims, lineChart, renderArmTable, showInterval } from './sim/report.mjs';
+import { FAMILIES } from './sim/world.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const HELIX = join(ROOT, 'bin', 'helix');
-const AGENT = join(ROOT, 'scripts', 'sim', 'agent.mjs');
-/** The store's clock is pinned so recency and the systemic window are the same on every run. */
-const SIM_NOW = '2026-01-05T12:00:00.000Z';
+
+/** Bars the claims must clear (on the interval, not the mean). */
+export const MARGINS = {
+  gain: 0.05,
+  misleadingEffectiveness: 0.25,
+  rightShown: 0.95,
+  staleDrop: 0.1,
+  staleFollowed: 0.25,
+  overclaimGap: 0.1,
+};
 
 function parseOptions(argv) {
+  const known = new Set(['--seeds', '--seed-list', '--families', '--rounds', '--change-at', '--change-share', '--misleading', '--crowded-misleading', '--p-discover', '--slip', '--arms', '--claims', '--ablate', '--jobs', '--svg', '--svg-dir', '--sweep', '--docs', '--json', '--embedder', '--save']);
+  for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
   const value = (name, fallback) => {
     const at = argv.indexOf(name);
     return at >= 0 && argv[at + 1] !== undefined ? argv[at + 1] : fallback;
@@ -45,17 +55,49 @@ function parseOptions(argv) {
     if (!Number.isFinite(n)) throw new Error(`${name} expects a number`);
     return n;
   };
-  return {
-    seed: number('--seed', 7),
-    rounds: number('--rounds', 12),
+  const seeds = argv.includes('--seed-list')
+    ? value('--seed-list', '').split(',').filter(Boolean).map(Number)
+    : Array.from({ length: number('--seeds', 6) }, (_, i) => i + 1);
+  const ablate = value('--ablate', undefined);
+  if (ablate !== undefined && !ABLATIONS[ablate]) throw new Error(`unknown ablation ${ablate}: one of ${Object.keys(ABLATIONS).join(', ')}`);
+  // Which claims to judge (with --ablate: the one its mechanism is tested by), and so which arms to run.
+  const ablated = Object.keys(CLAIMS).find((k) => CLAIMS[k].mechanism === ablate);
+  const claims = value('--claims', ablated ?? Object.keys(CLAIMS).join(',')).split(',');
+  for (const c of claims) if (!CLAIMS[c]) throw new Error(`unknown claim ${c}: one of ${Object.keys(CLAIMS).join(', ')}`);
+  const needed = new Set(claims.flatMap((c) => CLAIMS[c].arms));
+  if (!argv.includes('--claims') && !ablate) needed.add('silent'); // reported, no claim of its own
+  const arms = argv.includes('--arms') ? value('--arms', '').split(',') : ARMS.map((a) => a.key).filter((k) => needed.has(k));
+  for (const a of arms) if (!ARMS.some((arm) => arm.key === a)) throw new Error(`unknown arm ${a}`);
+  const config = {
     families: number('--families', 6),
-    distractors: number('--distractors', 7),
-    pBase: number('--p-base', 0.3),
-    pHelp: number('--p-help', 0.8),
-    minInjections: number('--min-injections', 10),
-    seeds: argv.includes('--seeds') ? value('--seeds', '').split(',').filter(Boolean).map(Number) : [],
-    svg: argv.includes('--no-svg') ? undefined : resolve(value('--svg', join(ROOT, 'docs', 'learning-curves.svg'))),
+    rounds: number('--rounds', 12),
+    changeAt: number('--change-at', 7),
+    changeShare: number('--change-share', 1 / 3),
+    misleading: number('--misleading', 2),
+    crowdedMisleading: number('--crowded-misleading', 6),
+    pDiscover: number('--p-discover', 0.3),
+    slip: number('--slip', 0.1),
+    embedder: value('--embedder', 'lexical'),
+    ablate,
+  };
+  if (config.families < 1 || config.families > FAMILIES.length) throw new Error(`--families must be 1..${FAMILIES.length}`);
+  if (config.changeAt < 2 || config.changeAt > config.rounds) throw new Error('--change-at must be within 2..rounds');
+  const docs = argv.includes('--docs');
+  if (docs && argv.some((a) => a.startsWith('--') && !['--docs', '--jobs'].includes(a))) {
+    throw new Error('--docs runs the documented defaults; it takes only --jobs');
+  }
+  return {
+    config,
+    seeds,
+    arms,
+    jobs: Math.max(1, number('--jobs', 2)),
+    svg: argv.includes('--svg') ? resolve(value('--svg', '')) : undefined,
+    svgDir: argv.includes('--svg-dir') ? resolve(value('--svg-dir', '')) : undefined,
+    sweep: argv.includes('--sweep'),
+    docs,
+    claims,
     json: argv.includes('--json'),
+    save: argv.includes('--save') ? resolve(value('--save', 'sim-learning.json')) : undefined,
   };
 }
 
@@ -65,223 +107,249 @@ function ensureBuilt() {
   if (tsc.status !== 0) throw new Error('the build failed; run `npm run build` and retry');
 }
 
-/** Bead ids are a function of (seed, round, family), so every arm works on the same beads. */
-function beadId(seed, round, family) {
-  return `sim-${createHash('sha256').update(`${seed}:${round}:${family}`).digest('hex').slice(0, 8)}`;
-}
-
-function run(file, args, options) {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolvePromise({ status, stdout, stderr }));
-  });
+/** Runs jobs (functions returning promises) at most `limit` at a time, in order of results. */
+async function pool(jobs, limit) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return results;
 }
 
 /**
- * After a round: counts its closed beads and takes the ones still open out of the execution queue
- * (`execution-eligible: false`), so every round of every arm starts from the same N fresh beads.
- * No helix run is active here, so a plain rewrite of the file is safe.
+ * Every (config, seed, arm) run, `jobs` at a time, each in its own temp folder. Returns per seed
+ * the metrics of each arm and its per-round rates.
  */
-function retireRound(file, ids) {
-  const beads = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  let closed = 0;
-  for (const bead of beads) {
-    if (!ids.includes(bead.id)) continue;
-    if (bead.status === 'closed') closed++;
-    else bead['execution-eligible'] = false;
-  }
-  writeFileSync(file, `${beads.map((b) => JSON.stringify(b)).join('\n')}\n`);
-  return closed;
-}
-
-/**
- * How relevant the seeded memories look to a fresh bead of their family, as the store ranks them
- * for injection: the distractors should look at least as relevant as the useful memory.
- */
-async function relevanceCheck(store, families, seeded) {
-  let atLeast = 0;
-  let total = 0;
-  const usefulRanks = [];
-  for (const family of families) {
-    const bead = familyBead(family);
-    const found = await store.recall([bead.title, bead.description, bead.acceptance].join('\n'), { limit: 50 });
-    const relevance = new Map(found.map((m) => [m.name, m._relevance]));
-    const mine = seeded.filter((s) => s.family === family.key);
-    const useful = relevance.get(mine.find((s) => s.role === 'useful').name) ?? 0;
-    for (const d of mine.filter((s) => s.role === 'distractor')) {
-      total++;
-      if ((relevance.get(d.name) ?? 0) >= useful) atLeast++;
-    }
-    usefulRanks.push(found.findIndex((m) => m.name === mine.find((s) => s.role === 'useful').name) + 1);
-  }
-  return { atLeast, total, usefulRanks };
-}
-
-/** One arm: its own repository, tracker, memory store and agent state. */
-async function runArm(arm, config, work, memory) {
-  const repo = join(work, arm.key);
-  const agentDir = join(work, `${arm.key}-agent`);
-  mkdirSync(join(repo, '.ddx'), { recursive: true });
-  mkdirSync(agentDir, { recursive: true });
-  spawnSync('git', ['init', '-q'], { cwd: repo });
-  const families = FAMILIES.slice(0, config.families);
-
-  // Seed the store through the memory library, exactly as `helix memory store` would.
-  const env = { HELIX_EMBEDDER: 'lexical', HELIX_NOW: SIM_NOW };
-  const store = memory.openMemoryStore({ dbPath: join(repo, '.helix', 'helix.db'), env, warn: () => undefined });
-  const seeded = [];
-  const useful = {};
-  for (const family of families) {
-    const { useful: u, distractors } = familyMemories(family, config.distractors);
-    for (const [role, input] of [['useful', u], ...distractors.map((d) => ['distractor', d])]) {
-      const stored = await store.store(input);
-      if (stored.status !== 'added') throw new Error(`seeding ${family.key}: ${stored.status} ${stored.reason}`);
-      seeded.push({ name: stored.name, family: family.key, role });
-      if (role === 'useful') useful[family.key] = stored.name;
-    }
-  }
-  const lookalikes = await relevanceCheck(store, families, seeded);
-  store.close();
-
-  const sim = { seed: config.seed, pBase: config.pBase, pHelp: config.pHelp, honesty: arm.key === 'dishonest' ? 'dishonest' : 'honest', beads: {}, useful };
-  const runEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HELIX_|DDX_)/.test(k))),
-    PATH: `${join(work, 'bin')}:${process.env.PATH}`,
-    SIM_DIR: agentDir,
-    HELIX_BACKOFF_SLEEP: '0',
-    HELIX_ALT_AGENT: 'none',
-    HELIX_AUTO_ALIGN: '0',
-    ...env,
-  };
-  const rounds = [];
-  const stamp = Date.parse('2026-01-01T00:00:00Z');
-  for (let round = 1; round <= config.rounds; round++) {
-    const ids = families.map((f) => beadId(config.seed, round, f.key));
-    const lines = families.map((family, i) => {
-      const at = new Date(stamp + (round * 100 + i) * 1000).toISOString();
-      sim.beads[ids[i]] = family.key;
-      return JSON.stringify({ id: ids[i], ...familyBead(family), status: 'open', priority: 2, issue_type: 'task', created_at: at, updated_at: at });
-    });
-    appendFileSync(join(repo, '.ddx', 'beads.jsonl'), `${lines.join('\n')}\n`);
-    writeFileSync(join(agentDir, 'sim.json'), JSON.stringify(sim));
-
-    const flags = ['run', '--summary', '--no-auto-review', '--no-auto-align', '--review-every', '0'];
-    if (arm.key === 'off') flags.push('--no-memory');
-    const result = await run(process.execPath, [HELIX, ...flags], { cwd: repo, env: runEnv });
-    if (result.status !== 0) throw new Error(`${arm.key} round ${round}: helix run exited ${result.status}\n${result.stderr.slice(-3000)}`);
-    const line = /run complete: (\d+) attempted, (\d+) completed/.exec(result.stderr);
-    if (!line) throw new Error(`${arm.key} round ${round}: no run-complete line\n${result.stderr.slice(-2000)}`);
-    const attempted = Number(line[1]);
-    const completed = Number(line[2]);
-    // Helix's count must agree with the tracker: a success is a bead it closed.
-    const closed = retireRound(join(repo, '.ddx', 'beads.jsonl'), ids);
-    if (closed !== completed) throw new Error(`${arm.key} round ${round}: helix says ${completed} completed, the tracker has ${closed} closed`);
-    const injectedLines = (result.stderr.match(/injected \d+ memories/g) ?? []).length;
-    rounds.push({ attempted, completed, injectedLines });
-  }
-
-  const calls = readFileSync(join(agentDir, 'calls.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const injections = {};
-  for (const call of calls) for (const name of call.injected) injections[name] = (injections[name] ?? 0) + 1;
-  const reopened = memory.openMemoryStore({ dbPath: join(repo, '.helix', 'helix.db'), env, warn: () => undefined });
-  const memories = {};
-  for (const s of seeded) memories[s.name] = reopened.get(s.name);
-  const health = await reopened.health();
-  reopened.close();
-  // The memory-off arm must not have touched its store: nothing added, nothing rated.
-  if (arm.key === 'off' && (health.total_memories !== seeded.length || health.with_feedback !== 0)) {
-    throw new Error(`memory-off arm changed its store: ${health.total_memories} memories, ${health.with_feedback} with feedback`);
-  }
-  return {
-    rounds,
-    lookalikes,
-    stats: memoryStats(seeded, memories, injections, config.minInjections),
-    totalMemories: health.total_memories,
-    byType: health.by_type,
-    usefulInjectedShare: calls.length ? calls.filter((c) => c.usefulInjected).length / calls.length : 0,
-  };
-}
-
-async function simulate(config, memory) {
+async function simulate(runs, jobs, memory) {
   const work = mkdtempSync(join(tmpdir(), 'helix-sim-learning-'));
   try {
-    mkdirSync(join(work, 'bin'));
-    symlinkSync(AGENT, join(work, 'bin', 'ddx'));
-    const started = performance.now();
-    const results = await Promise.all(ARMS.map((arm) => runArm(arm, config, work, memory)));
-    const arms = Object.fromEntries(ARMS.map((arm, i) => [arm.key, results[i]]));
-    const result = { config, arms, seconds: (performance.now() - started) / 1000 };
-    result.claims = judgeClaims(result);
-    return result;
+    installAgent(work);
+    return await pool(
+      runs.map((r, i) => async () => {
+        const armWork = join(work, String(i));
+        mkdirSync(armWork);
+        const arm = ARMS.find((a) => a.key === r.arm);
+        const config = arm.crowded ? { ...r.config, misleading: r.config.crowdedMisleading } : r.config;
+        const result = await runArm(arm, { ...config, seed: r.seed }, armWork, memory, join(work, 'bin'));
+        rmSync(armWork, { recursive: true, force: true });
+        return { ...r, metrics: armMetrics(result, config), rounds: result.rounds };
+      }),
+      jobs,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-function report(result) {
-  const c = result.config;
-  const out = [];
-  out.push(`helix learning simulation: seed ${c.seed}, ${c.families} families × (1 useful + ${c.distractors} distractors), ${c.rounds} rounds, p_base ${c.pBase}, p_help ${c.pHelp} (${result.seconds.toFixed(1)} s)`);
-  out.push('');
-  const look = result.arms.honest.lookalikes;
-  out.push(`Before any feedback, ${look.atLeast} of ${look.total} distractors look at least as relevant to their family's bead as its useful memory; the useful memory ranks ${look.usefulRanks.join(', ')} (of ${1 + c.distractors}) and the first prompt shows 5.`);
-  out.push('');
-  out.push('Success rate per round (completed / attempted, retries included):');
-  out.push('');
-  out.push(renderTable(result));
-  out.push('');
-  out.push('Effectiveness of the seeded memories at the end (helped / (helped + failed), rated memories only):');
-  out.push('');
-  out.push(renderEffectiveness(result));
-  out.push('');
-  for (const arm of ARMS.slice(1)) {
-    const a = result.arms[arm.key];
-    out.push(`${arm.label}: useful memory on ${fixed(100 * a.usefulInjectedShare, 0)}% of prompts; store ends with ${a.totalMemories} memories ${JSON.stringify(a.byType)}`);
+/** Results grouped by seed: [{ seed, arms: { key: metrics }, rounds: { key: rounds } }]. */
+function bySeed(results) {
+  const seeds = new Map();
+  for (const r of results) {
+    const s = seeds.get(r.seed) ?? { seed: r.seed, arms: {}, rounds: {} };
+    s.arms[r.arm] = r.metrics;
+    s.rounds[r.arm] = r.rounds;
+    seeds.set(r.seed, s);
   }
+  return [...seeds.values()];
+}
+
+const COLOURS = { off: '#888888', honest: '#1f77b4', overclaim: '#d62728', silent: '#2ca02c' };
+
+function curvesSvg(seeds, config, arms) {
+  const series = ARMS.filter((a) => arms.includes(a.key) && !a.crowded).map((arm) => ({
+    label: arm.label,
+    colour: COLOURS[arm.key],
+    points: Array.from({ length: config.rounds }, (_, i) => {
+      const rates = seeds.map((s) => s.rounds[arm.key][i]).map((r) => r.completed / r.attempted);
+      const ci = interval(rates);
+      return { x: i + 1, y: ci.mean, low: ci.low, high: ci.high };
+    }),
+  }));
+  return lineChart({
+    title: `Success rate per round, mean and 95% interval over ${seeds.length} seeds`,
+    xLabel: `round (the world changes at round ${config.changeAt} for ${Math.round(config.changeShare * 100)}% of the families)`,
+    yLabel: 'completed / attempted',
+    xTicks: Array.from({ length: config.rounds }, (_, i) => ({ x: i + 1, label: String(i + 1) })),
+    series,
+    notes: [`npm run sim:learning: ${config.families} families, ${config.misleading} misleading memories each, p_discover ${config.pDiscover}, slip ${config.slip}${config.ablate ? `, ablation ${config.ablate}` : ''}`],
+  });
+}
+
+function report(seeds, claims, options, seconds) {
+  const c = options.config;
+  const out = [];
+  out.push(`helix learning simulation: ${seeds.length} seeds (${seeds.map((s) => s.seed).join(', ')}), ${c.families} families, ${c.rounds} rounds, world change at round ${c.changeAt} for ${Math.round(c.changeShare * 100)}% of the families, ${c.misleading} misleading memories a family (crowded: ${c.crowdedMisleading}), p_discover ${c.pDiscover}, slip ${c.slip}, embedder ${c.embedder} (${(seconds / 60).toFixed(1)} min)`);
+  if (c.ablate) out.push(`ABLATION ${c.ablate}: ${ABLATIONS[c.ablate]}`);
   out.push('');
-  for (const claim of result.claims) out.push(`${claim.holds ? 'HOLDS ' : 'FAILS '} ${claim.claim}: ${claim.value}`);
-  const d = result.arms.dishonest.stats;
-  out.push(`dishonest arm: verification alone leaves useful ${fixed(d.useful.mean, 3)} vs distractors ${fixed(d.distractors.mean, 3)} (gap ${fixed(d.useful.mean - d.distractors.mean, 3)}; honest gap ${fixed(result.arms.honest.stats.useful.mean - result.arms.honest.stats.distractors.mean, 3)})`);
+  out.push(renderArmTable(seeds, ARMS.filter((a) => options.arms.includes(a.key))));
+  out.push('');
+  out.push('Claims (mean [95% interval over seeds]; a claim passes only if its interval clears the bar):');
+  for (const claim of claims) out.push(`${claim.holds ? 'PASS' : 'FAIL'}  ${claim.claim} (mechanism: ${claim.mechanism})\n      ${claim.value}`);
   return out.join('\n');
+}
+
+async function runSweep(options, memory) {
+  const base = options.config;
+  const seeds = options.seeds;
+  const pValues = [0.1, 0.3, 0.5, 0.7, 0.9];
+  const mValues = [0, 2, 4, 6];
+  const runs = [];
+  if (!pValues.includes(base.pDiscover)) throw new Error(`--sweep needs --p-discover to be one of ${pValues.join(', ')}`);
+  for (const seed of seeds) {
+    for (const p of pValues) for (const arm of ['off', 'honest']) runs.push({ seed, arm, config: { ...base, pDiscover: p }, axis: 'p', x: p });
+    // The misleading axis at the base p_discover; its point at the base count is the p axis's.
+    for (const m of mValues) if (m !== base.misleading) runs.push({ seed, arm: 'honest', config: { ...base, misleading: m }, axis: 'm', x: m });
+  }
+  const started = performance.now();
+  const results = await simulate(runs, options.jobs, memory);
+  const find = (axis, arm, seed, x) => results.find((r) => r.axis === axis && r.arm === arm && r.seed === seed && r.x === x).metrics.success;
+  const off = (seed, p) => find('p', 'off', seed, p);
+  const honestAt = (axis, x, seed) => (axis === 'm' && x === base.misleading ? find('p', 'honest', seed, base.pDiscover) : find(axis, 'honest', seed, x));
+  const gainP = pValues.map((p) => ({ x: p, ...interval(seeds.map((s) => honestAt('p', p, s) - off(s, p))) }));
+  const gainM = mValues.map((m) => ({ x: m, ...interval(seeds.map((s) => honestAt('m', m, s) - off(s, base.pDiscover))) }));
+  const point = (g) => ({ x: g.x, y: g.mean, low: g.low, high: g.high });
+  const note = `npm run sim:learning -- --sweep: ${seeds.length} seeds, ${base.families} families, ${base.rounds} rounds, slip ${base.slip}`;
+  const charts = {
+    'learning-sweep-fact.svg': lineChart({
+      title: 'Gain from memory vs how much the right fact helps',
+      xLabel: `p_discover: chance the agent finds the fact without memory (${base.misleading} misleading memories a family)`,
+      yLabel: 'success on − off',
+      yMin: -0.4,
+      yMax: 0.6,
+      xTicks: pValues.map((p) => ({ x: p, label: String(p) })),
+      series: [{ label: 'honest agent − memory off', colour: COLOURS.honest, points: gainP.map(point) }],
+      notes: [note, 'Bars: 95% interval over seeds.'],
+    }),
+    'learning-sweep-misleading.svg': lineChart({
+      title: 'Gain from memory vs misleading memories per family',
+      xLabel: `seeded misleading memories per family (p_discover ${base.pDiscover})`,
+      yLabel: 'success on − off',
+      yMin: -0.4,
+      yMax: 0.6,
+      xTicks: mValues.map((m) => ({ x: m, label: String(m) })),
+      series: [{ label: 'honest agent − memory off', colour: COLOURS.honest, points: gainM.map(point) }],
+      notes: [note, 'Bars: 95% interval over seeds.'],
+    }),
+  };
+  const lines = [`sweep (${((performance.now() - started) / 60000).toFixed(1)} min, ${seeds.length} seeds): gain = success(honest) − success(off), mean [95% interval over seeds]`, '', '| p_discover | gain |', '|---:|---:|'];
+  for (const g of gainP) lines.push(`| ${g.x} | ${showInterval(g)} |`);
+  lines.push('', `| misleading a family (p_discover ${base.pDiscover}) | gain |`, '|---:|---:|');
+  for (const g of gainM) lines.push(`| ${g.x} | ${showInterval(g)} |`);
+  return { text: lines.join('\n'), gainP, gainM, charts };
+}
+
+/** The plain run, or one ablation: every arm the claims need, each seed; the claims judged. */
+async function claimsRun(options, memory) {
+  const started = performance.now();
+  const runs = options.seeds.flatMap((seed) => options.arms.map((arm) => ({ seed, arm, config: options.config })));
+  const seeds = bySeed(await simulate(runs, options.jobs, memory));
+  const claims = judgeClaims(seeds, MARGINS).filter((c) => options.claims.includes(c.key));
+  const seconds = (performance.now() - started) / 1000;
+  const ablated = options.config.ablate ? claims.find((c) => c.mechanism === options.config.ablate) : undefined;
+  const ok = options.config.ablate ? ablated !== undefined && !ablated.holds : claims.length > 0 && claims.every((c) => c.holds);
+  const lines = [report(seeds, claims, options, seconds)];
+  if (options.config.ablate) {
+    lines.push(
+      ablated
+        ? `\nablation ${options.config.ablate}: the claim it tests ${ablated.holds ? 'still PASSES: the claim does not depend on this mechanism' : 'FAILS, as it should when its mechanism is off'}`
+        : `\nablation ${options.config.ablate}: no claim testing it was run (check --arms)`,
+    );
+  }
+  const hasCurves = options.arms.some((a) => !ARMS.find((x) => x.key === a).crowded);
+  return { seeds, claims, ok, seconds, text: lines.join('\n'), curves: hasCurves ? curvesSvg(seeds, options.config, options.arms) : undefined };
+}
+
+/** `git describe`-like: the commit the figures were made from, and whether the tree had changes. */
+function revision() {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  if (head.status !== 0) return 'unknown revision';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'scripts', 'bin'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  return `${head.stdout.trim()}${dirty ? ' with uncommitted changes to src/, scripts/ or bin/' : ''}`;
+}
+
+/**
+ * `--docs`: the plain run, each ablation, and the sweep, with the documented defaults; writes
+ * docs/learning-results.md and the plots. Every figure in docs/ and the README's learning section
+ * comes from here, so none is copied by hand.
+ */
+async function docsRun(options, memory) {
+  const started = performance.now();
+  const from = revision();
+  const docsDir = join(ROOT, 'docs');
+  const say = (line) => process.stderr.write(`sim-learning --docs: ${line}\n`);
+  const sections = [];
+  let ok = true;
+
+  say('the plain run (every claim, every arm)');
+  const plain = await claimsRun(options, memory);
+  ok &&= plain.ok;
+  const files = { 'learning-curves.svg': plain.curves };
+  sections.push(['## The claims: `npm run sim:learning`', '', plain.ok ? 'Every claim PASSES.' : '**Not every claim passes.**', '', '```text', plain.text, '```', '', '![success rate per round](learning-curves.svg)']);
+
+  const ablations = ['## The ablations: `npm run sim:learning -- --ablate <mechanism>`', '', 'Each runs only the arms its claim needs, with that one mechanism switched off; the claim must FAIL.'];
+  for (const [claimKey, claim] of Object.entries(CLAIMS)) {
+    const ablate = claim.mechanism;
+    say(`ablation ${ablate}`);
+    const run = await claimsRun({ ...options, config: { ...options.config, ablate }, arms: claim.arms, claims: [claimKey] }, memory);
+    ok &&= run.ok;
+    ablations.push('', `### \`npm run sim:learning -- --ablate ${ablate}\`: ${ABLATIONS[ablate]}`, '', '```text', run.text, '```');
+  }
+  sections.push(ablations);
+
+  say('the sweep');
+  const sweep = await runSweep(options, memory);
+  Object.assign(files, sweep.charts);
+  sections.push(['## The sweep: `npm run sim:learning -- --sweep`', '', '```text', sweep.text, '```', '', ...Object.keys(sweep.charts).map((file) => `![${file}](${file})`)]);
+
+  const minutes = ((performance.now() - started) / 60000).toFixed(1);
+  const head = [
+    '# Learning simulation: results',
+    '',
+    `Generated by \`npm run sim:learning -- --docs\` (${minutes} min, ${options.jobs} runs at a time) from helix ${from}. Do not edit by hand: rerun the command. What the simulation is and what it does not show: [learning.md](learning.md).`,
+  ];
+  const text = [head, ...sections].map((lines) => lines.join('\n')).join('\n\n');
+  writeFileSync(join(docsDir, 'learning-results.md'), `${text}\n`);
+  for (const [file, svg] of Object.entries(files)) writeFileSync(join(docsDir, file), svg);
+  return { ok, written: ['learning-results.md', ...Object.keys(files)].map((f) => relative(ROOT, join(docsDir, f))) };
 }
 
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   ensureBuilt();
   const memory = await import(join(ROOT, 'dist', 'memory', 'index.js'));
-  const { seeds, svg, json, ...config } = options;
-  const main = await simulate(config, memory);
-  if (svg) {
-    mkdirSync(dirname(svg), { recursive: true });
-    writeFileSync(svg, renderSvg(main));
+  if (options.docs) {
+    const { ok, written } = await docsRun(options, memory);
+    process.stdout.write(`written: ${written.join(', ')}${ok ? '' : '\nNOT EVERY CLAIM PASSED, OR AN ABLATION LEFT ITS CLAIM PASSING: see docs/learning-results.md'}\n`);
+    process.exitCode = ok ? 0 : 1;
+    return;
   }
-  const extra = [];
-  for (const seed of seeds) extra.push(await simulate({ ...config, seed }, memory));
-  const holdingSeeds = extra.filter((r) => r.claims.every((c) => c.holds)).length;
-  const ok = main.claims.every((c) => c.holds) && (seeds.length === 0 || holdingSeeds >= seeds.length - 1);
-
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ main, seeds: extra.map((r) => ({ seed: r.config.seed, claims: r.claims, seconds: r.seconds })), holdingSeeds, ok }, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${report(main)}\n`);
-    if (svg) process.stdout.write(`plot written to ${svg}\n`);
-    if (seeds.length) {
-      process.stdout.write(`\nOther seeds (${seeds.join(', ')}):\n\n| seed | ${main.claims.map((_, i) => `claim ${i + 1}`).join(' | ')} | all |\n|---|${main.claims.map(() => '---').join('|')}|---|\n`);
-      for (const r of extra) {
-        process.stdout.write(`| ${r.config.seed} | ${r.claims.map((c) => `${c.holds ? '✓' : '✗'} ${c.value}`).join(' | ')} | ${r.claims.every((c) => c.holds) ? 'holds' : 'fails'} |\n`);
-      }
-      process.stdout.write(`\nclaims hold on ${holdingSeeds} of ${seeds.length} other seeds (need ${Math.max(0, seeds.length - 1)})\n`);
+  if (options.sweep) {
+    const sweep = await runSweep(options, memory);
+    if (options.svgDir) {
+      mkdirSync(options.svgDir, { recursive: true });
+      for (const [file, svg] of Object.entries(sweep.charts)) writeFileSync(join(options.svgDir, file), svg);
     }
+    process.stdout.write(options.json ? `${JSON.stringify({ gainP: sweep.gainP, gainM: sweep.gainM }, null, 2)}\n` : `${sweep.text}\n${options.svgDir ? `plots written to ${options.svgDir}\n` : ''}`);
+    return;
   }
-  process.exitCode = ok ? 0 : 1;
+  const run = await claimsRun(options, memory);
+  if (options.svg && run.curves) {
+    mkdirSync(dirname(options.svg), { recursive: true });
+    writeFileSync(options.svg, run.curves);
+  }
+  const document = { config: options.config, seeds: run.seeds, claims: run.claims, ok: run.ok, seconds: run.seconds };
+  if (options.save) writeFileSync(options.save, `${JSON.stringify(document, null, 2)}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else process.stdout.write(`${run.text}\n${options.svg && run.curves ? `plot written to ${options.svg}\n` : ''}`);
+  process.exitCode = run.ok ? 0 : 1;
 }
 
 main().catch((error) => {
-  process.stderr.write(`sim-learning: ${error.stack ?? error}\n`);
+  process.stderr.write(`sim-learning: ${error.message ?? error}\n`);
   process.exitCode = 2;
 });

@@ -9,9 +9,13 @@
 //
 // Bead conventions (in the description):
 //   demo: write <path>   the file to create (else the first `backticked/path`, else demo/<id>.md)
-//   demo: fail-once      the first attempt fails (execution_failed, exit 1); the next succeeds
+// A bead with a `verify` command: the stand-in runs it after writing, as an agent runs the tests.
+// When it fails, the stand-in undoes its edit, reports the failure and prints the check's message
+// as `LEARNED:`. It knows nothing the bead does not say — except what the memories helix injected
+// into its prompt say: an injected memory that says `add the line '<text>'` to the file it is
+// writing is followed, and named in `UTILIZED:`. It never makes a second try within one attempt.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 
 const LABEL = 'demo-agent (stand-in, not a real agent)';
@@ -40,12 +44,15 @@ function ddx(argv, started) {
     }
     const id = rest[0];
     if (!id || id.startsWith('-')) fail(`${LABEL}: execute-bead needs a bead id`, 2);
-    return executeBead(id, started);
+    const at = rest.indexOf('--prompt');
+    const prompt = at >= 0 && rest[at + 1] ? readFileSync(rest[at + 1], 'utf8') : '';
+    return executeBead(id, started, prompt);
   }
   if (sub === 'execute-loop') {
     const id = process.env.HELIX_SELECTED_ISSUE;
     if (!id) fail(`${LABEL}: execute-loop needs HELIX_SELECTED_ISSUE`, 2);
-    const outcome = implement(id, process.cwd());
+    const outcome = implement(id, process.cwd(), '');
+    process.stdout.write(report(outcome));
     if (outcome.failed) fail(`${LABEL}: ${outcome.detail}`, 1);
     helix(['tracker', 'close', id], process.cwd());
     process.stdout.write(`${LABEL}: execute-loop --once landed ${id} at ${outcome.resultRev}\n`);
@@ -84,10 +91,11 @@ function codex(argv) {
 }
 
 /** ddx agent execute-bead: implement, then print the JSON result; helix closes on success. */
-function executeBead(id, started) {
+function executeBead(id, started, prompt) {
   const root = process.cwd();
   process.stderr.write(`${LABEL}: standing in for \`ddx agent execute-bead ${id}\`\n`);
-  const outcome = implement(id, root);
+  const outcome = implement(id, root, prompt);
+  process.stdout.write(report(outcome));
   const result = {
     bead_id: id,
     base_rev: outcome.baseRev,
@@ -111,10 +119,11 @@ function answerPrompt(prompt, root) {
   const lower = prompt.toLowerCase();
   const target = /Implementation target:\s*(\S+)/.exec(prompt)?.[1];
   if (lower.includes('implementation action') && target) {
-    const outcome = implement(target, root);
-    if (outcome.failed) return { text: `${LABEL}: ${outcome.detail}\n`, tokens: outcome.tokens, exitCode: 1 };
+    const outcome = implement(target, root, prompt);
+    const said = report(outcome);
+    if (outcome.failed) return { text: `${said}${LABEL}: ${outcome.detail}\n`, tokens: outcome.tokens, exitCode: 1 };
     helix(['tracker', 'close', target], root); // a direct agent closes its own bead
-    return { text: `${LABEL}: implemented ${target} in ${outcome.resultRev}\n`, tokens: outcome.tokens, exitCode: 0 };
+    return { text: `${said}${LABEL}: implemented ${target} in ${outcome.resultRev}\n`, tokens: outcome.tokens, exitCode: 0 };
   }
   let text = `${LABEL}: nothing to do for this action.\n`;
   if (lower.includes('check action')) text = `NEXT_ACTION: STOP\n${LABEL}: the demo's work is done; nothing left to build.\n`;
@@ -122,30 +131,67 @@ function answerPrompt(prompt, root) {
   return { text, tokens: tokensFor(prompt), exitCode: 0 };
 }
 
-/** Reads the bead, writes its file, commits. Honours `demo: fail-once`. */
-function implement(id, cwd) {
+/**
+ * What the agent says about its attempt, before its result: which injected memories it used
+ * (when helix injected any) and, after a failed check, what the check told it.
+ */
+function report(outcome) {
+  const lines = outcome.used.map((use) => `${LABEL}: memory ${use.memory} says to add the line '${use.line}' to ${outcome.file}; added it`);
+  if (outcome.injected) lines.push(`UTILIZED: ${JSON.stringify(outcome.used.map((u) => u.memory))}`);
+  if (outcome.learned) lines.push(`LEARNED: ${outcome.learned}`);
+  return lines.map((l) => `${l}\n`).join('');
+}
+
+/** Reads the bead, writes its file (with any lines injected memories say it needs), runs the bead's check, commits. */
+function implement(id, cwd, prompt) {
   const root = git(['rev-parse', '--show-toplevel'], cwd).trim();
   const baseRev = git(['rev-parse', 'HEAD'], root).trim();
   const bead = JSON.parse(helix(['tracker', 'show', id, '--json'], root));
   const text = [bead.description, bead.acceptance].filter(Boolean).join('\n');
   const tokens = tokensFor(`${bead.title}\n${text}`);
   const attempt = countAttempt(root, id);
-  const base = { baseRev, resultRev: baseRev, tokens, attempt };
-  if (/demo:\s*fail-once/.test(text) && attempt === 1) {
-    return { ...base, failed: true, changed: false, detail: `deliberate first-attempt failure (demo: fail-once) for ${id}` };
-  }
   const file = fileFor(id, text);
+  const used = linesFromMemories(prompt, file);
+  const injected = /^INJECTED: \[/m.test(prompt);
+  const base = { baseRev, resultRev: baseRev, tokens, attempt, file, used, injected };
   const path = join(root, file);
-  const content = `# ${bead.title}\n\n${bead.description ?? ''}\n\nWritten for ${id} by ${LABEL}.\n`;
-  if (existsSync(path) && readFileSync(path, 'utf8') === content) {
-    return { ...base, failed: false, changed: false, detail: `${file} already satisfies ${id}` };
-  }
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const extra = used.map((u) => `${u.line}\n`).join('');
+  const content = `# ${bead.title}\n\n${bead.description ?? ''}\n\n${extra}${extra ? '\n' : ''}Written for ${id} by ${LABEL}.\n`;
+  if (before === content) return { ...base, failed: false, changed: false, detail: `${file} already satisfies ${id}` };
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
+  if (typeof bead.verify === 'string' && bead.verify.trim()) {
+    // The bead's own check, run as an agent runs the tests before it reports (bead text is data:
+    // it goes to sh as one argument, never spliced into a command line of ours).
+    const check = spawnSync('sh', ['-c', bead.verify], { cwd: root, encoding: 'utf8' });
+    if (check.status !== 0) {
+      if (before === undefined) rmSync(path);
+      else writeFileSync(path, before);
+      const message = `${check.stdout}${check.stderr}`.trim().split('\n').pop() || `exit ${check.status}`;
+      return { ...base, failed: true, changed: false, detail: `the bead's check failed (${bead.verify})`, learned: message };
+    }
+  }
   git(['add', '--', file], root);
   git(['-c', 'user.name=helix demo agent', '-c', 'user.email=demo-agent@helix.invalid', 'commit', '-q', '-m', `${id}: ${bead.title}`, '--', file], root);
   const resultRev = git(['rev-parse', 'HEAD'], root).trim();
   return { ...base, resultRev, failed: false, changed: true, detail: `wrote ${file}` };
+}
+
+/**
+ * The lines injected memories say `file` needs: a memory entry (`… (memory: <name>)`) that names
+ * the file and says `add the line '<text>'`. Nothing else in a memory is acted on.
+ */
+export function linesFromMemories(prompt, file) {
+  const used = [];
+  for (const entry of prompt.split('\n')) {
+    const name = /\(memory: ([^)\s]+)\)(?: \[[^\]]*\])?\s*$/.exec(entry)?.[1];
+    if (!name || !entry.includes(file)) continue;
+    for (const m of entry.matchAll(/add the line '([^'\n]+)'/g)) {
+      if (!used.some((u) => u.line === m[1])) used.push({ memory: name, line: m[1] });
+    }
+  }
+  return used;
 }
 
 /** The repository-relative file a bead names; never outside the repository. */

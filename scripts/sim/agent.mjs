@@ -4,38 +4,36 @@
 // `ddx agent execute-bead <id> … --prompt <file>`, and answers `ddx agent run` (prompt on stdin)
 // (check → NEXT_ACTION: STOP).
 //
-// A build succeeds with probability p_base, or p_help when its family's useful memory is named on
-// the prompt's `INJECTED: [...]` line. The draw is a pure function of (seed, bead id, attempt), so
-// every arm sees the same luck for the same bead and attempt and a run replays exactly. It reports
-// `UTILIZED:` honestly (the useful memory when it was injected, else none) or, in the dishonest
-// arm, claims every injected memory helped. Success prints an execute-bead success result (helix
-// verifies and closes the bead); failure prints `execution_failed` and exits 1.
+// It is a reader, not an oracle. For a bead it knows the family's setting and its five documented
+// values (they are in the bead and the docs), never which one is right. It reads the memory block
+// helix put into the prompt file and decides by what the text says (scripts/sim/reader.mjs):
+//   - a memory that names a value for the setting is a candidate, as confident as its tag
+//     (`[NN%]`, `[unproven]` = 50%); below 25% it counts as disproven;
+//   - a memory that says `<setting> = <v> is rejected` (the check's words, in a failure record)
+//     rules v out unless v's candidate is proven since (above 50%);
+//   - it follows the most confident candidate (ties: the first in the block). With none, it
+//     investigates: with probability p_discover it finds the truth (the service's docs); else it
+//     guesses among the documented values nothing speaks against.
+// It writes the value into the config file. With probability `slip` it botches the edit whatever
+// the value (a misspelt key), so even a right memory fails now and then. One try per attempt.
 //
-// Configuration: $SIM_DIR/sim.json = { seed, pBase, pHelp, honesty: "honest"|"dishonest",
-// beads: { <id>: <family> }, useful: { <family>: <memory name> } }. Each build appends one line to
-// $SIM_DIR/calls.jsonl; attempt numbers live in $SIM_DIR/attempts.json (helix runs one build at a
-// time, so a plain read-modify-write is enough).
-import { createHash } from 'node:crypto';
+// Personas:
+//   honest     runs the bead's check, as an agent runs the tests. Pass: commits, reports success,
+//              `LEARNED: set <setting> = <v> in <file>`. Fail: undoes the edit, reports
+//              execution_failed and the check's message as LEARNED. UTILIZED names the memory
+//              it followed (else `[]`).
+//   silent     the same, without a UTILIZED line.
+//   overclaim  never runs the check: commits and reports success every time; UTILIZED names
+//              every injected memory; LEARNED states whatever it tried. Only helix's verification
+//              stands between its claims and the memory.
+// Every draw is a pure function of (seed, bead id, attempt), so all arms of a seed get the same
+// luck for the same decision, and a run replays exactly.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Uniform in [0, 1) from (seed, bead id, attempt): 32 bits of SHA-256. */
-function draw(seed, id, attempt) {
-  const digest = createHash('sha256').update(`${seed}:${id}:${attempt}`).digest();
-  return digest.readUInt32BE(0) / 2 ** 32;
-}
-
-/** The names on the prompt's `INJECTED: [...]` line (none when memory was off or empty). */
-function injectedNames(prompt) {
-  const line = /^INJECTED: (\[.*\])\s*$/m.exec(prompt);
-  if (!line) return [];
-  try {
-    const names = JSON.parse(line[1]);
-    return Array.isArray(names) ? names.filter((n) => typeof n === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+import { readWorld } from './check.mjs';
+import { decide, readMemoryBlock } from './reader.mjs';
+import { FAMILIES, draw, settingLine } from './world.mjs';
 
 function option(argv, name) {
   const at = argv.indexOf(name);
@@ -50,27 +48,58 @@ function nextAttempt(dir, id) {
   return counts[id];
 }
 
+function git(args, cwd) {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
 function build(id, promptFile) {
   const dir = process.env.SIM_DIR;
   if (!dir) throw new Error('SIM_DIR is not set');
   const sim = JSON.parse(readFileSync(join(dir, 'sim.json'), 'utf8'));
-  const family = sim.beads[id];
-  if (family === undefined) throw new Error(`bead ${id} is not in the simulation`);
+  const bead = sim.beads[id];
+  if (!bead) throw new Error(`bead ${id} is not in the simulation`);
+  const family = FAMILIES.find((f) => f.key === bead.family);
   const prompt = promptFile ? readFileSync(promptFile, 'utf8') : '';
-  const injected = injectedNames(prompt);
-  const useful = sim.useful[family];
-  const usefulInjected = injected.includes(useful);
+  const injected = JSON.parse(/^INJECTED: (\[.*\])$/m.exec(prompt)?.[1] ?? '[]');
+  const entries = readMemoryBlock(prompt);
   const attempt = nextAttempt(dir, id);
-  const success = draw(sim.seed, id, attempt) < (usefulInjected ? sim.pHelp : sim.pBase);
-  const utilized = sim.honesty === 'dishonest' ? injected : usefulInjected ? [useful] : [];
-  appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify({ id, family, attempt, injected, usefulInjected, success })}\n`);
+  // The truth is read only for an investigation that succeeds: the agent found it in the docs.
+  const world = readWorld(readFileSync(process.env.SIM_WORLD, 'utf8'));
+  const choice = decide({ family, entries, seed: sim.seed, id, attempt, pDiscover: sim.pDiscover, truth: world[family.key] });
+  const slipped = draw(sim.seed, id, attempt, 'slip') < sim.slip;
 
-  if (injected.length > 0) process.stdout.write(`UTILIZED: ${JSON.stringify(utilized)}\n`);
-  const result = success
+  const root = process.cwd();
+  const path = join(root, family.file);
+  const before = readFileSync(path, 'utf8');
+  // A slip: the edit lands under a misspelt key, so the setting stays missing.
+  const line = slipped ? settingLine({ ...family, setting: `${family.setting}s` }, choice.value) : settingLine(family, choice.value);
+  writeFileSync(path, `# ${family.subject}\n${line}\n`);
+
+  const checks = sim.persona !== 'overclaim';
+  const check = checks ? spawnSync('sh', ['-c', bead.verify], { cwd: root, encoding: 'utf8' }) : undefined;
+  const passed = check ? check.status === 0 : true;
+  if (passed) {
+    // The file is tracked (the release commit made it), so `commit -a` takes the edit in one call.
+    git(['-c', 'user.name=sim agent', '-c', 'user.email=sim@helix.invalid', 'commit', '-q', '-a', '-m', `${id}: ${line}`], root);
+  } else {
+    writeFileSync(path, before);
+  }
+
+  const why = choice.source === 'memory' ? `memory ${choice.memory} [${Math.round(choice.confidence * 100)}%] says so` : choice.source === 'investigation' ? `${family.service} documents it` : 'a guess';
+  const out = [`sim-agent (${sim.persona}): set ${settingLine(family, choice.value)} in ${family.file} (${why})`];
+  const message = check ? `${check.stdout}${check.stderr}`.trim().split('\n').pop() : '';
+  if (check) out.push(`sim-agent (${sim.persona}): ${bead.verify}: ${message}`);
+  if (sim.persona === 'overclaim') out.push(`UTILIZED: ${JSON.stringify(injected)}`);
+  else if (sim.persona === 'honest' && injected.length > 0) out.push(`UTILIZED: ${JSON.stringify(choice.source === 'memory' ? [choice.memory] : [])}`);
+  out.push(`LEARNED: ${passed ? `set ${settingLine(family, choice.value)} in ${family.file}` : message}`);
+  appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify({ id, family: family.key, round: bead.round, attempt, injected, ...choice, slipped, checked: checks, passed })}\n`);
+  const result = passed
     ? { bead_id: id, outcome: 'merged', status: 'success', tokens: 0, exit_code: 0 }
-    : { bead_id: id, outcome: 'error', status: 'execution_failed', detail: 'the stand-in agent gave up', tokens: 0, exit_code: 1 };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  return success ? 0 : 1;
+    : { bead_id: id, outcome: 'error', status: 'execution_failed', detail: `the check failed (${bead.verify})`, tokens: 0, exit_code: 1 };
+  process.stdout.write(`${out.join('\n')}\n${JSON.stringify(result)}\n`);
+  return passed ? 0 : 1;
 }
 
 function agentRun(prompt) {

@@ -4,7 +4,7 @@
 // Library API (what the supervisor, the edit hook and `helix memory` call in-process):
 //
 //   const store = openMemoryStore({ dbPath: resolveDbPath(cwd, env), env, now, embedder?, warn? });
-//   await store.store({ trigger, resolution, type?, source?, tags? })   → { status, name, reason }
+//   await store.store({ trigger, resolution, type?, source?, tags? }, { mergeNearDuplicates? }) → { status, name, reason }
 //   await store.recall(query, { type?, limit?, minEffectiveness?, minRelevance?, expand? })
 //   store.get(name)                                                     → Memory | undefined
 //   await store.inject({ objective, files?, limit? })                   → { prompt, injected }
@@ -38,14 +38,14 @@ import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
 import { toMemory } from './rows.js';
 import { similarRecent, type SimilarOptions } from './similar.js';
-import { storeMemory, type StoreInput } from './store.js';
+import { storeMemory, type StoreInput, type StoreOptions } from './store.js';
 
 export { resolveDbPath } from './paths.js';
 export { clockFromEnv, type Clock } from './clock.js';
 export type { Embedder } from './embedders/embedder.js';
 export type { Memory } from './rows.js';
 export type { RecalledMemory } from './recall.js';
-export type { StoreInput, StoreResult } from './store.js';
+export type { StoreInput, StoreOptions, StoreResult } from './store.js';
 export * from './constants.js';
 export { lexicalEmbedder, LEXICAL_ID } from './embedders/lexical.js';
 export { selectEmbedder, embedderChoice, EMBEDDER_CHOICES, OFFLINE_DEFAULT } from './embedders/select.js';
@@ -75,7 +75,7 @@ export function openMemoryStore(options: OpenOptions) {
   });
   return {
     dbPath: options.dbPath,
-    store: (input: StoreInput) => storeMemory(ctx, input),
+    store: (input: StoreInput, opts?: StoreOptions) => storeMemory(ctx, input, opts),
     recall: (query: string, opts?: RecallOptions) => recall(ctx, query, opts),
     get: (name: string) => {
       const row = ctx.rowByName(name);

@@ -51,7 +51,12 @@ interface Candidate {
   vector: Float32Array;
 }
 
-export async function storeMemory(ctx: MemoryContext, input: StoreInput): Promise<StoreResult> {
+export interface StoreOptions {
+  /** false: merge only an identical text, never a near-duplicate by cosine, systemic or not (default true). */
+  mergeNearDuplicates?: boolean;
+}
+
+export async function storeMemory(ctx: MemoryContext, input: StoreInput, options: StoreOptions = {}): Promise<StoreResult> {
   const reason = rejection(input);
   if (reason) return rejected(reason);
   const type = (input.type ?? 'failure') as MemoryType;
@@ -71,7 +76,8 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput): Promis
     let candidate: Candidate = { type, trigger, resolution, vector: vector! };
     // One scan serves the duplicate check, the systemic count and auto-linking.
     let near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-    const duplicate = findDuplicate(ctx, near, candidate, thresholds);
+    const mergeable = (neighbours: Neighbour[]) => (options.mergeNearDuplicates === false ? [] : neighbours);
+    const duplicate = findDuplicate(ctx, mergeable(near), candidate, thresholds);
     if (duplicate) return merge(ctx, duplicate.row, input.tags ?? [], duplicate.reason);
 
     let note = '';
@@ -80,7 +86,7 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput): Promis
       if (similar >= SYSTEMIC_PRIOR_FAILURES) {
         candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
         near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-        const known = findDuplicate(ctx, near, candidate, thresholds);
+        const known = findDuplicate(ctx, mergeable(near), candidate, thresholds);
         if (known) return merge(ctx, known.row, input.tags ?? [], known.reason);
         note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
       }

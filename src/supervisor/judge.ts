@@ -114,7 +114,8 @@ export interface SettleFacts {
 
 /** The attempt's outcome before the runner measures the change, and the tracker writes that settle it. */
 export interface Settled {
-  outcome: { kind: 'completed'; salvaged: boolean } | { kind: 'drift'; changes: string[] } | { kind: 'failed'; failure: FailureKind; detail: string };
+  /** `refuted`: the agent reported success and verification refused it. */
+  outcome: { kind: 'completed'; salvaged: boolean } | { kind: 'drift'; changes: string[] } | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
   trackerOps: TrackerOp[];
   /** A line every output mode shows (a result DDx kept aside). */
   notice?: string;
@@ -142,7 +143,7 @@ export function settleAttempt(facts: SettleFacts): Settled {
     case 'verify': {
       if (facts.verification && !facts.verification.passed) {
         const reason = `verification failed: ${facts.verification.detail}`;
-        return { outcome: { kind: 'failed', failure: 'no-completion', detail: reason }, trackerOps: reopenAfterFailedVerification(id, after, reason) };
+        return { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true }, trackerOps: reopenAfterFailedVerification(id, after, reason) };
       }
       const close: TrackerOp[] = assessment.helixCloses ? [{ op: 'close', id, ...facts.landed }] : [];
       return { outcome: { kind: 'completed', salvaged: assessment.salvaged }, trackerOps: [...close, { op: 'forget', id }] };

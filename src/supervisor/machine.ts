@@ -98,7 +98,8 @@ export type AttemptOutcome =
       change?: ChangeFacts;
     }
   | { kind: 'drift'; changes: string[] }
-  | { kind: 'failed'; failure: FailureKind; detail: string };
+  /** `refuted`: the agent reported success and verification refused it. */
+  | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
 
 /**
  * How a batch member ended — a related ready bead claimed beside the primary for one direct prompt.

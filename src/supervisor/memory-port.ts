@@ -98,16 +98,27 @@ class StoreMemoryPort implements MemoryPort {
     return renderChosen(ranked, chosen);
   }
 
-  async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void> {
+  async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void> {
     const trailers = parseTrailers(input.output);
-    if (input.injected.length > 0) {
-      this.store.feedbackVerify({ taskId: input.bead.id, verifyPassed: input.verified, injected: input.injected, utilized: trailers.utilized });
-    }
+    const verdict =
+      input.injected.length > 0
+        ? this.store.feedbackVerify({ taskId: input.bead.id, verifyPassed: input.verified, injected: input.injected, utilized: trailers.utilized })
+        : undefined;
     const learned = trailers.learned.join(' ').trim();
     if (!input.verified && input.failureDetail) {
-      await this.store.store({ type: 'failure', trigger: failureTrigger(input.bead, input.failureDetail), resolution: learned || UNRESOLVED, source: `helix-run:${input.bead.id}` });
+      // A LEARNED line is the failure's resolution, unless the agent called the attempt a success
+      // and verification refused it: then it states the approach that failed, not a fix.
+      const resolution = (!input.refuted && learned) || UNRESOLVED;
+      // Two failures of one bead that differ only in what the check said, or in what the agent
+      // learned ("= immediate is rejected", "= linear-backoff is rejected"), are near-duplicates by
+      // cosine but different lessons: keep each (the same text still merges).
+      await this.store.store(
+        { type: 'failure', trigger: failureTrigger(input.bead, input.failureDetail), resolution, source: `helix-run:${input.bead.id}` },
+        { mergeNearDuplicates: false },
+      );
     } else if (input.verified && learned) {
-      await this.store.chunk({ task: input.bead.title, outcome: 'success', approach: learned });
+      // An agent that restates the pattern it was given must not credit it twice for one success.
+      await this.store.chunk({ task: input.bead.title, outcome: 'success', approach: learned, credited: verdict?.helped ?? [] });
     }
   }
 

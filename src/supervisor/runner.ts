@@ -82,7 +82,11 @@ export type { BuildPath } from './dispatch.js';
 export interface MemoryPort {
   inject(bead: Bead): Promise<{ block: string; names: string[] }>;
   /** `output` is the agent's final answer (UTILIZED / LEARNED lines are read from it). */
-  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string }): Promise<void>;
+  /**
+   * `refuted`: the agent reported success and verification failed, so its LEARNED line is the
+   * approach that was refused, not a resolution.
+   */
+  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void>;
   /** Systemic memories, for the blocker report. */
   systemic?(): Promise<string[]>;
   close?(): void;
@@ -633,7 +637,9 @@ export class Supervisor {
     if (this.ctx.memory && outcome.kind !== 'drift') {
       const verified = outcome.kind === 'completed';
       try {
-        await this.ctx.memory.feedback({ bead, injected, verified, output: answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined });
+        // An agent whose success verification refused learned nothing the store should offer as a fix.
+        const refuted = outcome.kind === 'failed' && outcome.refuted === true;
+        await this.ctx.memory.feedback({ bead, injected, verified, output: answer, failureDetail: outcome.kind === 'failed' ? outcome.detail : undefined, refuted });
       } catch (error) {
         this.ctx.output.narrative(`helix: memory feedback skipped: ${(error as Error).message}`);
       }

@@ -10,13 +10,16 @@ import {
   executeBeadCommand,
   parseExecuteBeadResult,
   parseNextAction,
+  parseTrailers,
   runAgentCommand,
 } from '../../src/agents/index.js';
 import { tempDir, tempGitRepo } from '../helpers/cli.js';
 
 const DEMO_AGENT = resolve(import.meta.dirname, '../../examples/demo-agent');
+/** A check that wants one line the bead never mentions, and says so when it is missing. */
+const STRICT_CHECK = "grep -qx 'strict: true' src/args.txt 2>/dev/null || { echo \"src/args.txt: add the line 'strict: true'\"; exit 1; }";
 
-function demoProject(beads: Record<string, { title: string; description?: string }>) {
+function demoProject(beads: Record<string, { title: string; description?: string; verify?: string }>) {
   const repo = tempGitRepo('helix-demo-');
   const bin = tempDir('helix-demo-bin-');
   writeFileSync(join(bin, 'beads.json'), JSON.stringify(beads));
@@ -57,18 +60,47 @@ describe('demo stand-in agent', () => {
     expect(p.closed()).toBe('');
   });
 
-  it('a fail-once bead fails its first attempt without committing and succeeds on the next', async () => {
-    const p = demoProject({ 'demo-2': { title: 'Flaky', description: 'demo: fail-once\ndemo: write flaky.txt' } });
+  it('a bead whose check fails: it undoes its edit, commits nothing, and reports the check\'s message as LEARNED', async () => {
+    const p = demoProject({ 'demo-2': { title: 'Parser', description: 'demo: write src/args.txt', verify: STRICT_CHECK } });
     const base = p.git('rev-parse', 'HEAD');
-    const cmd = executeBeadCommand({ root: p.repo, beadId: 'demo-2' });
-    const first = await runAgentCommand(cmd, { env: p.env });
-    expect(first.exitCode).toBe(1);
-    expect(parseExecuteBeadResult(first.stdout)).toMatchObject({ status: 'execution_failed', outcome: 'error', exit_code: 1 });
+    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-2' }), { env: p.env });
+    expect(run.exitCode).toBe(1);
+    expect(parseExecuteBeadResult(run.stdout)).toMatchObject({ status: 'execution_failed', outcome: 'error', exit_code: 1 });
+    expect(parseTrailers(run.stdout)).toMatchObject({ learned: ["src/args.txt: add the line 'strict: true'"], utilized: undefined });
     expect(p.git('rev-parse', 'HEAD')).toBe(base);
-    const second = await runAgentCommand(cmd, { env: p.env });
-    expect(second.exitCode).toBe(0);
-    expect(parseExecuteBeadResult(second.stdout)).toMatchObject({ status: 'success' });
-    expect(existsSync(join(p.repo, 'flaky.txt'))).toBe(true);
+    expect(existsSync(join(p.repo, 'src/args.txt'))).toBe(false);
+  });
+
+  it('adds a line an injected memory says its file needs, names that memory in UTILIZED, and passes the check', async () => {
+    const p = demoProject({ 'demo-2': { title: 'Parser', description: 'demo: write src/args.txt', verify: STRICT_CHECK } });
+    const prompt = join(p.repo, '..', 'prompt.md');
+    writeFileSync(
+      prompt,
+      [
+        'Memories from earlier tasks (list the ones that helped as UTILIZED: [name, ...]):',
+        "[unproven] Parser: execution_failed: check failed (files: src/args.txt) -> src/args.txt: add the line 'strict: true' (memory: parser-check)",
+        "[unproven] Help: execution_failed (files: src/help.txt) -> src/help.txt: add the line 'verbose: true' (memory: help-check)",
+        'INJECTED: ["parser-check","help-check"]',
+      ].join('\n'),
+    );
+    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-2', promptFile: prompt }), { env: p.env });
+    expect(run.exitCode).toBe(0);
+    expect(parseExecuteBeadResult(run.stdout)).toMatchObject({ status: 'success' });
+    expect(parseTrailers(run.stdout).utilized).toEqual(['parser-check']);
+    expect(run.stdout).toContain("memory parser-check says to add the line 'strict: true' to src/args.txt; added it");
+    const written = readFileSync(join(p.repo, 'src/args.txt'), 'utf8');
+    expect(written.split('\n')).toContain('strict: true');
+    expect(written).not.toContain('verbose: true');
+  });
+
+  it('names no memory when none it was given applies to its file', async () => {
+    const p = demoProject({ 'demo-3': { title: 'Help', description: 'demo: write src/help.txt' } });
+    const prompt = join(p.repo, '..', 'prompt-help.md');
+    writeFileSync(prompt, "[unproven] Parser -> src/args.txt: add the line 'strict: true' (memory: parser-check)\nINJECTED: [\"parser-check\"]\n");
+    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-3', promptFile: prompt }), { env: p.env });
+    expect(run.exitCode).toBe(0);
+    expect(parseTrailers(run.stdout).utilized).toEqual([]);
+    expect(readFileSync(join(p.repo, 'src/help.txt'), 'utf8')).not.toContain('strict: true');
   });
 
   it('answers the check action with NEXT_ACTION: STOP through ddx agent run', async () => {

@@ -142,6 +142,67 @@ describe('what the agent learned', () => {
   });
 });
 
+describe('failures keep what was learned from them', () => {
+  const resolutions = (p: Project) => {
+    const db = new Database(p.dbPath, { readonly: true });
+    const rows = db.prepare("SELECT resolution FROM memories WHERE type = 'failure' ORDER BY id").all() as Array<{ resolution: string }>;
+    db.close();
+    return rows.map((r) => r.resolution);
+  };
+
+  it('two failures of one bead that learned different things are two memories, not one merged into the other', async () => {
+    const p = new Project();
+    p.bead(WEBHOOK_BEAD);
+    // The same bead, the same failure detail; only the rejected value differs: near-duplicates by
+    // cosine (the store would merge them), but two lessons.
+    p.script([
+      { when: 'execute-bead', stdout: 'LEARNED: config/payments.toml: retry_policy = immediate is rejected by the payment provider\n', ...FAILED },
+      { when: 'execute-bead', stdout: 'LEARNED: config/payments.toml: retry_policy = linear-backoff is rejected by the payment provider\n', ...FAILED },
+      { when: 'execute-bead', stdout: 'LEARNED: config/payments.toml: retry_policy = immediate is rejected by the payment provider\n', ...FAILED },
+      { when: 'execute-bead', result: {} },
+    ]);
+
+    expect(p.helix(RUN).status).toBe(0);
+    // The third repeats the first word for word: that one merges.
+    expect(resolutions(p)).toEqual([
+      'config/payments.toml: retry_policy = immediate is rejected by the payment provider',
+      'config/payments.toml: retry_policy = linear-backoff is rejected by the payment provider',
+    ]);
+  });
+
+  it('an attempt the agent called a success and verification refused keeps no LEARNED line as its resolution', async () => {
+    const p = new Project();
+    p.bead({ ...WEBHOOK_BEAD, fields: { verify: 'echo "config/payments.toml: retry_policy = immediate is rejected" && exit 1' } });
+    // The agent says it is done and what worked; helix's check says otherwise, every time.
+    p.script([], { 'execute-bead': { stdout: 'LEARNED: set retry_policy = immediate in config/payments.toml\n', result: {} } });
+
+    expect(p.helix(RUN).stderr).toMatch(/1 skipped/);
+    const failures = Object.values(p.counts()).filter((m) => m.type === 'failure');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.trigger).toContain('verification failed: ');
+    expect(failures[0]!.trigger).toContain('retry_policy = immediate is rejected');
+    // The refused approach is not offered to the next agent as the fix, and nothing was chunked.
+    expect(resolutions(p)).toEqual(['UNRESOLVED - requires investigation']);
+    expect(Object.values(p.counts()).filter((m) => m.type === 'pattern')).toHaveLength(0);
+  });
+});
+
+describe('one verified success counts once', () => {
+  it('an agent that restates the pattern it used as LEARNED credits it by feedback only, not again by chunking', async () => {
+    const p = new Project();
+    const [pattern] = await p.remember({ trigger: `Task: ${WEBHOOK_BEAD.title}`, resolution: `Approach that worked: ${TWICE.resolution}` });
+    p.bead(WEBHOOK_BEAD);
+    const kept = p.keepPrompt();
+    p.script([{ when: 'execute-bead', run: kept.run, stdout: `UTILIZED: ["${pattern}"]\nLEARNED: ${TWICE.resolution}\n`, result: {} }]);
+
+    expect(p.helix(RUN).status).toBe(0);
+    expect(injectedIn(read(kept.file))).toContain(pattern);
+    // feedback-verify: helped += 0.5. Chunking the same approach again would have added 1 more.
+    expect(p.counts()[pattern!]).toMatchObject({ helped: 0.5, failed: 0 });
+    expect(Object.keys(p.counts())).toHaveLength(1);
+  });
+});
+
 describe('the prompt', () => {
   it('carries confidence-tagged lines, the INJECTED list, and --summary says how many were injected', async () => {
     const p = new Project();

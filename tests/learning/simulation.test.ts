@@ -1,78 +1,73 @@
-// Issue 8's proof: the learning simulation (scripts/sim-learning.mjs) through the real `helix run`,
-// on a fixed seed and a configuration small enough for the suite. The full run and the check on
-// other seeds are `npm run sim:learning [-- --seeds 1,2,3,4,5]` (numbers in docs/readme/learning.md).
+// The learning simulation (scripts/sim-learning.mjs) through the real `helix run`, small enough for
+// the suite: 3 seeds, 3 families, 8 rounds, one misleading note a family. Three seeds are too few
+// for the 95% intervals `npm run sim:learning` judges its claims on (6 seeds, 6 families, 12
+// rounds; docs/learning.md), so this asserts the same behaviour seed by seed — and shows it gone
+// when the mechanism behind it is switched off.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
+import { REPO_ROOT, cleanEnv } from '../helpers/cli.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'sim-learning.mjs');
+const SMALL = ['--seed-list', '1,2,3', '--families', '3', '--rounds', '8', '--change-at', '5', '--change-share', '0.34'];
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-interface Round {
-  attempted: number;
-  completed: number;
+interface Claim {
+  key: string;
+  mechanism: string;
+  holds: boolean;
+  value: string;
 }
-interface ArmResult {
-  rounds: Round[];
-  lookalikes: { atLeast: number; total: number; usefulRanks: number[] };
-  stats: {
-    useful: { mean: number; rated: number; count: number };
-    distractors: { mean: number };
-    often: { count: number; below: number; max: number };
-  };
+interface Metrics {
+  success: number;
+  misleadingEffectiveness: number;
+  staleCount: number;
+  staleFollowedAtChange: number;
+  staleFollowedLate: number;
 }
 interface SimOutput {
   ok: boolean;
-  main: { arms: Record<'off' | 'honest' | 'dishonest', ArmResult>; claims: Array<{ claim: string; holds: boolean; value: string }> };
+  claims: Claim[];
+  seeds: Array<{ seed: number; arms: Record<string, Metrics>; rounds: Record<string, Array<{ attempted: number; completed: number }>> }>;
 }
 
-function simulate(args: string[]): SimOutput {
+function simulate(args: string[]): { status: number | null; out: SimOutput } {
   const run = spawnSync(process.execPath, [SCRIPT, '--json', ...args], { env: cleanEnv(), encoding: 'utf8' });
   if (run.status !== 0 && run.status !== 1) throw new Error(`sim-learning exited ${run.status}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as SimOutput;
+  return { status: run.status, out: JSON.parse(run.stdout) as SimOutput };
 }
 
-const rate = (rounds: Round[]) => rounds.reduce((a, r) => a + r.completed, 0) / rounds.reduce((a, r) => a + r.attempted, 0);
+const claim = (out: SimOutput, key: string) => out.claims.find((c) => c.key === key)!;
+/** Each simulation runs dozens of real `helix run`s; on a busy 2-core machine that takes minutes. */
+const SIM_TIMEOUT = 300_000;
 
 describe('the learning simulation', () => {
-  it('on seed 7 memory with honest feedback beats memory off, and verification separates useful from distractors', () => {
-    const svg = join(tempDir('helix-sim-'), 'curves.svg');
-    // Since #13's ranking the useful memory displaces failing look-alikes within a few prompts, so in
-    // this short run no distractor is injected 10 times (the full run's default): count those
-    // injected 5 times or more.
-    const out = simulate(['--seed', '7', '--families', '4', '--rounds', '9', '--min-injections', '5', '--svg', svg]);
-    const { off, honest, dishonest } = out.main.arms;
-
-    // The premise: every distractor looks at least as relevant as the useful memory, which ranks last.
-    expect(honest.lookalikes.atLeast).toBe(honest.lookalikes.total);
-    expect(honest.lookalikes.usefulRanks).toEqual([8, 8, 8, 8]);
-    const lastThird = (arm: ArmResult) => arm.rounds.slice(-3);
-    expect(rate(lastThird(honest))).toBeGreaterThanOrEqual(1.5 * rate(lastThird(off)));
-    expect(honest.stats.often.count).toBeGreaterThan(0);
-    expect(honest.stats.often.below).toBe(honest.stats.often.count);
-    expect(honest.stats.often.max).toBeLessThan(0.25);
-    expect(honest.stats.useful.rated).toBe(honest.stats.useful.count);
-    expect(honest.stats.useful.mean).toBeGreaterThan(0.7);
-    // The dishonest agent credits every injected memory; verification alone still ranks the useful
-    // ones above the distractors, by less than the honest claim does.
-    expect(dishonest.stats.useful.mean).toBeGreaterThan(dishonest.stats.distractors.mean);
-    expect(dishonest.stats.useful.mean - dishonest.stats.distractors.mean).toBeLessThan(honest.stats.useful.mean - honest.stats.distractors.mean);
-    expect(out.main.claims.every((c) => c.holds)).toBe(true);
-    expect(out.ok).toBe(true);
-
-    const plot = readFileSync(svg, 'utf8');
-    expect(plot.startsWith('<svg')).toBe(true);
-    expect(plot.match(/<polyline /g)).toHaveLength(3);
-  });
-
-  it('is reproducible: the same seed gives the same rounds in every arm', () => {
-    const args = ['--seed', '3', '--families', '2', '--rounds', '2', '--no-svg'];
-    const first = simulate(args);
-    const second = simulate(args);
-    for (const arm of ['off', 'honest', 'dishonest'] as const) {
-      expect(second.main.arms[arm].rounds).toEqual(first.main.arms[arm].rounds);
-      expect(second.main.arms[arm].stats).toEqual(first.main.arms[arm].stats);
+  it('memory on beats memory off; misleading notes sink; stale facts are followed at the change and dropped by the end', () => {
+    const { out } = simulate([...SMALL, '--misleading', '1', '--arms', 'off,honest']);
+    expect(out.seeds).toHaveLength(3);
+    for (const s of out.seeds) {
+      const honest = s.arms.honest!;
+      expect(honest.misleadingEffectiveness).toBeLessThan(0.25);
+      expect(honest.staleCount).toBeGreaterThan(0);
+      expect(honest.staleFollowedAtChange).toBeGreaterThanOrEqual(0.5);
+      expect(honest.staleFollowedLate).toBeLessThan(0.25);
     }
-  });
+    expect(mean(out.seeds.map((s) => s.arms.honest!.success))).toBeGreaterThan(mean(out.seeds.map((s) => s.arms.off!.success)));
+  }, SIM_TIMEOUT);
+
+  it('with decay switched off (failed never grows) the stale facts are still followed at the end, and the stale claim fails', () => {
+    const { status, out } = simulate([...SMALL, '--misleading', '0', '--arms', 'honest', '--ablate', 'decay']);
+    for (const s of out.seeds) expect(s.arms.honest!.staleFollowedLate).toBeGreaterThanOrEqual(0.5);
+    expect(claim(out, 'stale')).toMatchObject({ holds: false });
+    // The exit status says the ablated mechanism's claim failed, as it should.
+    expect(status).toBe(0);
+  }, SIM_TIMEOUT);
+
+  it('replays exactly: the same seed gives the same rounds and the same memory counts', () => {
+    const args = ['--seed-list', '5', '--families', '2', '--rounds', '3', '--change-at', '2', '--arms', 'honest'];
+    const first = simulate(args).out.seeds[0]!;
+    const second = simulate(args).out.seeds[0]!;
+    expect(second.rounds).toEqual(first.rounds);
+    expect(second.arms).toEqual(first.arms);
+  }, SIM_TIMEOUT);
 });

@@ -127,6 +127,33 @@ describe('chunk', () => {
     expect(store.get(first.name)!.helped).toBe(1);
     expect(await store.chunk({ task: 'Add pagination to the orders API', outcome: 'blocked: tests fail', approach: 'x' })).toMatchObject({ status: 'skipped' });
   });
+
+  it('a different approach to the same task is a pattern of its own: the old one gets no credit for it', async () => {
+    const { store } = testStore();
+    const task = 'Repair the payment webhook retries';
+    const old = await store.chunk({ task, outcome: 'success', approach: 'set retry_policy = linear-backoff in config/payments.toml' });
+    // One word apart: near-duplicates by cosine, which a plain store would merge.
+    const fresh = await store.chunk({ task, outcome: 'success', approach: 'set retry_policy = exponential-jitter in config/payments.toml' });
+    expect(fresh).toMatchObject({ status: 'added' });
+    expect(fresh.name).not.toBe(old.name);
+    expect(store.get(old.name)).toMatchObject({ helped: 0, resolution: 'Approach that worked: set retry_policy = linear-backoff in config/payments.toml' });
+    expect(store.get(fresh.name)).toMatchObject({ helped: 0, resolution: 'Approach that worked: set retry_policy = exponential-jitter in config/payments.toml' });
+    // The same approach again strengthens the pattern that records it, not its nearest neighbour.
+    expect(await store.chunk({ task, outcome: 'success', approach: 'Set retry_policy = exponential-jitter in config/payments.toml.' })).toMatchObject({ status: 'strengthened', name: fresh.name });
+    expect(await store.chunk({ task, outcome: 'success', approach: 'set retry_policy = linear-backoff in config/payments.toml' })).toMatchObject({ status: 'strengthened', name: old.name });
+    expect([store.get(old.name)!.helped, store.get(fresh.name)!.helped]).toEqual([1, 1]);
+  });
+
+  it('does not strengthen a pattern the same success already credited (one success counts once)', async () => {
+    const { store } = testStore();
+    const task = 'Add pagination to the orders API';
+    const first = await store.chunk({ task, outcome: 'success', approach: 'Cursor on (created_at, id)' });
+    const again = await store.chunk({ task, outcome: 'success', approach: 'Cursor on (created_at, id)', credited: [first.name] });
+    expect(again).toEqual({ status: 'skipped', name: first.name, reason: 'this success already credited it' });
+    expect(store.get(first.name)!.helped).toBe(0);
+    // Credit for other memories does not stop it.
+    expect(await store.chunk({ task, outcome: 'success', approach: 'Cursor on (created_at, id)', credited: ['something-else'] })).toMatchObject({ status: 'strengthened' });
+  });
 });
 
 describe('health', () => {

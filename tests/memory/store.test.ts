@@ -93,6 +93,26 @@ describe('store', () => {
     expect(memory.trigger).toBe('Repeated: npm ci failed: ERESOLVE could not resolve peer dependency react');
   });
 
+  it('mergeNearDuplicates false: near-duplicates with different lessons stay apart, systemic ones too; the same text still merges', async () => {
+    const { store } = testStore();
+    const trigger = 'Repair the payment webhook retries: execution_failed: the check failed (sim-check payments)';
+    const lesson = (value: string) => `config/payments.toml: retry_policy = ${value} is rejected by the payment provider`;
+    const keep = { mergeNearDuplicates: false };
+    // Near-duplicates by cosine: by default the second merges into the first.
+    expect((await store.store({ trigger, resolution: lesson('immediate') })).status).toBe('added');
+    expect(await store.store({ trigger, resolution: lesson('linear-backoff') })).toMatchObject({ status: 'merged', reason: expect.stringMatching(/^similarity/) });
+
+    expect((await store.store({ trigger, resolution: lesson('linear-backoff') }, keep)).status).toBe('added');
+    const first = await store.store({ trigger, resolution: lesson('fixed-interval') }, keep);
+    expect(first).toMatchObject({ status: 'added', reason: 'promoted to systemic: 2 similar failures in the last 7 days' });
+    // The next systemic near-duplicate is a lesson of its own; the same text merges as always.
+    const second = await store.store({ trigger, resolution: lesson('circuit-breaker') }, keep);
+    expect(second).toMatchObject({ status: 'added', reason: expect.stringMatching(/^promoted to systemic/) });
+    expect(second.name).not.toBe(first.name);
+    expect(await store.store({ trigger, resolution: lesson('circuit-breaker') }, keep)).toMatchObject({ status: 'merged', name: second.name, reason: 'identical text' });
+    expect(store.get(second.name)).toMatchObject({ type: 'systemic', resolution: lesson('circuit-breaker') });
+  });
+
   it('does not promote when the earlier similar failures are older than 7 days', async () => {
     const { store, clock } = testStore();
     await added(store, 'npm ci fails with ERESOLVE peer dependency conflict on react', 'Add overrides for the peer');

@@ -76,14 +76,14 @@ describe('settleAttempt', () => {
       'failed verification on a bead the agent closed reopens it',
       facts({ kind: 'verify', helixCloses: false, salvaged: false }, { after: closed(), verification: refused }),
       {
-        outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom' },
+        outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom', refuted: true },
         trackerOps: [{ op: 'reopen', id, reason: 'verification failed: make test exited 2: boom' }, { op: 'forget', id }],
       },
     ],
     [
       'failed verification on a bead helix would close releases it',
       facts({ kind: 'verify', helixCloses: true, salvaged: false }, { verification: refused }),
-      { outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom' }, trackerOps: [{ op: 'release', id }] },
+      { outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom', refuted: true }, trackerOps: [{ op: 'release', id }] },
     ],
   ];
   it.each(table)('%s', (_name, input, expected) => {
