@@ -43,7 +43,7 @@ function rangeMessage(name: string, text: string, bounds: NumberBounds): string 
 }
 
 /** The offending text, short and printable: it may be anything a shell let through. */
-function quoted(text: string): string {
+export function quoted(text: string): string {
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   return JSON.stringify(shown);
 }

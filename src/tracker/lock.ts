@@ -21,7 +21,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statS
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive, sleepSync } from './process.js';
-import { MAX_TIMER_SECONDS } from '../numbers.js';
+import { MAX_TIMER_SECONDS, quoted } from '../numbers.js';
 
 export const LOCK_DIR_NAME = 'beads.lock';
 export const LOCK_POLL_MS = 50;
@@ -67,7 +67,7 @@ export function lockTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const ms = parseGoDurationMs(raw);
   const limitMs = MAX_TIMER_SECONDS * 1000;
   if (ms === undefined || Number.isNaN(ms) || ms > limitMs) {
-    throw new HelixError('validation', `helix: DDX_BEAD_LOCK_TIMEOUT must be a number of seconds or a Go duration (500ms, 10s, 1m30s) up to ${MAX_TIMER_SECONDS} s, got ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)}`);
+    throw new HelixError('validation', `helix: DDX_BEAD_LOCK_TIMEOUT must be a number of seconds or a Go duration (500ms, 10s, 1m30s) up to ${MAX_TIMER_SECONDS} s, got ${quoted(raw)}`);
   }
   return Math.max(0, ms);
 }

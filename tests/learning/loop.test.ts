@@ -7,17 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INJECTED_KEY } from '../../src/supervisor/runner.js';
-import { Project, RUN, injectedIn } from './harness.js';
+import { LOAD, Project, RUN, TWICE, WEBHOOK_BEAD, WINDOWS, injectedIn } from './harness.js';
 
-const WEBHOOK_BEAD = {
-  title: 'Repair the payment webhook handler',
-  description: 'The payment webhook handler in src/payments/webhook.ts is broken for some users.',
-  acceptance: 'The payment webhook handler works again.',
-};
-
-const WINDOWS = { trigger: 'Payment webhook handler breaks on Windows paths', resolution: 'Normalise path separators before comparing them' };
-const LOAD = { trigger: 'Payment webhook handler times out under heavy load', resolution: 'Raise the worker pool size and the request timeout' };
-const TWICE = { trigger: 'Retried payment webhooks charge the customer twice', resolution: 'Record each webhook event id and skip ids already processed' };
 const UNRELATED = { trigger: 'CSV report export garbles accented names', resolution: 'Write a UTF-8 byte order mark before the header row' };
 
 const FAILED = { result: { status: 'execution_failed', outcome: 'error', exit_code: 1, detail: 'the agent gave up' }, exit: 1 };

@@ -6,16 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitForFile } from '../agents/process-helpers.js';
-import { Project, RUN } from '../learning/harness.js';
+import { LOAD, Project, RUN, TWICE, WEBHOOK_BEAD as BEAD, WINDOWS } from '../learning/harness.js';
 
-const BEAD = {
-  title: 'Repair the payment webhook handler',
-  description: 'The payment webhook handler in src/payments/webhook.ts is broken for some users.',
-  acceptance: 'The payment webhook handler works again.',
-};
-const WINDOWS = { trigger: 'Payment webhook handler breaks on Windows paths', resolution: 'Normalise path separators before comparing them' };
-const LOAD = { trigger: 'Payment webhook handler times out under heavy load', resolution: 'Raise the worker pool size and the request timeout' };
-const TWICE = { trigger: 'Retried payment webhooks charge the customer twice', resolution: 'Record each webhook event id and skip ids already processed' };
 
 /** Normal mode: the recovery lines are detail, shown on stderr only without --summary. */
 const NORMAL_RUN = RUN.filter((a) => a !== '--summary');
