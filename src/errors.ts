@@ -34,6 +34,13 @@ export const EXIT = {
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  /**
+   * `helix run` stopped on a usage or rate limit that would not reset within --max-wait (stop
+   * reason `limit`; agents/usage-limit.ts reads the limit, supervisor/limit-wait.ts decides the wait).
+   */
+  limitWait: 20,
+  /** `helix run` stopped at a --max-cost, --max-tokens or --max-duration cap (stop reason `budget`; supervisor/budget.ts). */
+  budget: 21,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

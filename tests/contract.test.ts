@@ -45,6 +45,8 @@ describe('exit codes', () => {
       reviewIssuesFound: 10,
       missingTool: 11,
       writeFailed: 12,
+      limitWait: 20,
+      budget: 21,
       hangup: 129,
       interrupted: 130,
       brokenPipe: 141,
