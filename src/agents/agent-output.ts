@@ -2,11 +2,14 @@
 // their whole transcript — the prompt, every command and the start of its output, files they read —
 // and a trailer in that transcript is text the agent merely saw (a skill file's "NEXT_ACTION:
 // POLISH", a test log's "ISSUES_COUNT: 0"). helix acts only on the final answer:
-//   codex `exec --json`: the text of the last `item.completed` agent_message; usage from
-//     `turn.completed` (input_tokens includes cached_input_tokens);
-//   claude `--output-format stream-json` (or json): the `result` event's `result`; usage summed
-//     over `modelUsage` (every request of the call, side requests too), else `usage`;
-//     `total_cost_usd`;
+//   codex `exec --json`: every `item.completed` agent_message after the last tool item (the final
+//     turn: a model may answer in several messages, one event each); usage from `turn.completed`
+//     (input_tokens includes cached_input_tokens);
+//   claude `--output-format stream-json`: every text block of the main agent's assistant events
+//     after its last tool call or tool result (the `result` event keeps only the LAST block: a
+//     final turn of trailers, then a sentence, would lose the trailers), else the `result` event's
+//     `result` (`--output-format json`); usage summed over `modelUsage` (every request of the call,
+//     side requests too), else `usage`; `total_cost_usd`;
 //   anything else (ddx agent run, which prints the harness's text result): stdout.
 // Pure functions over the text the runner collected; a line that is not JSON is skipped.
 import type { AnswerFormat } from './command.js';
@@ -69,12 +72,17 @@ export function parseEventLine(line: string): Json | undefined {
   }
 }
 
+/** codex items that are neither the model's text nor its reasoning: a tool call ends a turn's text. */
+const CODEX_TEXT_ITEMS = new Set(['agent_message', 'reasoning', 'error']);
+
 function readCodexJson(stdout: string): AgentAnswer {
-  let answer = '';
+  let parts: string[] = [];
   let usage: AgentUsage | undefined;
   for (const event of jsonEvents(stdout)) {
-    const item = event.item;
-    if (event.type === 'item.completed' && isRecord(item) && item.type === 'agent_message' && typeof item.text === 'string') answer = item.text;
+    const item = isRecord(event.item) ? event.item : undefined;
+    const itemEvent = event.type === 'item.started' || event.type === 'item.completed';
+    if (item && itemEvent && !CODEX_TEXT_ITEMS.has(String(item.type))) parts = [];
+    if (item && event.type === 'item.completed' && item.type === 'agent_message' && typeof item.text === 'string') parts.push(item.text);
     if (event.type === 'turn.completed' && isRecord(event.usage)) {
       const u = event.usage;
       usage = add(usage, {
@@ -86,13 +94,33 @@ function readCodexJson(stdout: string): AgentAnswer {
       });
     }
   }
+  const answer = parts.join('\n');
   return usage ? { answer, usage } : { answer };
 }
 
+/** The text blocks of the main agent's final turn: those after its last tool call or tool result. */
+function claudeFinalTurn(events: Json[]): string[] {
+  let parts: string[] = [];
+  for (const event of events) {
+    if (event.parent_tool_use_id) continue; // a subagent's messages
+    const message = event.message;
+    if (event.type === 'user') parts = [];
+    if (event.type !== 'assistant' || !isRecord(message) || !Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (!isRecord(block)) continue;
+      if (block.type === 'tool_use') parts = [];
+      else if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+    }
+  }
+  return parts;
+}
+
 function readClaudeJson(stdout: string): AgentAnswer {
-  const result = jsonEvents(stdout).filter((e) => e.type === 'result').pop();
+  const events = jsonEvents(stdout);
+  const result = events.filter((e) => e.type === 'result').pop();
   if (!result) return { answer: '' };
-  const answer = typeof result.result === 'string' ? result.result : '';
+  const parts = claudeFinalTurn(events);
+  const answer = parts.length > 0 ? parts.join('\n') : typeof result.result === 'string' ? result.result : '';
   let usage: AgentUsage | undefined;
   if (isRecord(result.modelUsage) && Object.keys(result.modelUsage).length > 0) {
     for (const model of Object.values(result.modelUsage)) {

@@ -131,6 +131,7 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
     print(AGENT_CALL.ddxRunComplete({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost ?? 0, total: totals.tokens }));
     print(AGENT_CALL.ddxRunCompleteSummary({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost ?? 0, ...where }));
   } else if (kind === 'claude') {
+    print(AGENT_CALL.claudeComplete({ rc, seconds, tokens: result.tokens, costUsd: cost, total: totals.tokens }));
     print(AGENT_CALL.claudeCompleteSummary({ rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
   } else {
     print(AGENT_CALL.otherComplete({ label: call.label, rc, seconds, tokens: result.tokens, total: totals.tokens }));

@@ -76,6 +76,9 @@ export const AGENT_CALL = {
   claudePromptLine: (line: string) => say('noise', `helix: │ ${line}`),
   claudePromptBytes: (bytes: number) => say('noise', `helix: └─ ${bytes} bytes`),
   claudeTimeout: (timeoutSec: number) => stamped('always', `agent timeout after ${timeoutSec}s — killing`),
+  /** helix: the Bash CLI printed no completion line for a direct claude call in normal mode; helix does, as for codex. */
+  claudeComplete: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; total: number }) =>
+    stamped('noise', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}, ${p.total} total)`),
   /** The Bash line had no tokens (it could not read them); helix reads claude's usage and cost. */
   claudeCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
     stamped('summary', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),

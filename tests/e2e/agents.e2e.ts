@@ -1,10 +1,12 @@
-// helix against the REAL codex 0.169.0 and claude 2.1.197 CLIs (issue #11), each talking to a
+// helix against the REAL codex and claude CLIs pinned in tests/e2e/clis (issue #11; codex 0.171.0
+// and claude 2.1.332 since issue #24), each talking to a
 // scripted stand-in of its model API on 127.0.0.1 (model-api.ts). Every test runs the built
 // bin/helix in a real temp git repository; the scripted model makes the CLI really run commands,
 // apply a patch or write a file. Run with `npm run test:agents` (it installs the pinned CLIs first).
 //
 // What must not regress, and the test that fails if it does:
-//   1 trailers from the final answer only .... "check obeys the answer", "review counts 3"
+//   1 trailers from the final answer only .... "check obeys the answer", "review counts 3",
+//     and all of its parts ...................... "review with a final turn in two parts"
 //   2 effort and model reach the model ........ "build …" (xhigh), "check …" (default low),
 //                                               "review …" (default high), "--effort max …"
 //   3 tokens and cost from structured output .. "build …" (run-state, status = what was sent)
@@ -13,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeCommand, codexCommand, jsonEvents, runAgentCommand } from '../../src/agents/index.js';
 import { API_OF, type Agent, E2EProject, MODEL_OF, assertClisInstalled, bead, tokensSent } from './harness.js';
 import { ModelApi, type RecordedRequest } from './model-api.js';
 
@@ -78,6 +81,8 @@ for (const agent of ['codex', 'claude'] as const) {
       expect(r.stderr).toContain(`1 completed, 0 skipped, ${tokens} tokens`);
       const status = (await p.helix(['status'])).stdout;
       expect(status).toContain(`  Tokens:      ${tokens}`);
+      // the completion line in normal mode, with the running total (codex's line names no cost)
+      expect(r.stderr).toMatch(new RegExp(`\\] ${agent} complete \\(rc=0, \\d+s, \\d+ tokens(, \\$\\d+\\.\\d{4})?, ${tokens} total\\)\n`));
       if (agent === 'claude') {
         expect(state.total_cost_usd).toBeGreaterThan(0);
         expect(status).toMatch(/ {2}Cost: {8}\$\d+\.\d{4}/);
@@ -117,6 +122,30 @@ for (const agent of ['codex', 'claude'] as const) {
       expect(r.stdout).toBe('Three problems in the last commit.\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 0\n');
       expect(p.beads().map((b) => b.title)).toContainEqual(expect.stringMatching(/^Review findings for last-commit: 3 not filed by the reviewer$/));
       expect(effortOf(agent, api.mainRequests(wire)[0])).toBe('high');
+    });
+
+    it('review with a final turn in two parts (the trailers, then a sentence): all of it is the answer; exit 10', async () => {
+      const p = new E2EProject(api, agent);
+      const parts = ['REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\nFINDINGS_FILED: 0', 'Two problems in the last commit; details above.'];
+      api.script(wire, [{ shell: 'git log -1 --oneline' }, { parts }]);
+      const r = await p.helix(['review']);
+      expect(r.stderr).toContain('helix: review reported 2 issue(s), 0 filed as tracker issues\n');
+      expect(r.status).toBe(10);
+      expect(r.stdout).toBe(`${parts.join('\n')}\n`);
+    });
+
+    it('what the CLI itself reports for a two-part final turn: claude\'s `result` keeps the last part, codex one agent_message per part', async () => {
+      const p = new E2EProject(api, agent);
+      api.script(wire, [{ parts: ['NEXT_ACTION: WAIT', 'Nothing is due yet.'] }]);
+      const options = { root: p.root, prompt: 'Check.\n', model: MODEL_OF[agent] };
+      const result = await runAgentCommand(agent === 'claude' ? claudeCommand(options) : codexCommand(options), { env: p.env, timeoutMs: 120_000 });
+      const events = jsonEvents(result.stdout);
+      if (agent === 'claude') expect(events.filter((e) => e.type === 'result').pop()).toMatchObject({ result: 'Nothing is due yet.' });
+      else {
+        const messages = events.filter((e) => e.type === 'item.completed' && (e.item as { type?: string }).type === 'agent_message');
+        expect(messages.map((e) => (e.item as { text?: string }).text)).toEqual(['NEXT_ACTION: WAIT', 'Nothing is due yet.']);
+      }
+      expect(result.answer).toBe('NEXT_ACTION: WAIT\nNothing is due yet.');
     });
 
     it('--effort max reaches the model as max', async () => {

@@ -191,7 +191,7 @@ describe('normal mode', () => {
     expect(r.stdout).toContain('IMPLEMENTED\n');
   });
 
-  it('direct claude: the start line, the prompt echoed line by line, its size; the summary form names no total', () => {
+  it('direct claude: the start line, the prompt echoed line by line, its size, the completion line; the summary form names no total', () => {
     const p = new Project({ beads: [bead({ id: 'hx-0000000a' })], script: { executeBeadHelp: false }, env: { HELIX_ALT_AGENT: 'none' } });
     const r = p.helix(['run', '--agent', 'claude', '--no-auto-align', '--max-cycles', '1'], { HELIX_DIRECT_AGENT: '1' });
     expect(r.status).toBe(0);
@@ -199,6 +199,8 @@ describe('normal mode', () => {
     expect(r.stderr).toMatch(new RegExp(`^helix: ${T} claude -p --no-session-persistence  \\(timeout 2700s\\)$`, 'm'));
     const echoed = prompt.replace(/\n$/, '').split('\n').map((l) => `helix: │ ${l}`).join('\n');
     expect(r.stderr).toContain(`${echoed}\nhelix: └─ ${Buffer.byteLength(prompt)} bytes\n`);
+    // the completion line in normal mode too (the Bash CLI printed none), with the running total
+    expect(r.stderr).toMatch(new RegExp(`^helix: ${T} claude complete \\(rc=0, \\d+s, \\d+ tokens(, \\$\\d+\\.\\d{4})?, \\d+ total\\)$`, 'm'));
     const summary = new Project({ beads: [bead({ id: 'hx-0000000a' })], script: { executeBeadHelp: false }, env: { HELIX_ALT_AGENT: 'none' } });
     const s = summary.helix(['run', '--summary', '--agent', 'claude', '--no-auto-align', '--max-cycles', '1'], { HELIX_DIRECT_AGENT: '1' });
     // the Bash line had no tokens (it could not read them); helix reads claude's usage (and cost, when above 0)
