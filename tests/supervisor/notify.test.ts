@@ -79,7 +79,7 @@ describe('notify', () => {
     const pids = readFileSync(join(dir, 'out.pids'), 'utf8').trim().split(' ').map(Number);
     expect(pids).toHaveLength(2);
     // SIGKILL is delivered asynchronously: wait for the processes to go, bounded by the test timeout
-    while (pids.some(running)) await new Promise((resolve) => setImmediate(resolve));
+    while (pids.some(running)) await new Promise((resolve) => setTimeout(resolve, 5)); // poll pacing
     expect(pids.filter(running)).toEqual([]);
   });
 });
