@@ -10,8 +10,12 @@ import type { Bead } from '../../src/tracker/index.js';
 import { HELIX_BIN, cleanEnv, tempDir, tempGitRepo } from '../helpers/cli.js';
 import type { Api, ModelApi, Usage } from './model-api.js';
 
-/** Where `npm run test:agents` installed the pinned CLIs (see scripts/test-agents.mjs). */
-export const CLIS_BIN = resolve(import.meta.dirname, 'clis', 'node_modules', '.bin');
+/**
+ * Where `npm run test:agents` installed the pinned CLIs (see scripts/test-agents.mjs), or
+ * HELIX_E2E_CLIS: another folder holding `codex` and `claude`, to run the suite against other
+ * versions (docs/agent-clis.md, "Other versions").
+ */
+export const CLIS_BIN = process.env.HELIX_E2E_CLIS ?? resolve(import.meta.dirname, 'clis', 'node_modules', '.bin');
 
 export type Agent = 'codex' | 'claude';
 export const API_OF: Record<Agent, Api> = { codex: 'openai', claude: 'anthropic' };
