@@ -101,6 +101,23 @@ describe('usageLimitOf: the stdout of a call, by its answer format', () => {
     expect(usageLimitOf(undefined, fixture('codex-0.171.0-limit-rate.jsonl'), now)).toBeUndefined();
     expect(usageLimitOf('claude-stream-json', `not json\n${line({ type: 'result', is_error: false })}`, now)).toBeUndefined();
   });
+
+  it('a transcript and an answer full of limit texts, in a call that ended well, are no limit', () => {
+    const now = new Date();
+    const said = "You've hit your usage limit. Try again at 7:41 PM. API Error: 429 rate_limit_error. Quota exceeded.";
+    const claude = [
+      { type: 'user', message: { content: [{ type: 'tool_result', content: said }] } },
+      { type: 'assistant', message: { content: [{ type: 'text', text: said }] } },
+      { type: 'result', subtype: 'success', is_error: false, result: said },
+    ];
+    const codex = [
+      { type: 'item.completed', item: { type: 'command_execution', aggregated_output: said, exit_code: 0 } },
+      { type: 'item.completed', item: { type: 'agent_message', text: said } },
+      { type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 1 } },
+    ];
+    expect(usageLimitOf('claude-stream-json', claude.map(line).join(''), now)).toBeUndefined();
+    expect(usageLimitOf('codex-json', codex.map(line).join(''), now)).toBeUndefined();
+  });
 });
 
 describe('DDx results', () => {

@@ -78,8 +78,8 @@ describe('notify', () => {
     expect(existsSync(join(dir, 'out.pids'))).toBe(true);
     const pids = readFileSync(join(dir, 'out.pids'), 'utf8').trim().split(' ').map(Number);
     expect(pids).toHaveLength(2);
-    // SIGKILL is delivered asynchronously: wait for the processes to go, bounded by the test timeout
-    while (pids.some(running)) await new Promise((resolve) => setTimeout(resolve, 5)); // poll pacing
+    // SIGKILL is delivered asynchronously: give the processes up to ~10 s to go
+    for (let i = 0; i < 2000 && pids.some(running); i++) await new Promise((resolve) => setTimeout(resolve, 5)); // poll pacing
     expect(pids.filter(running)).toEqual([]);
   });
 });
