@@ -40,34 +40,49 @@ describe('writer and parser', () => {
   });
 });
 
-/** A node process appending events with the built writer (dist/, as helix runs it). */
+/**
+ * A node process appending events with the built writer (dist/, as helix runs it). It says `ready`
+ * on stdout and starts writing when it reads a line on stdin, so two writers can be started together.
+ */
 function writer(path: string, name: string, count: number): ReturnType<typeof spawn> {
   const script = `
     const { EventLog, makeEvent } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'supervisor', 'events.js'))});
     const log = EventLog.open(process.argv[1]);
     const detail = '${name}'.repeat(4096);
-    for (let i = 0; i < ${count}; i++) log.append(makeEvent('${name}', new Date(), { type: 'backoff', bead: '${name}-' + i, attempt: i, seconds: 0, reason: detail }));
-    process.stdout.write('done');`;
-  return spawn(process.execPath, ['--input-type=module', '-e', script, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    process.stdout.write('ready\\n');
+    process.stdin.once('data', () => {
+      for (let i = 0; i < ${count}; i++) log.append(makeEvent('${name}', new Date(), { type: 'backoff', bead: '${name}-' + i, attempt: i, seconds: 0, reason: detail }));
+      process.exit(0);
+    });`;
+  return spawn(process.execPath, ['--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
+
+const ready = (child: ReturnType<typeof spawn>) => new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+const go = (child: ReturnType<typeof spawn>) => child.stdin?.write('go\n');
 
 const exited = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
 describe('writers in real processes', () => {
   it('two processes appending 4 KB events at once never interleave inside a line', async () => {
     const path = join(tempDir('helix-events-'), 'run.events.ndjson');
-    const [a, b] = [writer(path, 'a', 300), writer(path, 'b', 300)];
-    expect(await Promise.all([exited(a!), exited(b!)])).toEqual([0, 0]);
+    const [a, b] = [writer(path, 'a', 2000), writer(path, 'b', 2000)];
+    await Promise.all([ready(a!), ready(b!)]);
+    const done = Promise.all([exited(a!), exited(b!)]);
+    go(a!);
+    go(b!);
+    expect(await done).toEqual([0, 0]);
     const parsed = parseEvents(readFileSync(path, 'utf8'));
     expect(parsed.skipped).toBe(0);
     expect(parsed.partial).toBe('');
-    expect(parsed.events.filter((e) => e.run === 'a')).toHaveLength(300);
-    expect(parsed.events.filter((e) => e.run === 'b')).toHaveLength(300);
+    expect(parsed.events.filter((e) => e.run === 'a')).toHaveLength(2000);
+    expect(parsed.events.filter((e) => e.run === 'b')).toHaveLength(2000);
   });
 
   it('a writer killed with SIGKILL in the middle of its stream leaves only whole lines', async () => {
     const path = join(tempDir('helix-events-'), 'run.events.ndjson');
     const child = writer(path, 'k', 1_000_000);
+    await ready(child);
+    go(child);
     const follower = new EventFollower(path);
     let seen = 0;
     while (seen < 200) {
