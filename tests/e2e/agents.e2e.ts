@@ -14,20 +14,14 @@
 //   5 root without IS_SANDBOX=1 ............... "claude as root …"
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claudeCommand, codexCommand, jsonEvents, runAgentCommand } from '../../src/agents/index.js';
-import { API_OF, type Agent, E2EProject, MODEL_OF, assertClisInstalled, bead, tokensSent } from './harness.js';
-import { ModelApi, type RecordedRequest } from './model-api.js';
+import { API_OF, type Agent, E2EProject, MODEL_OF, bead, tokensSent, withModelApi } from './harness.js';
+import type { ModelApi, RecordedRequest } from './model-api.js';
 
 let api: ModelApi;
-
-beforeAll(async () => {
-  assertClisInstalled();
-  api = await ModelApi.start();
-});
-
-afterAll(async () => {
-  await api?.close();
+withModelApi((started) => {
+  api = started;
 });
 
 /** The reasoning effort a request carried: codex sends `reasoning.effort`, claude `output_config.effort`. */

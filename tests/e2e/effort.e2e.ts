@@ -2,20 +2,14 @@
 // xhigh` and `--effort max` (helix passes the user's effort through unchanged). claude lowers or
 // drops it for some models without saying so; docs/agent-clis.md ("Effort per model") is this
 // table. codex sends `reasoning.effort` unchanged for every model name (agents.e2e.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claudeCommand, runAgentCommand } from '../../src/agents/index.js';
-import { E2EProject, assertClisInstalled } from './harness.js';
-import { ModelApi } from './model-api.js';
+import { E2EProject, withModelApi } from './harness.js';
+import type { ModelApi } from './model-api.js';
 
 let api: ModelApi;
-
-beforeAll(async () => {
-  assertClisInstalled();
-  api = await ModelApi.start();
-});
-
-afterAll(async () => {
-  await api?.close();
+withModelApi((started) => {
+  api = started;
 });
 
 /** The effort claude sent for `model` when asked for `effort` (undefined: none sent). */

@@ -6,9 +6,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
 import { HELIX_BIN, cleanEnv, tempDir, tempGitRepo } from '../helpers/cli.js';
-import type { Api, ModelApi, Usage } from './model-api.js';
+import { type Api, ModelApi, type Usage } from './model-api.js';
 
 /**
  * Where `npm run test:agents` installed the pinned CLIs (see scripts/test-agents.mjs), or
@@ -35,6 +36,22 @@ export function assertClisInstalled(): void {
       throw new Error(`the real ${program} CLI is not installed in ${CLIS_BIN}: run \`npm run test:agents\`, which installs it first`);
     }
   }
+}
+
+/**
+ * One model stand-in for the whole test file: started before its first test (after checking the
+ * CLIs are installed), handed to `use`, closed after its last.
+ */
+export function withModelApi(use: (api: ModelApi) => void): void {
+  let started: ModelApi | undefined;
+  beforeAll(async () => {
+    assertClisInstalled();
+    started = await ModelApi.start();
+    use(started);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
 }
 
 let sequence = 0;
