@@ -93,7 +93,7 @@ describe('claude (real CLI) on a limit', () => {
     expect(waited).toBeGreaterThan(120_000);
     process.stdout.write(`claude retried a 429 ${retries.length} times over ${Math.round((c.ended - c.started) / 1000)}s (delays ${Math.round(waited / 1000)}s)\n`);
     expect(limitOf('claude', c)).toMatchObject({ agent: 'claude', kind: 'rate' });
-  });
+  }, 420_000);
 });
 
 describe('codex (real CLI) on a limit', () => {
