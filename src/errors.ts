@@ -34,6 +34,13 @@ export const EXIT = {
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  /**
+   * The repository is not in a state DDx can build in (detached HEAD, a branch DDx refuses, the
+   * user's uncommitted changes): refused before anything is claimed (docs/ddx.md).
+   */
+  repositoryState: 13,
+  /** DDx keeps the beads in another backend (axon, bd, br): helix does not touch `.ddx/beads.jsonl`. */
+  otherBeadBackend: 14,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

@@ -129,6 +129,7 @@ describe('file names', () => {
       '.ddx/beads.lock.break',
       '.ddx/beads.lock.tombstone.*',
       '.ddx/beads.jsonl.tmp-*',
+      '.ddx/beads.jsonl.bak-*',
       '.ddx/helix.pid',
       '.ddx/run-state.json',
       '.helix/',

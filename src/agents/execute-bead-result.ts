@@ -108,9 +108,13 @@ export function parseTryResult(output: string, expectedBeadId?: string): Execute
     if (!bead?.[1] || !status?.[1]) continue;
     if (expectedBeadId && bead[1] !== expectedBeadId) continue;
     const result: ExecuteBeadResult = { bead_id: bead[1], status: status[1] };
+    // DDx adds keys over time (ae663ca012 prints landed_branch and project_root before
+    // preserve_ref): every `key: value` line belongs to the result; the known ones are read.
     for (let j = i + 2; j < lines.length; j++) {
-      const field = /^(detail|result_rev|preserve_ref|landed_rev|implementation_rev): (.*)$/.exec(lines[j] ?? '');
-      if (!field) break;
+      const line = lines[j] ?? '';
+      if (!/^[a-z_]+: /.test(line)) break;
+      const field = /^(detail|result_rev|preserve_ref|landed_rev|implementation_rev): (.*)$/.exec(line);
+      if (!field) continue;
       const [, key, value] = field;
       if (key === 'detail') result.detail = value;
       else if (key === 'result_rev' || key === 'landed_rev') result.result_rev = value;

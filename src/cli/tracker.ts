@@ -29,6 +29,8 @@ async function open<T>(load: () => Promise<T>) {
     load(),
   ]);
   const dir = trackerDir();
+  // DDx may keep the beads elsewhere (axon, bd, br): then this file is not the tracker (exit 14)
+  (await import('../tracker/backend.js')).assertJsonlBackend(dir, process.env);
   const store = new BeadStore(dir);
   const read = () => {
     const snapshot = store.read();

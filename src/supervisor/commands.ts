@@ -17,6 +17,7 @@ import { callOnce } from './one-shot.js';
 import { answerOf } from './agent-call.js';
 import { BUILD, RUN } from './lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
+import { assertDdxCanBuild } from './ddx-repository.js';
 import type { Bead } from '../tracker/index.js';
 import { selectNext } from './selection.js';
 import { renderContext } from './context.js';
@@ -58,6 +59,7 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
       throw error;
     }
     if (watch.received) return interruptedBeforeStart(watch.received);
+    assertDdxCanBuild(session, options.env);
     let releaseMutex: () => void;
     try {
       releaseMutex = acquireRunMutex(session.store.dir);
@@ -149,6 +151,7 @@ function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead,
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
 export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  if (!options.dryRun) assertDdxCanBuild(session, options.env);
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
   const bead = resolveSelector(ready, options.selector);
@@ -217,6 +220,7 @@ export function resolveSelector<T extends { id: string; title: string; parent?: 
 /** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (cli.md §2). */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  if (!options.dryRun) assertDdxCanBuild(session, options.env);
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const setup = { ...session, env: options.env };

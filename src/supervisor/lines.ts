@@ -154,6 +154,7 @@ export const RUN = {
   reviewFallback: (id: string, sha: string) => say('narrative', `helix: review fallback: closing_commit_sha for ${id} is unavailable locally (${sha})`),
   reviewSkipped: (scope: string, lines: number, files: number, threshold: number) =>
     say('narrative', `helix: skipping review for small change (${scope}, ${lines} lines, ${files} files < threshold ${threshold})`),
+  reviewedByDdx: (id: string) => say('narrative', `helix: skipping review of ${id}: DDx reviewed it before landing (one review per build)`),
   reviewStarting: (cycle: number, scope: string) => say('narrative', `helix: post-implementation review after cycle ${cycle} (${scope})`),
   reviewFiled: say('narrative', 'helix: review filed actionable findings as tracker issues — continuing'),
   reviewUninterpretable: (cycle: number) => say('narrative', `helix: review output was not safely interpretable after cycle ${cycle} — continuing`),

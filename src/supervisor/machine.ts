@@ -96,6 +96,8 @@ export type AttemptOutcome =
       /** For a salvaged attempt: the agent's exit code and the closed count before and after it. */
       salvage?: { rc: number; closedBefore: number; closedAfter: number };
       change?: ChangeFacts;
+      /** DDx reviewed the work before it landed it (`ddx try`): helix's post-implementation review is not added. */
+      reviewedBy?: 'ddx';
     }
   | { kind: 'drift'; changes: string[] }
   /** `refuted`: the agent reported success and verification refused it. */
@@ -342,6 +344,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     if (velocity.kind === 'warning') effects.push(line(RUN.velocityWarning(velocity.detail)));
     if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
     if (!settings.autoReview) return continueAfterCompletion(next, settings, [...effects, ...completion]);
+    if (outcome.reviewedBy === 'ddx') return continueAfterCompletion(next, settings, [...effects, line(RUN.reviewedByDdx(bead.id)), ...completion]);
     return reviewGate(next, settings, cycle, bead.id, outcome.change, effects, completion);
   }
 

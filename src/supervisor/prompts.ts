@@ -73,6 +73,13 @@ const references = (place: PromptPlace, ...files: string[]) => {
   return `Use supporting references at ${files.map((f) => join(lib, f)).join(' and ')} as needed.`;
 };
 const repository = (place: PromptPlace) => `Execute in the current repository rooted at ${place.root}.`;
+/**
+ * `ddx agent execute-bead` (v0.6.x) runs the agent in a worktree of its own under the temp folder
+ * and lands what the agent commits there (93be5c8cb2 execute_bead.go): an agent sent to the
+ * project root would edit the user's checkout and leave DDx nothing to land.
+ */
+const ddxWorktree = (place: PromptPlace, id: string) =>
+  `DDx runs you in a worktree of its own, a copy of the repository at ${place.root}: work in your current directory, never in ${place.root}. Commit your work there (the subject ends with [${id}]); DDx lands your commit.`;
 const trackerIntro = (place: PromptPlace) => `Issue tracker: built-in JSONL at ${place.tracker} (legacy: .ddx/issues.jsonl).`;
 const trackerSubcommands = (place: PromptPlace) => `${trackerIntro(place)} Use \`${place.trackerCli}\` subcommands.`;
 const sessionLog = (place: PromptPlace) => (place.log ? [`Session log: ${place.log}`] : []);
@@ -124,13 +131,19 @@ function concurrencyRule(ownership: BuildOwnership, many: boolean): string {
   return `Concurrency rule: helix has claimed ${which} for this session; do not claim it again. Re-read it immediately before close. If tracker metadata drifted materially, do not close from stale assumptions; re-check instead.`;
 }
 
-/** Lines helix adds after the Bash prompt: the bead's own fields and the injected memories. */
+/**
+ * Lines helix adds after the Bash prompt: the bead's own fields — its notes too, where helix's
+ * REOPENED / BLOCKED reasons and review findings live, so a retry sees why the last attempt failed
+ * (DDx's own prompt renders them; `--prompt` replaces that prompt) — and the injected memories.
+ */
 function beadDetails(input: ImplementationPromptInput): string[] {
   const { bead } = input;
   const parts: string[] = ['', `Title: ${bead.title}`];
   if (bead['spec-id']) parts.push(`Spec: ${String(bead['spec-id'])}`);
   if (bead.parent) parts.push(`Parent: ${bead.parent}`);
-  for (const [label, value] of [['Description', bead.description], ['Acceptance', bead.acceptance], ['Design', bead.design]] as const) {
+  const labels = Array.isArray(bead.labels) ? bead.labels.filter((l): l is string => typeof l === 'string') : [];
+  if (labels.length > 0) parts.push(`Labels: ${labels.join(', ')}`);
+  for (const [label, value] of [['Description', bead.description], ['Acceptance', bead.acceptance], ['Design', bead.design], ['Notes', bead.notes]] as const) {
     if (typeof value === 'string' && value.trim()) parts.push('', `${label}:`, value.trim());
   }
   if (input.memory && input.memory.names.length > 0) {
@@ -148,7 +161,7 @@ export function implementationPrompt(input: ImplementationPromptInput): string {
     ...contextBlock(input.context),
     ...opening('implementation', input),
     references(input, 'README.md', 'phases/04-build/enforcer.md'),
-    repository(input),
+    input.ownership === 'helix-closes' ? ddxWorktree(input, input.bead.id) : repository(input),
     trackerForBuild(input, input.ownership),
     concurrencyRule(input.ownership, false),
     `Implementation target: ${input.bead.id}.`,

@@ -13,6 +13,7 @@ export const RUNTIME_EXCLUDES = [
   '.ddx/beads.lock.break',
   '.ddx/beads.lock.tombstone.*',
   '.ddx/beads.jsonl.tmp-*',
+  '.ddx/beads.jsonl.bak-*',
   '.ddx/helix.pid',
   '.ddx/run-state.json',
   '.helix/',

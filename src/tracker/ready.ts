@@ -41,11 +41,18 @@ export function retryAfterOf(bead: Bead, now: Date = new Date()): { key: string;
   return found;
 }
 
-export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
+/**
+ * Eligible by governance: not `execution-eligible: false`, not superseded. A retry time is not
+ * governance — it is DDx's (or helix's) schedule — so the fingerprint reads this, not the next one.
+ */
+export function isEligibleByGovernance(bead: Bead): boolean {
   if (bead['execution-eligible'] === false || bead['execution-eligible'] === 'false') return false;
   const superseded = bead['superseded-by'];
-  if (typeof superseded === 'string' ? superseded.trim() !== '' : superseded != null && superseded !== false) return false;
-  return retryAfterOf(bead, now) === undefined;
+  return !(typeof superseded === 'string' ? superseded.trim() !== '' : superseded != null && superseded !== false);
+}
+
+export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
+  return isEligibleByGovernance(bead) && retryAfterOf(bead, now) === undefined;
 }
 
 const isEpic = (bead: Bead) => issueTypeOf(bead) === 'epic';
