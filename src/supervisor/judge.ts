@@ -122,7 +122,8 @@ export interface Verification {
  * that a close or reopen already dropped; `close` is helix's own close with the held token.
  */
 export type TrackerOp =
-  | { op: 'release'; id: string }
+  /** `note`: why, appended to the bead's notes (a retry's prompt shows them). */
+  | { op: 'release'; id: string; note?: string }
   | { op: 'reopen'; id: string; reason: string }
   | { op: 'forget'; id: string }
   | { op: 'close'; id: string; commit?: string; session?: string };
@@ -212,9 +213,12 @@ export function settleMember(facts: { id: string; after: Bead | undefined; asses
   return { outcome: { kind: 'failed', detail: reason }, trackerOps: [{ op: 'forget', id }, { op: 'reopen', id, reason }] };
 }
 
-/** A failed verification reopens a closed bead (which drops its claim); one still in progress is released. */
+/**
+ * A failed verification reopens a closed bead (which drops its claim); one still in progress is
+ * released — both say why in the notes, so the next attempt's prompt carries the reason.
+ */
 function reopenAfterFailedVerification(id: string, after: Bead | undefined, reason: string): TrackerOp[] {
-  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'forget', id }] : [{ op: 'release', id }];
+  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'forget', id }] : [{ op: 'release', id, note: reason }];
 }
 
 /** After drift: release the claim; a closed bead stays closed unless it was superseded (or DDx closed it). */

@@ -48,6 +48,7 @@ import {
   hasUnsettledInjections,
   releaseOrphan,
   takeUnsettledInjections,
+  appendNote,
 } from '../tracker/index.js';
 import { answerAction } from './one-shot.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
@@ -666,7 +667,11 @@ export class Supervisor {
   }
 
   private performTrackerOp(op: Exclude<TrackerOp, { op: 'close' }>): void {
-    if (op.op === 'release') this.releaseClaim(op.id);
+    if (op.op === 'release') {
+      this.releaseClaim(op.id);
+      const note = op.note;
+      if (note) this.editNotes(op.id, (notes) => appendNote(notes, `ATTEMPT FAILED [${this.now().toISOString()}]: ${note}`));
+    }
     else if (op.op === 'reopen') this.reopen(op.id, op.reason);
     else this.held.delete(op.id);
   }
