@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { NOTES_BEGIN } from '../../src/supervisor/ddx-notes.js';
 import { bead } from '../run/harness.js';
@@ -13,7 +14,9 @@ import { type DdxTarget, type DdxVersion, addOrigin, agentPrompts, ddxIn, gitIn,
 export interface Scenario {
   name: string;
   versions: DdxVersion[];
-  run(t: DdxTarget): void;
+  /** Only against the real binary, and why (the stand-in column of the table says so). */
+  realOnly?: string;
+  run(t: DdxTarget): void | Promise<void>;
 }
 
 const ID = 'hx-00000001';
@@ -122,6 +125,23 @@ export const SCENARIOS: Scenario[] = [
       expect(r.status, r.stderr).toBe(0);
       const dry = p.helix(['build', '--dry-run'], { HELIX_AGENT_TIMEOUT: '900' });
       expect(dry.stdout).toMatch(/ddx try \S+ .*--attempt-wall-clock 900s/);
+    },
+  },
+  {
+    name: 'a DDx worker beside helix during a verification longer than DDx\'s 90 s claim TTL: it never takes the bead helix holds',
+    versions: ['0.6.1'],
+    realOnly: 'it waits out DDx\'s 90 s heartbeat TTL (the stand-in has the same TTL) and npm test stays fast',
+    async run(t) {
+      const p = t.project(one());
+      const verifying = join(p.scratch, 'verifying');
+      const run = p.helixInBackground(BUILD, { HELIX_VERIFY_CMD: `touch ${verifying}; sleep 100` });
+      while (!existsSync(verifying)) await delay(200);
+      await delay(95_000); // past DDx's heartbeat TTL, counted from the last heartbeat before verification
+      const loop = ddxIn(p, ['agent', 'execute-loop', '--local', '--once', '--harness', 'claude']);
+      const done = await run.done;
+      expect(done.status, done.stderr).toBe(0);
+      expect(workedIds(p), loop.stdout + loop.stderr).toEqual([ID]);
+      expect(p.bead(ID).status).toBe('closed');
     },
   },
   {
