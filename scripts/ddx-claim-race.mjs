@@ -2,7 +2,7 @@
 // The cross-tool claim race: helix and a DDx stand-in that applies DDx's real claim rules work the
 // same bead file at the same time; no bead may be worked twice.
 //   node scripts/ddx-claim-race.mjs [--rounds 50] [--beads 8] [--version 0.6.1|current|both] [--helix bin/helix] [--work-ms 40]
-//   HELIX_TEST_DDX="/path/v0.6.1/ddx:/path/current/ddx" node scripts/ddx-claim-race.mjs   (real DDx: 5 rounds, helix works 4 s a bead)
+//   HELIX_TEST_DDX="/path/v0.6.1/ddx:/path/current/ddx" node scripts/ddx-claim-race.mjs   (real DDx: 3 rounds, helix works 15 s a bead)
 // Per round: a fresh git repo with N open beads; DDx's own worker loop (`ddx agent execute-loop
 // --local` on v0.6.1, `ddx work` on current) and a helix worker (`helix tracker ready --execution`,
 // `helix tracker update <id> --claim`, work, `helix tracker close`) start together and drain the
@@ -132,9 +132,10 @@ if (process.argv[2] === '--worker') {
   helixWorker(JSON.parse(process.argv[3]));
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const realOnes = (process.env.HELIX_TEST_DDX ?? '').split(':').map((e) => e.trim()).filter(Boolean);
-  // a real DDx attempt takes seconds (intake, agent, review, landing): fewer rounds, a slower helix side so both take part
-  const rounds = Number(option('rounds', realOnes.length > 0 ? '5' : '50'));
-  const workMs = Number(option('work-ms', realOnes.length > 0 ? '4000' : '40'));
+  // a real DDx attempt takes seconds (intake, agent, review, landing; current DDx also backs off under
+  // load before it claims): fewer rounds, and a helix side slow enough that both take part
+  const rounds = Number(option('rounds', realOnes.length > 0 ? '3' : '50'));
+  const workMs = Number(option('work-ms', realOnes.length > 0 ? '15000' : '40'));
   const beads = Number(option('beads', '8'));
   const helix = resolve(option('helix', join(ROOT, 'bin', 'helix')));
   const which = option('version', 'both');

@@ -45,6 +45,8 @@ describe('exit codes', () => {
       reviewIssuesFound: 10,
       missingTool: 11,
       writeFailed: 12,
+      repositoryState: 13,
+      otherBeadBackend: 14,
       hangup: 129,
       interrupted: 130,
       brokenPipe: 141,

@@ -16,6 +16,8 @@ describe('.helix/context.md (bash-interface §12.1)', () => {
       join(p.root, 'AGENTS.md'),
       '# Agents\n\n## Quick reference\n\nRun these:\n\n```bash\nnpm run build\nnpm test\n```\n\n```bash\nnot this block\n```\n',
     );
+    git(p.root, 'add', 'AGENTS.md'); // committed, as a project's AGENTS.md is (DDx refuses a build over uncommitted changes)
+    git(p.root, 'commit', '-q', '-m', 'agents');
     const r = p.helix(['run', '--summary']);
     expect(r.status).toBe(0);
     const context = readFileSync(join(p.root, '.helix', 'context.md'), 'utf8');

@@ -368,7 +368,7 @@ function park(store, id, status, detail, baseRev) {
       x.status = 'proposed';
       Object.assign(x.extra, { 'needs-human-reason': 'no_evidence_produced', 'needs-human-since': goNowSeconds(), 'needs-human-summary': detail, 'needs-human-source': 'ddx work' });
     });
-  } else if (status !== 'success' && status !== 'already_satisfied') {
+  } else if (status === 'execution_failed') {
     store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 6 * 3600_000)), 'work-cooldown-base-rev': baseRev, 'work-last-status': status, 'work-last-detail': detail }));
   }
 }
