@@ -59,7 +59,6 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
       throw error;
     }
     if (watch.received) return interruptedBeforeStart(watch.received);
-    assertDdxCanBuild(session, options.env);
     let releaseMutex: () => void;
     try {
       releaseMutex = acquireRunMutex(session.store.dir);
@@ -69,6 +68,9 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
       throw error;
     }
     try {
+      // After the mutex: a second run is refused as already running, whatever the first one's
+      // agent has left in the tree meanwhile.
+      assertDdxCanBuild(session, options.env);
       return { exitCode: await superviseRun(session, options, settings, watch) };
     } finally {
       releaseMutex();
