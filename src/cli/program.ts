@@ -1,10 +1,12 @@
 // The commander wiring every command file shares: a Command subclass that reports unknown
-// options and commands in the contract's words (cli.md §1, §3), and the common agent flags that
-// every command accepts (commands that run no agent accept and ignore them).
+// options and commands in the contract's words (docs/contract/cli.md §1, §3), the common agent
+// flags every command accepts (commands that run no agent accept and ignore them), and the
+// context a command runs in — its folder, its environment and the sink its output goes to.
 import { Command, Help, Option } from 'commander';
 import { HelixError } from '../errors.js';
 import { USAGE, unknownCommand, unknownRunOption } from '../supervisor/lines.js';
 import type { CommandResult } from '../supervisor/output.js';
+import { printable } from '../terminal-text.js';
 
 /** Help that opens with the command's description (`tracker --help` begins `Manage beads`). */
 class DescriptionFirstHelp extends Help {
@@ -18,7 +20,7 @@ class DescriptionFirstHelp extends Help {
 }
 
 export class HelixCommand extends Command {
-  /** `--help` prints the general usage (the root and the Bash CLI's commands, bash-interface §0.6). */
+  /** `--help` prints the general usage (the root and the Bash CLI's commands, docs/contract/bash-interface.md §0.6). */
   private generalUsage = false;
 
   override createCommand(name?: string): HelixCommand {
@@ -57,7 +59,7 @@ export class UnknownCommandError extends HelixError {
   }
 }
 
-/** The flags of cli.md §3 that every command accepts. */
+/** The flags of docs/contract/cli.md §3 that every command accepts. */
 export interface CommonOptions {
   agent?: string;
   claude?: boolean;
@@ -90,14 +92,68 @@ export function chosenAgent(options: CommonOptions): string | undefined {
   return undefined;
 }
 
-/** Writes a JSON document on stdout the way every `--json` command does. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+/** Where a command's output goes: the process's streams, or a buffer a test reads. */
+export interface CommandOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** The exit code the command leaves (undefined: 0). */
+  exitCode: number | undefined;
 }
 
-/** Prints the lines a supervisor command left for the terminal and sets the process's exit code. */
-export function finishWith(result: CommandResult): void {
-  for (const line of result.stdout ?? []) process.stdout.write(`${line}\n`);
-  for (const line of result.stderr ?? []) process.stderr.write(`${line}\n`);
-  process.exitCode = result.exitCode;
+/** What a command reads and writes besides its arguments. */
+export interface CommandContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  io: CommandOutput;
+}
+
+/** The real process: its folder, its environment, its streams and its exit code. */
+export function processContext(): CommandContext {
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    io: {
+      stdout: (text) => void process.stdout.write(text),
+      stderr: (text) => void process.stderr.write(text),
+      get exitCode() {
+        return typeof process.exitCode === 'number' ? process.exitCode : undefined;
+      },
+      set exitCode(code) {
+        process.exitCode = code;
+      },
+    },
+  };
+}
+
+/** Output kept in memory, printable as the process streams make it (src/cli/terminal.ts). */
+export class BufferedOutput implements CommandOutput {
+  out = '';
+  err = '';
+  exitCode: number | undefined;
+  stdout(text: string): void {
+    this.out += printable(text);
+  }
+  stderr(text: string): void {
+    this.err += printable(text);
+  }
+}
+
+/** Writes a JSON document on stdout the way every `--json` command does. */
+export function printJson(io: CommandOutput, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Prints the lines a command left for the terminal and sets its exit code. */
+export function finishWith(io: CommandOutput, result: CommandResult): void {
+  const text = (lines: string[] | undefined) => (lines ?? []).map((line) => `${line}\n`).join('');
+  if (result.stdout?.length) io.stdout(text(result.stdout));
+  if (result.stderr?.length) io.stderr(text(result.stderr));
+  io.exitCode = result.exitCode;
+}
+
+/** Like every other read: one warning naming the damaged lines, here also that counts leave them out. */
+export async function warnIfDamaged(io: CommandOutput, file: string, problems: import('../tracker/index.js').StoreProblem[]): Promise<void> {
+  if (problems.length === 0) return;
+  const { problemsWarning } = await import('../tracker/read.js');
+  io.stderr(`${problemsWarning(file, problems, { counts: true })}\n`);
 }

@@ -1,8 +1,8 @@
 // The hot read commands of `helix tracker` — `ready` and `blocked` — without commander.
 // Scripts and the supervisor's callers run them constantly, so bin/helix sends a plain
 // `helix tracker ready|blocked [--execution] [--json]` straight here (anything else, including
-// --help or an unknown flag, goes through the full CLI). The commander wiring in tracker.ts calls
-// the same functions, so both paths print exactly the same thing.
+// --help or an unknown flag, goes through the full CLI). The commander wiring in
+// commands/tracker.ts calls the same functions, so both paths print exactly the same thing.
 import { writeSync } from 'node:fs';
 import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
@@ -23,8 +23,11 @@ export function formatBeads(beads: Bead[], json: boolean | undefined, rawLines?:
   return out;
 }
 
-export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): void {
-  process.stdout.write(formatBeads(beads, json, rawLines));
+/** Where a read happens and where its warning about damaged lines goes. */
+interface ReadPlace {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  warn(text: string): void;
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -55,33 +58,32 @@ function writeToFd(fd: number, text: string): void {
   }
 }
 
-async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
+async function readBeads(place: ReadPlace): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
   // The read side only: the store's write side (lock, pid checks) is not loaded for a read.
   const [{ parseBeads, problemsWarning, readBeadsText }, { beadsFile, trackerDir }] = await Promise.all([
     import('../tracker/read.js'),
     import('../tracker/paths.js'),
   ]);
-  const file = beadsFile(trackerDir());
+  const file = beadsFile(trackerDir(place.cwd, place.env));
   const snapshot = parseBeads(readBeadsText(file));
-  // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
-  if (snapshot.problems.length > 0) writeToFd(2, `${problemsWarning(file, snapshot.problems)}\n`);
+  if (snapshot.problems.length > 0) place.warn(`${problemsWarning(file, snapshot.problems)}\n`);
   return snapshot;
 }
 
-async function readyText(options: { execution?: boolean; json?: boolean }): Promise<string> {
+export async function readyText(options: { execution?: boolean; json?: boolean }, place: ReadPlace): Promise<string> {
   const [{ readyBeads }, { leasedIds }, { trackerDir }, { beads, rawLines }] = await Promise.all([
     import('../tracker/ready.js'),
     import('../tracker/liveness.js'),
     import('../tracker/paths.js'),
-    readBeads(),
+    readBeads(place),
   ]);
   // A bead a live DDx worker lease holds stays `open` in the file but is taken.
-  const held = leasedIds(trackerDir(), { now: new Date() });
+  const held = leasedIds(trackerDir(place.cwd, place.env), { now: new Date() });
   return formatBeads(readyBeads(beads, { execution: options.execution, held }), options.json, rawLines);
 }
 
-async function blockedText(options: { json?: boolean }): Promise<string> {
-  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+export async function blockedText(options: { json?: boolean }, place: ReadPlace): Promise<string> {
+  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads(place)]);
   const entries = blockedEntries(beads);
   if (!options.json) return formatBeads(entries.map((e) => e.bead), false);
   // Each record as stored, with DDx's `blocker` object added (`ddx bead blocked --json`).
@@ -90,14 +92,6 @@ async function blockedText(options: { json?: boolean }): Promise<string> {
     return `  ${raw.slice(0, -1)},"blocker":${JSON.stringify(blocker)}}`;
   });
   return items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n';
-}
-
-export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {
-  process.stdout.write(await readyText(options));
-}
-
-export async function blockedCommand(options: { json?: boolean }): Promise<void> {
-  process.stdout.write(await blockedText(options));
 }
 
 /** Flags the fast path understands; the common agent flags are accepted and ignored as usual. */
@@ -114,5 +108,7 @@ export function isFastRead(args: string[]): boolean {
 export async function fastRead(args: string[]): Promise<void> {
   const [command, ...flags] = args;
   const has = (flag: string) => flags.includes(flag);
-  writeStdout(command === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }) : await blockedText({ json: has('--json') }));
+  // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
+  const place = { cwd: process.cwd(), env: process.env, warn: (text: string) => writeToFd(2, text) };
+  writeStdout(command === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }, place) : await blockedText({ json: has('--json') }, place));
 }

@@ -55,7 +55,7 @@ describe('the common flags (contract §3: accepted by every command)', () => {
       if (path.length > 0) for (const flag of COMMON) if (!longs.includes(flag)) missing.push(`${path.join(' ')} ${flag}`);
       for (const sub of command.commands) walk(sub, [...path, sub.name()]);
     };
-    walk(buildProgram() as unknown as Node, []);
+    walk((await buildProgram()) as unknown as Node, []);
     expect(missing).toEqual([]);
   });
 
