@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { writeFileAtomically } from '../atomic-write.js';
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
-import { isPidAlive, withLock } from '../tracker/index.js';
+import { withLock } from '../tracker/lock.js';
+import { isPidAlive } from '../tracker/process.js';
 import { RUN } from './lines.js';
 
 export const pidFilePath = (trackerDir: string) => join(trackerDir, 'helix.pid');

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Start-up cost, as ratios against Node's own start measured in the same run (issue 23):
+//   helix --version                      ≤ 1.3 × node -e ''
+//   helix status --json   (100 beads)    ≤ 1.5 ×
+//   helix tracker ready --json (10K)     ≤ 1.6 ×
+// The runs are interleaved — floor, version, status, ready, floor, … — so a change in the load of a
+// shared machine hits every command alike; each ratio is the command's median wall time over the
+// floor's. Several --bin compare builds in the same run (the first one is judged).
+// Usage: npm run bench:start [-- --runs 21 --bin bin/helix --bin /old/checkout/bin/helix]
+// Exits 1 when the first build misses a target.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { backlogFile, liveProject } from './lib/bench-fixtures.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' }, bin: { type: 'string', multiple: true } } });
+const RUNS = Math.max(5, Number(values.runs));
+const BINS = (values.bin?.length ? values.bin : [join(ROOT, 'bin', 'helix')]).map((b) => resolve(b));
+
+const TARGETS = [
+  { name: '`helix --version`', args: ['--version'], place: 'empty', max: 1.3 },
+  { name: '`helix status --json`, 100 beads', args: ['status', '--json'], place: 'live', max: 1.5 },
+  { name: '`helix tracker ready --json`, 10K beads', args: ['tracker', 'ready', '--json'], place: 'backlog', max: 1.6 },
+];
+
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HELIX_|DDX_)/.test(k)));
+
+function timeOnce(args, cwd) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
+const median = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const work = mkdtempSync(join(tmpdir(), 'helix-bench-start-'));
+try {
+  const places = { empty: join(work, 'empty'), live: join(work, 'live'), backlog: join(work, 'backlog') };
+  for (const dir of Object.values(places)) {
+    mkdirSync(dir);
+    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  }
+  liveProject(places.live, 100);
+  mkdirSync(join(places.backlog, '.ddx'));
+  writeFileSync(join(places.backlog, '.ddx', 'beads.jsonl'), backlogFile(10_000).text);
+
+  // Every timed command: the floor, then each target under each build.
+  const jobs = [{ key: 'floor', args: ['-e', ''], cwd: places.empty }];
+  for (const [b, bin] of BINS.entries()) {
+    for (const target of TARGETS) jobs.push({ key: `${b}:${target.name}`, args: [bin, ...target.args], cwd: places[target.place] });
+  }
+  const samples = new Map(jobs.map((job) => [job.key, []]));
+  for (const job of jobs) timeOnce(job.args, job.cwd); // warm the page cache
+  for (let run = 0; run < RUNS; run++) for (const job of jobs) samples.get(job.key).push(timeOnce(job.args, job.cwd));
+
+  const floor = median(samples.get('floor'));
+  console.log(`Node ${process.version}, ${RUNS} interleaved runs each: median wall time, whole process; floor \`node -e ''\` ${floor.toFixed(1)} ms\n`);
+  console.log(`| command | target | ${BINS.map((bin) => `\`${bin}\``).join(' | ')} |`);
+  console.log(`|---|---:|${BINS.map(() => '---:|').join('')}`);
+  let missed = 0;
+  for (const target of TARGETS) {
+    const cells = BINS.map((_, b) => {
+      const ms = median(samples.get(`${b}:${target.name}`));
+      const ratio = ms / floor;
+      const met = ratio <= target.max;
+      if (b === 0 && !met) missed++;
+      return `${ms.toFixed(1)} ms, ${ratio.toFixed(2)}× ${met ? 'met' : 'MISSED'}`;
+    });
+    console.log(`| ${target.name} | ≤ ${target.max}× | ${cells.join(' | ')} |`);
+  }
+  console.log(`\nstart-up targets (${BINS[0]}): ${TARGETS.length - missed} of ${TARGETS.length} met`);
+  if (missed) process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
