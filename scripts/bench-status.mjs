@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of `helix status --json` as users and harnesses run it (issue 16, bash-interface §14.2:
+// Benchmark of `helix status --json` as users and harnesses run it (issue 16, docs/contract/bash-interface.md §14.2:
 // the Bash CLI aimed for 200 ms on a 100-bead tracker; helix's target is a 150 ms median): the
 // whole process on a generated 100-bead project with a run-state, blocked and parked beads,
 // review findings and a claimed bead, next to `node -e ''` (the floor: Node's own start).

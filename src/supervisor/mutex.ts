@@ -1,4 +1,4 @@
-// The run mutex (contract §4): `.ddx/helix.pid` holds `<pid> <iso>`; a live pid means another run
+// The run mutex (docs/contract/cli.md §4): `.ddx/helix.pid` holds `<pid> <iso>`; a live pid means another run
 // is active (exit 2), a dead pid's file is stale and replaced.
 import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { writeFileAtomically } from '../atomic-write.js';
