@@ -9,6 +9,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 2,
+    // each scenario keeps both cores busy on its own: run them one after the other
+    maxWorkers: 1,
   },
 });

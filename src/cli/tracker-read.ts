@@ -1,8 +1,8 @@
-// The hot read commands of `helix tracker` — `ready` and `blocked` — without commander.
-// Scripts and the supervisor's callers run them constantly, so bin/helix sends a plain
-// `helix tracker ready|blocked [--execution] [--json]` straight here (anything else, including
-// --help or an unknown flag, goes through the full CLI). The commander wiring in
-// commands/tracker.ts calls the same functions, so both paths print exactly the same thing.
+// The hot read commands of `helix tracker` — `ready` and `blocked` — as text. Scripts and the
+// supervisor's callers run them constantly, so src/cli/plain.ts serves a plain
+// `helix tracker ready|blocked [--execution] [--json]` without commander, writing to the file
+// descriptors directly (writeStdout); commands/tracker.ts calls the same functions through its
+// output sink, so both paths print exactly the same thing.
 import { writeSync } from 'node:fs';
 import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
@@ -38,11 +38,11 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * process.stdout already and uses it: that stream makes the pipe non-blocking.) A pipe shared with
  * a Node parent can be non-blocking too, hence the EAGAIN loop.
  */
-function writeStdout(text: string): void {
+export function writeStdout(text: string): void {
   writeToFd(1, text);
 }
 
-function writeToFd(fd: number, text: string): void {
+export function writeToFd(fd: number, text: string): void {
   // this path skips the wrapped streams (src/cli/terminal.ts): the same rule, applied here
   const bytes = Buffer.from(printable(text), 'utf8');
   let offset = 0;
@@ -92,23 +92,4 @@ export async function blockedText(options: { json?: boolean }, place: ReadPlace)
     return `  ${raw.slice(0, -1)},"blocker":${JSON.stringify(blocker)}}`;
   });
   return items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n';
-}
-
-/** Flags the fast path understands; the common agent flags are accepted and ignored as usual. */
-const IGNORED = new Set(['--quiet', '-q', '--summary', '-s', '--dry-run', '--claude', '--codex']);
-const FAST_FLAGS: Record<string, Set<string>> = { ready: new Set(['--execution', '--json']), blocked: new Set(['--json']) };
-
-/** True when `args` (after `tracker`) is a plain ready/blocked call the fast path can serve. */
-export function isFastRead(args: string[]): boolean {
-  const [command, ...flags] = args;
-  const known = command ? FAST_FLAGS[command] : undefined;
-  return known !== undefined && flags.every((f) => known.has(f) || IGNORED.has(f));
-}
-
-export async function fastRead(args: string[]): Promise<void> {
-  const [command, ...flags] = args;
-  const has = (flag: string) => flags.includes(flag);
-  // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
-  const place = { cwd: process.cwd(), env: process.env, warn: (text: string) => writeToFd(2, text) };
-  writeStdout(command === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }, place) : await blockedText({ json: has('--json') }, place));
 }

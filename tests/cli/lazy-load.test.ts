@@ -21,13 +21,14 @@ function modulesLoadedBy(args: string[]): string[] {
 }
 
 describe('lazy command loading', () => {
-  it('status --json loads its own command file and library, not the other commands, the agent runner or SQLite', () => {
+  it('status --json loads its own command file and library, not commander, the other commands, the agent runner or SQLite', () => {
     const loaded = modulesLoadedBy(['status', '--json']);
     expect(loaded).toContain('dist/cli/commands/status.js');
     const commandFiles = loaded.filter((m) => m.startsWith('dist/cli/commands/'));
     expect(commandFiles).toEqual(['dist/cli/commands/status.js']);
-    // execa (the agent runner) and better-sqlite3 (the memory store): neither is needed to report status
-    expect(loaded.filter((m) => /node_modules\/(execa|better-sqlite3)\//.test(m))).toEqual([]);
+    // execa (the agent runner) and better-sqlite3 (the memory store): neither is needed to report
+    // status; nor is commander, for a command line this plain (src/cli/plain.ts)
+    expect(loaded.filter((m) => /node_modules\/(execa|better-sqlite3|commander)\//.test(m))).toEqual([]);
   });
 
   it('a tracker command loads the tracker wiring only', () => {

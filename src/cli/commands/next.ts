@@ -1,7 +1,9 @@
 // `helix next`: the first ready execution bead's id, or `no ready issues`
 // (docs/contract/bash-interface.md §17).
 import type { CommandResult } from '../../supervisor/output.js';
-import { type CommandContext, type HelixCommand, finishWith, warnIfDamaged, withCommonFlags } from '../program.js';
+// common.js, not program.js: src/cli/plain.ts runs nextRun without loading commander
+import { type CommandContext, finishWith, warnIfDamaged, withCommonFlags } from '../common.js';
+import type { HelixCommand } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('next').description('print the first ready execution bead id, or "no ready issues"'))

@@ -1,7 +1,9 @@
 // `helix status [--json]`: tracker counts, the active run, claimed beads and the last run
 // (docs/contract/cli.md §10; the layouts are docs/contract/bash-interface.md §14).
 import type { CommandResult } from '../../supervisor/output.js';
-import { type CommandContext, type HelixCommand, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../program.js';
+// common.js, not program.js: src/cli/plain.ts runs statusRun without loading commander
+import { type CommandContext, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../common.js';
+import type { HelixCommand } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('status').description('tracker counts, the active run, claimed beads and the last run'))
