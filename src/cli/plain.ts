@@ -3,7 +3,7 @@
 // the supervisor's callers), `status` (what harnesses poll) and `next`. Commander and the wiring
 // of every command cost a fast read more than its work; anything else — `--help`, a flag with a
 // value, an unknown flag, a positional — goes through the full CLI (src/cli/main.ts), which prints
-// exactly the same for the same question (tests/cli/fast-read.test.ts, plain-path.test.ts).
+// exactly the same for the same question (tests/cli/fast-read.test.ts).
 
 /** The common agent flags: accepted and ignored by these commands, as by the full CLI. */
 const IGNORED = new Set(['--quiet', '-q', '--summary', '-s', '--dry-run', '--claude', '--codex']);

@@ -1,5 +1,6 @@
-// bin/helix serves plain `tracker ready|blocked` without commander; it must print exactly what
-// the full CLI prints for the same question.
+// bin/helix serves plain `tracker ready|blocked`, `status` and `next` without commander
+// (src/cli/plain.ts); they must print exactly what the full CLI prints for the same question,
+// warnings and exit codes included.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -94,3 +95,25 @@ describe('tracker read fast path', () => {
   });
 });
 
+describe('plain status and next', () => {
+  const cwd = projectWithBeads();
+
+  it.each([[['status']], [['status', '--json']], [['status', '--json', '-q']], [['next']], [['next', '--summary']]])(
+    '%j prints what the full CLI prints, warnings included',
+    (args) => {
+      const plain = helix(args, { cwd });
+      // `--agent codex` takes a value, so this call goes through commander
+      const full = helix([...args, '--agent', 'codex'], { cwd });
+      expect(plain.status).toBe(0);
+      expect(plain.stdout).toBe(full.stdout);
+      expect(plain.stderr).toBe(full.stderr);
+      expect(plain.stderr).toContain('malformed line(s) 5');
+    },
+  );
+
+  it('next names the first ready execution bead; a positional or --help goes to the full CLI', () => {
+    expect(helix(['next'], { cwd }).stdout).toBe('hx-00000002\n');
+    expect(helix(['next', 'extra'], { cwd }).status).not.toBe(0);
+    expect(helix(['status', '--help'], { cwd }).stdout).toMatch(/^Usage:\n  helix run /);
+  });
+});
