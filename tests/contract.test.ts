@@ -1,5 +1,5 @@
 // The interface's numbers and names, written out as literals in one place (issue #17 point 6):
-// exit codes, default values and file names from /work/shared/contract (cli.md, bash-interface.md)
+// exit codes, default values and file names from docs/contract/ (cli.md, bash-interface.md)
 // and the README's exit-code table. Other tests may compare against the constants the code reads;
 // this one never does, so renumbering errors.ts or changing a default in src/ fails here.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

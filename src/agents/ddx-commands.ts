@@ -1,4 +1,4 @@
-// Builders for the ways helix calls DDx (contract §8), per surface (ddx-surface.ts):
+// Builders for the ways helix calls DDx (docs/contract/cli.md §8), per surface (ddx-surface.ts):
 //   - one bead where helix owns claim and close: `ddx agent execute-bead` (DDx v0.6.x);
 //   - one bead where DDx claims and closes itself: `ddx try <id>` (current DDx; also what
 //     HELIX_EXECUTOR=execute-loop asks for there);
@@ -11,7 +11,7 @@ import { DDX_LONGEST_TIMEOUT } from './timeout.js';
 import type { AgentCommand } from './command.js';
 import type { DdxSurfaceKind } from './ddx-surface.js';
 
-/** execute-bead's effort when none is given (contract §8). */
+/** execute-bead's effort when none is given (docs/contract/cli.md §8). */
 export const DEFAULT_EXECUTE_BEAD_EFFORT = 'medium';
 
 export interface ExecuteBeadOptions {

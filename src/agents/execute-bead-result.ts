@@ -1,5 +1,5 @@
 // The result of a DDx bead execution: the JSON of `ddx agent execute-bead --json` (DDx v0.6.x,
-// contract §8), found in the output after any advisory lines, validated field by field, unknown
+// docs/contract/cli.md §8), found in the output after any advisory lines, validated field by field, unknown
 // fields dropped; or the `bead:` / `status:` lines `ddx try` prints (current DDx, which has no
 // --json: cli/cmd/try.go writeTryResult). Three answers, never a throw: a result, `undefined` when
 // there is none at all (an older DDx or a wrapper: the supervisor then judges from the tracker and
@@ -12,7 +12,7 @@ import { excerptOf, findJsonDocument } from './json-in-output.js';
 export type ExecuteBeadOutcome = string;
 export type ExecuteBeadStatus = string;
 
-/** The fields of contract §8, with DDx's own snake_case names. Absent or null → undefined. */
+/** The fields of docs/contract/cli.md §8, with DDx's own snake_case names. Absent or null → undefined. */
 export interface ExecuteBeadResult {
   bead_id: string;
   /** undefined in `ddx try` output, which prints no outcome. */

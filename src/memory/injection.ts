@@ -1,8 +1,8 @@
 // Getting memories into an agent's prompt. `inject` unions semantic recall on the objective with
-// the memories that mention the task's files (dual query, seed 002), ranks, cuts to the limit and
+// the memories that mention the task's files (dual query, docs/contract/design.md §6), ranks, cuts to the limit and
 // renders `[NN%] trigger -> resolution` lines, systemic ones first as WARNING lines.
 // `batchInject` does that for a wave of tasks without giving one memory to two tasks;
-// `strategicRecall` summarises what the store knows about an objective (seed 003).
+// `strategicRecall` summarises what the store knows about an objective (docs/contract/design.md §7).
 import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
@@ -48,7 +48,7 @@ export function renderPrompt(rows: MemoryRow[]): string {
 /**
  * Semantic ∪ file-pattern candidates for one task, ranked, not yet cut. The task's files join the
  * query as paths; a memory that names one of them is kept whatever the objective says, with at
- * least the embedder's file floor as relevance (contract: dual query).
+ * least the embedder's file floor as relevance (docs/contract/memory.md §5).
  */
 export async function candidatesFor(ctx: MemoryContext, task: InjectTask, pool: number): Promise<Scored[]> {
   const { related, fileFloor } = await ctx.thresholds();

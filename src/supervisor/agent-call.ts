@@ -1,4 +1,4 @@
-// One agent call as the user sees it (bash-interface §0.3, §0.4): the start line and the prompt
+// One agent call as the user sees it (docs/contract/bash-interface.md §0.3, §0.4): the start line and the prompt
 // echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
 // in the session log, and the completion line — long form in normal mode, the summary form with its
 // log range under --summary. What the agent answered is returned for the caller to print.

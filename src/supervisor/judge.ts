@@ -1,5 +1,5 @@
 // Was an attempt a completion? Judged from the tracker, DDx's result and verification
-// (contract §6.4) — never from what the agent says about itself. DDx's statuses are read per
+// (docs/contract/cli.md §6.4) — never from what the agent says about itself. DDx's statuses are read per
 // version (agents/ddx-outcomes.ts): only a landed result counts, a `preserved` one never does.
 import { type ExecuteBeadResult, type InvalidExecuteBeadResult, judgeDdxResult } from '../agents/index.js';
 import { type Bead, type Fingerprint, fingerprintChanges, retryAfterOf } from '../tracker/index.js';

@@ -1,7 +1,7 @@
-// The prompts helix hands to agents, line for line as the Bash CLI wrote them (bash-interface §1):
-// the first line names the action (the action phrases of cli.md §8 occur in it), the second points
+// The prompts helix hands to agents, line for line as the Bash CLI wrote them (docs/contract/bash-interface.md §1):
+// the first line names the action (the action phrases of docs/contract/cli.md §8 occur in it), the second points
 // at the action file under `<HELIX_LIBRARY_ROOT>/actions/` with an absolute path. Where helix owns
-// the claim and the close (cli.md's deliberate choice, §19.10), the tracker and concurrency lines
+// the claim and the close (cli.md decides: docs/contract/bash-interface.md §19, item 10), the tracker and concurrency lines
 // say so instead of telling the agent to claim or close. Lines helix adds (the bead's own fields,
 // memories, the reviewed bead) come after the Bash lines.
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import type { Bead } from '../tracker/index.js';
 
 export type ActionName = 'implementation' | 'check' | 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';
 
-/** Action file and phrase for each action (contract §8). */
+/** Action file and phrase for each action (docs/contract/cli.md §8). */
 export const ACTIONS: Record<ActionName, { file: string; phrase: string }> = {
   implementation: { file: 'implementation.md', phrase: 'implementation action' },
   check: { file: 'check.md', phrase: 'check action' },
@@ -104,7 +104,7 @@ export interface ImplementationPromptInput extends PromptPlace {
   ownership: BuildOwnership;
 }
 
-/** The context block (§1.1): the whole context file, an empty line, `---`. */
+/** The context block (docs/contract/bash-interface.md §1.1): the whole context file, an empty line, `---`. */
 function contextBlock(context: string): string[] {
   const text = context.replace(/\n+$/, '');
   return text ? [text, '', '---'] : [];
@@ -153,7 +153,7 @@ function beadDetails(input: ImplementationPromptInput): string[] {
   return parts;
 }
 
-/** §1.1 (one bead) and §1.2 (a batch of related beads, direct prompting only). */
+/** docs/contract/bash-interface.md §1.1 (one bead) and §1.2 (a batch of related beads, direct prompting only). */
 export function implementationPrompt(input: ImplementationPromptInput): string {
   const related = input.related ?? [];
   if (related.length > 0) return batchPrompt(input, [input.bead, ...related]);
@@ -202,7 +202,7 @@ function batchPrompt(input: ImplementationPromptInput, beads: Bead[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The governing-bead line of the alignment prompt (§1.4), by how helix holds the bead. */
+/** The governing-bead line of the alignment prompt (docs/contract/bash-interface.md §1.4), by how helix holds the bead. */
 export type GoverningMode = 'created' | 'claimed' | 'reused';
 
 export function governingLine(bead: string | undefined, mode: GoverningMode | undefined): string {
@@ -299,7 +299,7 @@ function actionLines(action: Exclude<ActionName, 'implementation'>, p: ActionPro
         FOLLOW,
       );
       if (p.reviewed) {
-        // helix: what was built, and the markers `helix status --json` traces findings by (§14.2).
+        // helix: what was built, and the markers `helix status --json` traces findings by (docs/contract/bash-interface.md §14.2).
         const { id, parent, cycle } = p.reviewed;
         lines.push(
           '',

@@ -197,7 +197,7 @@ export class Supervisor {
   }
 
   /**
-   * Ends an attempt cut short by a signal or an error: it was attempted (contract §6.8 counts it),
+   * Ends an attempt cut short by a signal or an error: it was attempted (docs/contract/cli.md §6.8 counts it),
    * and every claim it holds is released. Returns the released ids.
    */
   abandonAttempt(exitCode: number): string[] {
@@ -254,7 +254,7 @@ export class Supervisor {
     }
   }
 
-  /** The run-complete line, blocker report and final run-state: printed on every exit path (§2.13). */
+  /** The run-complete line, blocker report and final run-state: printed on every exit path (docs/contract/bash-interface.md §2.13). */
   finish(reason: string, extra: Record<string, unknown> = {}): void {
     const s = this.state;
     const { output } = this.ctx;
@@ -381,7 +381,7 @@ export class Supervisor {
     return { type: 'queue', ready: this.ready(beads), epics: readyEpics(beads, { now, held: this.ctx.store.leased(now) }), beads };
   }
 
-  /** Promotes tasks that gained more than one child (§2.7 step 4); true when the file changed. */
+  /** Promotes tasks that gained more than one child (docs/contract/bash-interface.md §2.7 step 4); true when the file changed. */
   private promoteEpics(beads: Bead[]): boolean {
     const candidates = tasksToPromote(beads);
     for (const task of candidates) {
@@ -419,7 +419,7 @@ export class Supervisor {
     return promptPlaceOf(this.ctx, this.ctx.output.logName);
   }
 
-  // ── orphan recovery (bash-interface §3, contract §7) ───────────────────────────────────────
+  // ── orphan recovery (docs/contract/bash-interface.md §3, docs/contract/cli.md §7) ───────────────────────────────────────
 
   private async recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Promise<Event> {
     if (why === 'start') {
@@ -540,7 +540,7 @@ export class Supervisor {
     return { bead, before, verifyCommand: verifyCommandOf(bead, this.ctx.env), queue: current.beads };
   }
 
-  /** The cycle line (§2.4): long form in normal and --quiet, the short one with --summary. */
+  /** The cycle line (docs/contract/bash-interface.md §2.4): long form in normal and --quiet, the short one with --summary. */
   private sayCycle(readyCount: number, cycle: number, ids: [string, ...string[]]): void {
     if (ids.length > 1) {
       this.say(RUN.cycleBatch(readyCount, cycle, ids));
@@ -601,7 +601,7 @@ export class Supervisor {
   /** What the build printed: its answer, DDx's result (counted on `ddx try`), and what it spent. */
   private readBuildResult(id: string, run: AgentCall): { result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined; tokens: number; costUsd: number | undefined } {
     if (this.ctx.buildPath === 'try') {
-      // DDx's own claim-and-close is counted by outcome (bash-interface §12.3, its execute-loop).
+      // DDx's own claim-and-close is counted by outcome (docs/contract/bash-interface.md §12.3, its execute-loop).
       if (run.exitCode === 0) countInRunState(this.ctx.store.dir, 'ddx_delegation_success_count');
       else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === CHILD_EXIT.timedOut ? 'timeout' : 'other');
     }
@@ -759,7 +759,7 @@ export class Supervisor {
   }
 
   /**
-   * The review scope and the size of what the attempt changed (bash-interface §2.8): scope
+   * The review scope and the size of what the attempt changed (docs/contract/bash-interface.md §2.8): scope
    * `commit:<sha>` when the bead's closing commit exists here, else `last-commit`; the size counts
    * everything since the attempt's base revision, committed or not (UNMEASURED when it cannot).
    */
@@ -1031,7 +1031,7 @@ export class RunInterrupted extends Error {
 }
 
 /**
- * Orphan recovery (bash-interface §3, contract §7): unclaims every stale helix claim, re-reading
+ * Orphan recovery (docs/contract/bash-interface.md §3, docs/contract/cli.md §7): unclaims every stale helix claim, re-reading
  * each bead under the lock just before acting (it may have closed meanwhile). Says why each
  * in-progress helix bead it left alone was left alone. Returns what it recovered, and the names
  * `tracker doctor --fix` kept from claims it released (their feedback is owed too).

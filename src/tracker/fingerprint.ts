@@ -1,4 +1,4 @@
-// The fingerprint of a bead (contract §6.3): the governance fields whose change during an
+// The fingerprint of a bead (docs/contract/cli.md §6.3): the governance fields whose change during an
 // attempt means the work may no longer be what was asked for (queue drift).
 import { type Bead, allDependencyIds } from './bead.js';
 import { isEligibleByGovernance } from './ready.js';

@@ -1,4 +1,4 @@
-// Readiness (contract §5), with DDx's rules: ready = open and every dependency closed, whatever
+// Readiness (docs/contract/cli.md §5), with DDx's rules: ready = open and every dependency closed, whatever
 // its type (an unknown or lost dependency never counts as closed; DDx store.go readyFiltered uses
 // DepIDs()); blocked = open with an unclosed dependency. `execution` readiness also drops what the
 // supervisor must not build: epics (structural containers, as DDx's `ready --execution`),
@@ -98,7 +98,7 @@ export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
 
 /**
  * Open epics whose dependencies are closed, in ready order. Epics are not execution work, but the
- * supervisor still looks at them to focus one and work its children (contract §6.2).
+ * supervisor still looks at them to focus one and work its children (docs/contract/cli.md §6.2).
  */
 export function readyEpics(beads: Bead[], options: Omit<ReadyOptions, 'execution'> = {}): Bead[] {
   const closed = closedIds(beads);

@@ -10,7 +10,7 @@ import {
 
 const root = '/repo/root';
 
-describe('ddx command builders (contract §8)', () => {
+describe('ddx command builders (docs/contract/cli.md §8)', () => {
   it('execute-bead: id, --effort defaults to medium, --json, selected issue in the environment', () => {
     expect(executeBeadCommand({ root, beadId: 'hx-1a2b3c4d' })).toEqual({
       file: 'ddx',
@@ -52,7 +52,7 @@ describe('ddx command builders (contract §8)', () => {
   });
 });
 
-describe('direct agent command builders (contract §8)', () => {
+describe('direct agent command builders (docs/contract/cli.md §8)', () => {
   it('codex: bypass flag before exec, -C root, model, model_reasoning_effort, --ephemeral --json, prompt on stdin (`-`)', () => {
     expect(codexCommand({ root, prompt: 'the prompt' })).toEqual({
       file: 'codex',
