@@ -58,8 +58,11 @@ export function ddxBuildRefusal(surface: DdxSurfaceKind, facts: RepositoryFacts,
  * internal/agent/predispatch_dirty.go: the tracker files are committed by DDx itself, its runtime
  * folders are ignored; helix's own files live under .helix/, .helix-logs/ and .ddx/).
  */
-export function isToolFile(path: string): boolean {
+export function isToolFile(path: string, trackerFolder = '.ddx'): boolean {
+  // helix's tracker folder may sit elsewhere (HELIX_TRACKER_DIR): its files count as DDx's own
+  if (trackerFolder !== '.ddx' && path.startsWith(`${trackerFolder}/`)) path = `.ddx/${path.slice(trackerFolder.length + 1)}`;
   if (path.startsWith('.helix/') || path.startsWith('.helix-logs/')) return true;
+  path = path.replace(/\.tmp-\d+-\d+$/, ''); // a crash-safe write in flight (src/atomic-write.ts)
   if (path === '.ddx/beads.jsonl' || path === '.ddx/beads-archive.jsonl' || path === '.ddx/helix.pid' || path === '.ddx/run-state.json') return true;
   return /^\.ddx\/(metrics|executions|workers|coordination|runs|run-state|attachments|harness-sessions|agent-logs)(\/|$)/.test(path) || /^\.ddx\/(beads\.lock|\.git-tracker\.lock|beads\.jsonl\.(tmp|bak)-)/.test(path);
 }

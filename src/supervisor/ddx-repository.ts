@@ -1,6 +1,7 @@
 // The repository facts ddx-preflight.ts decides on, read with git (arguments as arrays, no shell),
 // and the refusal itself: thrown before the run or build claims anything (exit 13).
 import { spawnSync } from 'node:child_process';
+import { relative, sep } from 'node:path';
 import { HelixError } from '../errors.js';
 import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isToolFile } from './ddx-preflight.js';
 import type { Session } from './session.js';
@@ -25,7 +26,8 @@ function uncommittedPaths(root: string): string[] {
   return paths;
 }
 
-export function repositoryFacts(root: string): RepositoryFacts {
+export function repositoryFacts(root: string, trackerDir = `${root}/.ddx`): RepositoryFacts {
+  const trackerFolder = relative(root, trackerDir).split(sep).join('/');
   const head = git(root, 'symbolic-ref', '-q', 'HEAD');
   const branch = head?.startsWith('refs/heads/') ? head.slice('refs/heads/'.length) : undefined;
   const hasOrigin = git(root, 'remote', 'get-url', 'origin') !== undefined;
@@ -36,15 +38,15 @@ export function repositoryFacts(root: string): RepositoryFacts {
     hasOrigin,
     originDefault: originHead?.startsWith('refs/remotes/origin/') ? originHead.slice('refs/remotes/origin/'.length) : undefined,
     upstream: merge?.startsWith('refs/heads/') ? merge.slice('refs/heads/'.length) : merge || undefined,
-    dirty: uncommittedPaths(root).filter((path) => !isToolFile(path)),
+    dirty: uncommittedPaths(root).filter((path) => !isToolFile(path, trackerFolder)),
   };
 }
 
 /** Refuses (exit 13) a run or build DDx cannot do in this repository as it stands. */
-export function assertDdxCanBuild(session: Pick<Session, 'root' | 'ddx' | 'buildPath'>, env: NodeJS.ProcessEnv): void {
+export function assertDdxCanBuild(session: Pick<Session, 'root' | 'ddx' | 'buildPath' | 'store'>, env: NodeJS.ProcessEnv): void {
   const surface = session.ddx?.surface;
   if (!surface || session.buildPath === 'direct') return;
   if (git(session.root, 'rev-parse', '--git-dir') === undefined) return; // not a git repository: DDx says so itself
-  const refusal = ddxBuildRefusal(surface, repositoryFacts(session.root), allowsNonDefaultBranch(env), `DDx ${session.ddx?.version ?? ''}`.trim());
+  const refusal = ddxBuildRefusal(surface, repositoryFacts(session.root, session.store.dir), allowsNonDefaultBranch(env), `DDx ${session.ddx?.version ?? ''}`.trim());
   if (refusal) throw new HelixError('repositoryState', refusal);
 }

@@ -16,6 +16,7 @@ export const RUNTIME_EXCLUDES = [
   '.ddx/beads.jsonl.bak-*',
   '.ddx/helix.pid',
   '.ddx/run-state.json',
+  '.ddx/run-state.json.tmp-*',
   '.helix/',
   '.helix-logs/',
 ];
