@@ -94,9 +94,10 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .option('--type <type>', 'only this type')
     .option('--limit <n>', 'how many', count('--limit'), 5)
     .option('--min-effectiveness <x>', 'drop memories below this effectiveness', fraction('--min-effectiveness'), 0)
-    .option('--min-relevance <x>', 'drop memories below this relevance', fraction('--min-relevance'))
+    .option('--min-relevance <x>', 'drop memories below this relevance (relative to the best hit)', fraction('--min-relevance'))
+    .option('--min-match <x>', 'drop memories that answer less of the query than this (absolute: the gate)', fraction('--min-match'))
     .option('--expand', 'add 1-hop graph neighbours marked _via_edge')
-    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; expand?: boolean }) {
+    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; minMatch?: number; expand?: boolean }) {
       await withStore(this, (s) => s.recall(query, o));
     });
 
@@ -198,9 +199,10 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--objective <text>')
     .option('--files <json>', 'JSON list of files the task touches', '[]')
     .option('--limit <n>', 'how many', count('--limit'), 5)
-    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number }) {
+    .option('--min-match <x>', "the gate: how much of the task a memory must answer (default: the embedder's)", fraction('--min-match'))
+    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number; minMatch?: number }) {
       const files = jsonList('--files', o.files);
-      await withStore(this, (s) => s.inject({ objective: o.objective, files, limit: o.limit }));
+      await withStore(this, (s) => s.inject({ objective: o.objective, files, limit: o.limit, ...(o.minMatch === undefined ? {} : { minMatch: o.minMatch }) }));
     });
 
   sub('batch-inject', 'memory blocks for a wave of tasks, no memory given twice')

@@ -18,8 +18,9 @@ export async function openHookMemory(dbPath: string, _root: string, env: NodeJS.
   const store = mod.openMemoryStore({ dbPath, env, embedder: mod.lexicalEmbedder, warn: () => undefined });
   return {
     async recallForFile(file, limit) {
-      // The dual query of memory.md: semantic recall on the edit, plus memories naming the file.
-      const { injected } = await store.inject({ objective: `edit ${file}`, files: [file], limit });
+      // The dual query of memory.md: the file as the query (its name's words) plus memories naming
+      // it. No "edit" word: it is in every hook query and matched any memory saying "edit".
+      const { injected } = await store.inject({ objective: file, files: [file], limit });
       return injected.flatMap((name): HookRecalledMemory[] => {
         const m = store.get(name);
         if (!m) return [];

@@ -5,10 +5,10 @@
 //
 //   const store = openMemoryStore({ dbPath: resolveDbPath(cwd, env), env, now, embedder?, warn? });
 //   await store.store({ trigger, resolution, type?, source?, tags? }, { mergeNearDuplicates? }) → { status, name, reason }
-//   await store.recall(query, { type?, limit?, minEffectiveness?, minRelevance?, expand? })
+//   await store.recall(query, { type?, limit?, minEffectiveness?, minRelevance?, minMatch?, expand? })
 //   store.get(name)                                                     → Memory | undefined
-//   await store.inject({ objective, files?, limit? })                   → { prompt, injected }
-//   await store.injectEntries({ objective, files?, limit? })            → { header, entries, injected }
+//   await store.inject({ objective, files?, limit?, minMatch? })        → { prompt, injected }
+//   await store.injectEntries({ objective, files?, limit?, minMatch? }) → { header, entries, injected }
 //   await store.batchInject(tasks, limit?)                              → { results, total_unique }
 //   await store.strategicRecall(objective, limit?)
 //   store.feedback(names, delta)
@@ -33,7 +33,7 @@ import type { Warn } from './embedders/select.js';
 import { feedback, feedbackVerify, type VerifyFeedback } from './feedback.js';
 import { connected, decayEdges, edge, edges, suggestEdges } from './graph.js';
 import { health } from './health.js';
-import { batchInject, inject, injectEntries, strategicRecall, type InjectTask } from './injection.js';
+import { batchInject, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
 import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
 import { toMemory } from './rows.js';
@@ -81,8 +81,8 @@ export function openMemoryStore(options: OpenOptions) {
       const row = ctx.rowByName(name);
       return row ? toMemory(row) : undefined;
     },
-    inject: (task: InjectTask & { limit?: number }) => inject(ctx, task),
-    injectEntries: (task: InjectTask & { limit?: number }) => injectEntries(ctx, task),
+    inject: (task: InjectRequest) => inject(ctx, task),
+    injectEntries: (task: InjectRequest) => injectEntries(ctx, task),
     batchInject: (tasks: InjectTask[], limit?: number) => batchInject(ctx, tasks, limit),
     strategicRecall: (objective: string, limit?: number) => strategicRecall(ctx, objective, limit),
     feedback: (names: string[], delta: number) => feedback(ctx, names, delta),
