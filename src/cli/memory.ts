@@ -145,12 +145,15 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--verify-passed <bool>', 'true | false')
     .requiredOption('--injected <json>', 'JSON list of injected memory names')
     .option('--utilized <json>', 'JSON list of names the agent reported as UTILIZED')
-    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string }) {
+    .option('--objective <text>', "the task's text: unused memories it is not about are left alone")
+    .option('--files <json>', 'JSON list of files the task touches (with --objective)', '[]')
+    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string; objective?: string; files: string }) {
       const input = {
         taskId: o.taskId,
         verifyPassed: boolean('--verify-passed', o.verifyPassed),
         injected: jsonList('--injected', o.injected),
         ...(o.utilized !== undefined ? { utilized: jsonList('--utilized', o.utilized) } : {}),
+        ...(o.objective !== undefined ? { task: { objective: o.objective, files: jsonList('--files', o.files) } } : {}),
       };
       await withStore(this, (s) => s.feedbackVerify(input));
     });

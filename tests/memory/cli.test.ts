@@ -36,6 +36,7 @@ describe('helix memory (CLI)', () => {
       injected_count: 2,
       helped: [name],
       unhelpful: [pattern],
+      left_alone: [],
     });
     expect(m('decay').json).toEqual({ decayed: 0, threshold_days: 30, min_uses: 2 });
     expect(m('prune').json).toEqual({ pruned: 0, remaining: 2, removed: [] });
