@@ -3,7 +3,7 @@
 // renders `[NN%] trigger -> resolution` lines, systemic ones first as WARNING lines.
 // `batchInject` does that for a wave of tasks without giving one memory to two tasks;
 // `strategicRecall` summarises what the store knows about an objective (seed 003).
-import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, UNTESTED_USES } from './constants.js';
+import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, SYSTEMIC_PRIOR_FAILURES, UNTESTED_USES } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
 import { uses } from './rows-math.js';
@@ -19,16 +19,17 @@ export interface InjectTask {
 export type InjectRequest = InjectTask & { limit?: number; minMatch?: number };
 
 export const PROMPT_HEADER = 'Memories from earlier tasks (list the ones that helped as UTILIZED: [name, ...]):';
-const SYSTEMIC_NOTE = 'seen 3+ times: consider an architectural fix';
+/** How often a systemic row's problem was seen: the three that promoted it, then each repeat. */
+export const timesSeen = (row: Pick<MemoryRow, 'repeats'>): number => SYSTEMIC_PRIOR_FAILURES + 1 + (row.repeats ?? 0);
 
 /** One memory as prompt text; a `procedure` memory's lines become numbered steps. */
-export function renderMemory(row: Pick<MemoryRow, 'name' | 'type' | 'trigger' | 'resolution' | 'helped' | 'failed' | 'tags'>): string {
+export function renderMemory(row: Pick<MemoryRow, 'name' | 'type' | 'trigger' | 'resolution' | 'helped' | 'failed' | 'tags' | 'repeats'>): string {
   const tag = confidenceTag(row.helped, row.failed);
   const steps = row.resolution.split('\n').map((l) => l.trim()).filter(Boolean);
   const procedure = parseJsonList(row.tags).includes('procedure') && steps.length > 1;
   const resolution = procedure ? `\n${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}` : ` ${row.resolution}`;
   const line = `${tag} ${row.trigger} ->${resolution} (memory: ${row.name})`;
-  return row.type === 'systemic' ? `WARNING: ${line} [${SYSTEMIC_NOTE}]` : line;
+  return row.type === 'systemic' ? `WARNING: ${line} [seen ${timesSeen(row)} times: consider an architectural fix]` : line;
 }
 
 /** One memory as the prompt shows it: its name and its rendered text (several lines for a procedure). */

@@ -81,18 +81,29 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput, options
     if (duplicate) return merge(ctx, duplicate.row, input.tags ?? [], duplicate.reason);
 
     let note = '';
+    let governing: MemoryRow | undefined;
     if (type === 'failure') {
       const similar = recentSimilarFailures(ctx, near, thresholds.systemic);
       if (similar >= SYSTEMIC_PRIOR_FAILURES) {
-        candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
-        near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-        const known = findDuplicate(ctx, mergeable(near), candidate, thresholds);
-        if (known) return merge(ctx, known.row, input.tags ?? [], known.reason);
-        note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
+        // One systemic row per problem: a systemic row that is "the same failure" as this one
+        // counts the repeat; the failure itself is kept as a failure (its lesson may be new).
+        governing = governingSystemic(ctx, index.nearest(systemicVector!, NEIGHBOUR_SCAN), thresholds.systemic);
+        if (!governing) {
+          candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
+          near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
+          const known = findDuplicate(ctx, mergeable(near), candidate, thresholds);
+          if (known) return merge(ctx, known.row, input.tags ?? [], known.reason);
+          note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
+        }
       }
     }
     const name = insertMemory(ctx, index, embedder.id, candidate, input);
     linkNeighbours(ctx, near, name, candidate, thresholds);
+    if (governing) {
+      ctx.sql('UPDATE memories SET repeats = repeats + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), governing.id);
+      addEdge(ctx, name, governing.name, 'similar', 1);
+      note = `repeat of systemic ${governing.name} (seen ${SYSTEMIC_PRIOR_FAILURES + 2 + governing.repeats} times)`;
+    }
     return { status: 'added', name, reason: note };
   });
 }
@@ -122,6 +133,12 @@ function merge(ctx: MemoryContext, row: MemoryRow, tags: string[], reason: strin
     ctx.sql('UPDATE memories SET tags = ? WHERE id = ?').run(JSON.stringify(union), row.id);
   }
   return { status: 'merged', name: row.name, reason };
+}
+
+/** The systemic row that is "the same failure" as a new one (its systemic text's neighbours). */
+function governingSystemic(ctx: MemoryContext, near: Neighbour[], threshold: number): MemoryRow | undefined {
+  const best = near.find((n) => n.type === 'systemic' && n.cosine >= threshold);
+  return best && ctx.rowsByIds([best.id]).get(best.id);
 }
 
 function recentSimilarFailures(ctx: MemoryContext, near: Neighbour[], threshold: number): number {
