@@ -9,7 +9,7 @@ interface InstallOptions extends CommonOptions {
   withHooks?: boolean;
 }
 
-const HOOK_EVENTS = ['session-start', 'pre-tool-use'] as const;
+const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'stop', 'subagent-stop'] as const;
 
 export function registerInstallCommands(program: HelixCommand): void {
   withCommonFlags(
@@ -36,11 +36,11 @@ export function registerInstallCommands(program: HelixCommand): void {
   withCommonFlags(
     program
       .command('hook')
-      .description('Claude Code hooks: session-start | pre-tool-use (reads the hook JSON on stdin; never blocks)')
+      .description('Claude Code hooks: session-start | pre-tool-use | stop | subagent-stop (reads the hook JSON on stdin; never blocks)')
       .argument('<event>', HOOK_EVENTS.join(' | ')),
   ).action(async (event: string) => {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      throw new HelixError('error', `helix hook: unknown event: ${event} (expected ${HOOK_EVENTS.join(' or ')})`);
+      throw new HelixError('error', `helix hook: unknown event: ${event} (expected one of ${HOOK_EVENTS.join(', ')})`);
     }
     await runHook(event as (typeof HOOK_EVENTS)[number]);
   });
@@ -50,7 +50,14 @@ async function runHook(event: (typeof HOOK_EVENTS)[number]): Promise<void> {
   try {
     const [hooks, port] = await Promise.all([import('../installer/hooks.js'), import('../installer/hook-memory.js')]);
     const ctx = { cwd: process.cwd(), env: process.env, openMemory: port.openHookMemory };
-    const out = event === 'session-start' ? await hooks.sessionStart(ctx) : await hooks.preToolUse(await readStdin(), ctx);
+    let out: string;
+    if (event === 'session-start') out = await hooks.sessionStart(ctx);
+    else if (event === 'pre-tool-use') out = await hooks.preToolUse(await readStdin(), ctx);
+    else {
+      const [{ readFileSync }, { parseTrailers }] = await Promise.all([import('node:fs'), import('../agents/trailers.js')]);
+      const readAnswer = (payload: Parameters<typeof hooks.readFinalAnswer>[0]) => hooks.readFinalAnswer(payload, (path) => readFileSync(path, 'utf8'));
+      out = await hooks.stop(await readStdin(), { ...ctx, readAnswer, trailers: parseTrailers });
+    }
     process.stdout.write(out);
   } catch (error) {
     // Never fail the session or the edit: a note for `claude --debug`, nothing on stdout.

@@ -18,6 +18,7 @@
 //   await store.suggestEdges(name, limit?) · store.decayEdges(days?)
 //   store.decay(days?, minUses?) · store.prune(threshold?, minUses?) · await store.consolidate(threshold?)
 //   await store.chunk({ task, outcome, approach }) · await store.health()
+//   store.systemicWarnings(limit?) · store.firstShown(sessionId, names) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
 //   await store.embedderId() · store.close()
 //
 // `now` (a Clock) defaults to HELIX_NOW or the wall clock; `embedder` overrides the run-time
@@ -36,9 +37,10 @@ import { health } from './health.js';
 import { batchInject, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
 import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
-import { toMemory } from './rows.js';
+import { toMemory, type MemoryRow } from './rows.js';
 import { similarRecent, type SimilarOptions } from './similar.js';
 import { storeMemory, type StoreInput, type StoreOptions } from './store.js';
+import { firstShown, recordSessionEnd, shownIn, type SessionEnd } from './session.js';
 
 export { resolveDbPath } from './paths.js';
 export { clockFromEnv, type Clock } from './clock.js';
@@ -98,6 +100,14 @@ export function openMemoryStore(options: OpenOptions) {
     consolidate: (threshold?: number) => consolidate(ctx, threshold),
     chunk: (input: ChunkInput) => chunk(ctx, input),
     health: () => health(ctx),
+    /** Systemic warnings, most repeated first, then most recent. */
+    systemicWarnings: (limit = 3) =>
+      (ctx.sql("SELECT * FROM memories WHERE type = 'systemic' ORDER BY repeats DESC, COALESCE(last_used, created_at) DESC, name LIMIT ?").all(limit) as MemoryRow[]).map(toMemory),
+    firstShown: (sessionId: string, names: string[]) => firstShown(ctx, sessionId, names),
+    shownIn: (sessionId: string) => shownIn(ctx, sessionId),
+    /** How many sessions said they used the memory (UTILIZED through the Stop hooks). */
+    sessionUses: (name: string) => ctx.rowByName(name)?.session_uses ?? 0,
+    recordSessionEnd: (end: SessionEnd) => recordSessionEnd(ctx, end),
     embedderId: async () => (await ctx.embedder()).id,
     close: () => {
       ctx.saveVectorCache();
