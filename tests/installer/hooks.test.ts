@@ -147,6 +147,8 @@ describe('pre-tool-use hook', () => {
       recallForFile: async () => {
         throw new Error('no such table: memories');
       },
+      systemicWarnings: () => [],
+      recordSessionEnd: async () => undefined,
       health: async () => ({ status: 'HEALTHY', total_memories: 0 }),
       close: () => {
         closed = true;
