@@ -34,6 +34,10 @@ export const EXIT = {
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  /** `helix memory import`: a line is not a memory record; nothing was imported. */
+  importMalformed: 18,
+  /** `helix memory edit`: the new text was refused (security filter, too short, bad type); nothing changed. */
+  memoryRejected: 19,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

@@ -11,16 +11,41 @@ interface GroupOptions {
   db?: string;
 }
 
-async function withStore<T>(command: HelixCommand, work: (store: Store) => Promise<T> | T): Promise<void> {
+async function withStore<T>(command: HelixCommand, work: (store: Store) => Promise<T> | T, print: (value: T) => void = printJson): Promise<void> {
   const { openMemoryStore, resolveDbPath } = await import('../memory/index.js');
   const { db } = command.optsWithGlobals<GroupOptions>();
   const dbPath = db ?? resolveDbPath(process.cwd(), process.env);
   const store = openMemoryStore({ dbPath });
   try {
-    printJson(await work(store));
+    print(await work(store));
   } finally {
     store.close();
   }
+}
+
+/** `list` for a person: one memory a line. */
+function printList(rows: Array<Record<string, unknown>>): void {
+  const cut = (text: unknown, n: number) => (String(text).length > n ? `${String(text).slice(0, n - 1)}…` : String(text));
+  for (const r of rows) {
+    const detail = 'reason' in r ? `archived ${String(r.archived_at).slice(0, 10)}: ${r.reason}` : `${Math.round(Number(r.effectiveness) * 100)}% of ${Number(r.helped) + Number(r.failed)} uses`;
+    process.stdout.write(`${String(r.name).padEnd(50)} ${String(r.type).padEnd(8)} ${detail.padEnd(28)} ${cut(r.trigger, 70)}\n`);
+  }
+  process.stdout.write(`${rows.length} ${rows.length === 1 ? 'memory' : 'memories'}\n`);
+}
+
+/** `show` for a person: the memory's fields, files, edges and archived versions. */
+function printShown(m: Awaited<ReturnType<Store['show']>>): void {
+  const lines = [
+    `${m.name} (${m.type}${m.repeats !== undefined ? `, seen ${m.repeats + 3} times` : ''})`,
+    `  trigger:    ${m.trigger}`,
+    `  resolution: ${m.resolution}`,
+    `  helped ${m.helped}, failed ${m.failed}, effectiveness ${m.effectiveness}; used in ${m.session_uses} sessions (unverified)`,
+    `  created ${m.created_at}, last used ${m.last_used ?? 'never'}; source ${m.source || '-'}; tags ${m.tags.join(', ') || '-'}`,
+    `  files: ${m.files.join(', ') || '-'}`,
+    ...m.edges.map((e) => `  edge: ${e.from} -${e.rel_type}-> ${e.to} (${e.weight})`),
+    ...m.archived_versions.map((v) => `  archived ${v.archived_at} (${v.reason}): ${v.trigger} -> ${v.resolution}`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function jsonList(flag: string, text: string): string[] {
@@ -238,9 +263,74 @@ export function registerMemoryCommands(program: HelixCommand): void {
       await withStore(this, (s) => s.connected(name, o.hops));
     });
 
+  sub('list', 'every memory, one a line (--archived: the archive)')
+    .option('--type <type>', 'only this type')
+    .option('--archived', 'what prune, consolidate, merges, edit and forget archived')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, o: { type?: string; archived?: boolean; json?: boolean }) {
+      await withStore(this, (s) => s.list(o), o.json ? printJson : printList);
+    });
+
+  sub('show', 'one memory with its files, edges and archived versions')
+    .argument('<name>')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, name: string, o: { json?: boolean }) {
+      await withStore(this, (s) => s.show(name), o.json ? printJson : printShown);
+    });
+
+  sub('edit', 'new text for a memory (the old version is archived)')
+    .argument('<name>')
+    .option('--trigger <text>')
+    .option('--resolution <text>')
+    .option('--type <type>', 'failure | pattern | systemic')
+    .option('--tags <json>', 'JSON list of tags (replaces them)')
+    .action(async function (this: HelixCommand, name: string, o: { trigger?: string; resolution?: string; type?: string; tags?: string }) {
+      const tags = o.tags === undefined ? undefined : jsonList('--tags', o.tags);
+      await withStore(this, (s) => s.edit(name, { trigger: o.trigger, resolution: o.resolution, type: o.type, tags }));
+    });
+
+  sub('forget', 'move memories to the archive (restore brings them back)')
+    .argument('<names...>')
+    .action(async function (this: HelixCommand, names: string[]) {
+      await withStore(this, (s) => s.forget(names));
+    });
+
+  sub('restore', 'bring back the newest archived version of a memory')
+    .argument('<name>')
+    .action(async function (this: HelixCommand, name: string) {
+      await withStore(this, (s) => s.restore(name));
+    });
+
+  sub('export', 'every memory as JSONL, one a line, with its counters and edges')
+    .action(async function (this: HelixCommand) {
+      await withStore(this, (s) => s.exportStore(), (text) => process.stdout.write(text));
+    });
+
+  sub('import', 'memories from an export (FILE, or - for stdin): duplicates and refused ones are skipped and listed')
+    .argument('<file>')
+    .action(async function (this: HelixCommand, file: string) {
+      const text = file === '-' ? await readAll(process.stdin) : await readImportFile(file);
+      await withStore(this, (s) => s.importStore(text));
+    });
+
   sub('decay-edges', 'halve edges between dormant memories')
     .option('--days <n>', 'both ends unused this many days', days('--days'), 60)
     .action(async function (this: HelixCommand, o: { days: number }) {
       await withStore(this, (s) => s.decayEdges(o.days));
     });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readImportFile(file: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new HelixError('notFound', `helix memory import: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }

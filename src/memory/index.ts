@@ -18,6 +18,8 @@
 //   await store.suggestEdges(name, limit?) · store.decayEdges(days?)
 //   store.decay(days?, minUses?) · store.prune(threshold?, minUses?) · await store.consolidate(threshold?)
 //   await store.chunk({ task, outcome, approach }) · await store.health()
+//   store.list({ type?, archived? }) · store.show(name) · await store.edit(name, { trigger?, resolution?, type?, tags? })
+//   store.forget(names) · await store.restore(name) · store.exportStore() → JSONL · await store.importStore(jsonl)
 //   store.systemicWarnings(limit?) · store.firstShown(sessionId, names) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
 //   await store.embedderId() · store.close()
 //
@@ -41,6 +43,7 @@ import { toMemory, type MemoryRow } from './rows.js';
 import { similarRecent, type SimilarOptions } from './similar.js';
 import { storeMemory, type StoreInput, type StoreOptions } from './store.js';
 import { firstShown, recordSessionEnd, shownIn, type SessionEnd } from './session.js';
+import { edit, exportStore, forget, importStore, list, restore, show, type EditInput } from './curation.js';
 
 export { resolveDbPath } from './paths.js';
 export { clockFromEnv, type Clock } from './clock.js';
@@ -100,6 +103,13 @@ export function openMemoryStore(options: OpenOptions) {
     consolidate: (threshold?: number) => consolidate(ctx, threshold),
     chunk: (input: ChunkInput) => chunk(ctx, input),
     health: () => health(ctx),
+    list: (options?: { type?: string; archived?: boolean }) => list(ctx, options),
+    show: (name: string) => show(ctx, name),
+    edit: (name: string, input: EditInput) => edit(ctx, name, input),
+    forget: (names: string[]) => forget(ctx, names),
+    restore: (name: string) => restore(ctx, name),
+    exportStore: () => exportStore(ctx),
+    importStore: (text: string) => importStore(ctx, text),
     /** Systemic warnings, most repeated first, then most recent. */
     systemicWarnings: (limit = 3) =>
       (ctx.sql("SELECT * FROM memories WHERE type = 'systemic' ORDER BY repeats DESC, COALESCE(last_used, created_at) DESC, name LIMIT ?").all(limit) as MemoryRow[]).map(toMemory),

@@ -62,7 +62,7 @@ describe('store', () => {
       resolution: 'Use fake timers and stop the poller in afterEach',
     });
     expect(near).toMatchObject({ status: 'merged', name });
-    expect(near.reason).toMatch(/^similarity 0\.\d+ ≥ 0\.85$/);
+    expect(near.reason).toMatch(/^similarity 0\.\d+ ≥ 0\.85; the newer text kept, the older archived$/);
   });
 
   it('deduplicates per type: the same text as a pattern is a separate memory with a suffixed name', async () => {
@@ -100,9 +100,12 @@ describe('store', () => {
     const keep = { mergeNearDuplicates: false };
     // Near-duplicates by cosine: by default the second merges into the first.
     expect((await store.store({ trigger, resolution: lesson('immediate') })).status).toBe('added');
-    expect(await store.store({ trigger, resolution: lesson('linear-backoff') })).toMatchObject({ status: 'merged', reason: expect.stringMatching(/^similarity/) });
+    const merged = await store.store({ trigger, resolution: lesson('linear-backoff') });
+    expect(merged).toMatchObject({ status: 'merged', reason: expect.stringMatching(/^similarity/) });
+    // The merge kept the newer lesson and archived the older one.
+    expect(store.get(merged.name)).toMatchObject({ resolution: lesson('linear-backoff') });
 
-    expect((await store.store({ trigger, resolution: lesson('linear-backoff') }, keep)).status).toBe('added');
+    expect((await store.store({ trigger, resolution: lesson('immediate') }, keep)).status).toBe('added');
     const first = await store.store({ trigger, resolution: lesson('fixed-interval') }, keep);
     expect(first).toMatchObject({ status: 'added', reason: 'promoted to systemic: 2 similar failures in the last 7 days' });
     // The next repeat is a lesson of its own, kept as a failure; the systemic row counts it (one
