@@ -45,6 +45,8 @@ describe('exit codes', () => {
       reviewIssuesFound: 10,
       missingTool: 11,
       writeFailed: 12,
+      importMalformed: 18,
+      memoryRejected: 19,
       hangup: 129,
       interrupted: 130,
       brokenPipe: 141,
