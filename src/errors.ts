@@ -1,13 +1,13 @@
 // One place for every failure kind helix reports and the exit code it maps to.
 // Commands throw HelixError (or a subclass); the CLI entry prints the message on stderr and exits
-// with the kind's code. Codes 0, 1 and 2 are fixed by the contract (cli.md §4); the rest are ours,
+// with the kind's code. Codes 0, 1 and 2 are fixed by the contract (docs/contract/cli.md §4); the rest are ours,
 // distinct per kind so scripts can tell them apart, and documented in the README.
 
 export const EXIT = {
   ok: 0,
-  /** General failure and bad usage (contract §4). */
+  /** General failure and bad usage (docs/contract/cli.md §4). */
   error: 1,
-  /** `helix run: already running` — a live run holds the pid file (contract §4). */
+  /** `helix run: already running` — a live run holds the pid file (docs/contract/cli.md §4). */
   runActive: 2,
   /** Unknown bead id or memory name. */
   notFound: 3,
@@ -27,13 +27,20 @@ export const EXIT = {
   storeUnavailable: 10,
   /**
    * `helix review` found issues (ISSUES_FOUND with a count): the Bash CLI's exit status, kept for
-   * scripts (bash-interface §9). It shares 10 with storeUnavailable: review never opens the memory store.
+   * scripts (docs/contract/bash-interface.md §9). It shares 10 with storeUnavailable: review never opens the memory store.
    */
   reviewIssuesFound: 10,
   /** A required external program (ddx, codex, claude) is missing. */
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  /**
+   * The repository is not in a state DDx can build in (detached HEAD, a branch DDx refuses, the
+   * user's uncommitted changes): refused before anything is claimed (docs/ddx.md).
+   */
+  repositoryState: 13,
+  /** DDx keeps the beads in another backend (axon, bd, br): helix does not touch `.ddx/beads.jsonl`. */
+  otherBeadBackend: 14,
   /** `helix memory import`: a line is not a memory record; nothing was imported. */
   importMalformed: 18,
   /** `helix memory edit`: the new text was refused (security filter, too short, bad type); nothing changed. */

@@ -232,7 +232,7 @@ function progressReader(command: AgentCommand, onProgress: ((line: string) => vo
   };
 }
 
-// The combined text first (contract §8); each stream alone when the other stream's output
+// The combined text first (docs/contract/cli.md §8); each stream alone when the other stream's output
 // landed between the `tokens used` line and its count.
 function tokensFrom(collected: { output: string; stdout: string; stderr: string }): number {
   return extractTokens(collected.output) || extractTokens(collected.stderr) || extractTokens(collected.stdout);

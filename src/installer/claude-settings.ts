@@ -5,7 +5,7 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** The tools whose edits get memories injected (seed 001: "Triggers on Edit/Write"). */
+/** The tools whose edits get memories injected (docs/contract/design.md §9: before each Edit or Write). */
 export const EDIT_TOOLS_MATCHER = 'Edit|Write|MultiEdit';
 
 /** Seconds Claude Code waits for a helix hook before going on without it. */

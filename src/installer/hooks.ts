@@ -1,4 +1,4 @@
-// The Claude Code hooks (seed 000/001: setup-env.sh and inject-context.py). SessionStart finds
+// The Claude Code hooks (docs/contract/design.md §9: the plugin's setup-env.sh and inject-context.py). SessionStart finds
 // the project, makes `.helix/` and says in one paragraph how the memory is doing; PreToolUse, for
 // Edit/Write/MultiEdit, names the memories relevant to the file being edited and asks for honest
 // UTILIZED reporting. A hook never blocks and never fails the session: any error means "no

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { HelixError } from '../errors.js';
 import { migrate } from './migrations.js';
 
-/** Writers wait up to this long for each other (contract: "a busy timeout (≈5 s)"). */
+/** Writers wait up to this long for each other (docs/contract/memory.md §1: a busy timeout of about 5 s). */
 export const BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(dbPath: string, now: Date): Database.Database {

@@ -1,5 +1,5 @@
 // Feedback closes the learning loop. `feedback` applies a signed delta by hand; `feedbackVerify`
-// is the supervisor's rule (seed 002): verification, not the agent's claim, decides whether an
+// is the supervisor's rule (docs/contract/design.md §3): verification, not the agent's claim, decides whether an
 // injected memory helped.
 import { VERIFY_FEEDBACK_STEP } from './constants.js';
 import type { MemoryContext } from './store-context.js';

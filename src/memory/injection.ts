@@ -1,8 +1,8 @@
 // Getting memories into an agent's prompt. `inject` unions semantic recall on the objective with
-// the memories that mention the task's files (dual query, seed 002), ranks, cuts to the limit and
+// the memories that mention the task's files (dual query, docs/contract/design.md §6), ranks, cuts to the limit and
 // renders `[NN%] trigger -> resolution` lines, systemic ones first as WARNING lines.
 // `batchInject` does that for a wave of tasks without giving one memory to two tasks;
-// `strategicRecall` summarises what the store knows about an objective (seed 003).
+// `strategicRecall` summarises what the store knows about an objective (docs/contract/design.md §7).
 import { PROVEN_EFFECTIVENESS, RISKY_EFFECTIVENESS, SYSTEMIC_PRIOR_FAILURES, UNTESTED_USES } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { parseJsonList, type MemoryRow } from './rows.js';

@@ -1,4 +1,4 @@
-// The memory row as stored, and the shape commands print (contract: recall/get fields).
+// The memory row as stored, and the shape commands print (docs/contract/memory.md §4: the recall and get fields).
 import { effectiveness, round3 } from './scoring.js';
 import type { MemoryType } from './constants.js';
 

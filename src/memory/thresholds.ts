@@ -33,7 +33,7 @@ export interface Thresholds {
 }
 
 /**
- * MiniLM: the design's cosines (seed 000/002 and the contract); its weights are not available
+ * MiniLM: the design's cosines (docs/contract/design.md §2, docs/contract/memory.md §3); its weights are not available
  * offline here, so it was not calibrated on the hard set. Fusion values borrowed from USE-lite.
  */
 export const MINILM_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.7, autoLink: 0.6, gate: GATE, fileFloor: 0.5, semanticWeight: 0.15, semanticFloor: 0.3 };

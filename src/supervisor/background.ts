@@ -1,4 +1,4 @@
-// `helix start` / `helix stop` (contract §2): the run in the background, found again through its
+// `helix start` / `helix stop` (docs/contract/cli.md §2): the run in the background, found again through its
 // pid file. Messages and exit codes are the Bash CLI's; src/cli prints them (CommandResult).
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';

@@ -25,7 +25,7 @@ export interface Session {
   ddx: DdxInstall | undefined;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
-  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (bash-interface §1). */
+  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (docs/contract/bash-interface.md §1). */
   ddxPresent: boolean;
 }
 

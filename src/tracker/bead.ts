@@ -1,4 +1,4 @@
-// The bead record (contract §5) and the accessors every tracker operation shares.
+// The bead record (docs/contract/cli.md §5) and the accessors every tracker operation shares.
 // A bead is kept as the plain JSON object read from the file: keys helix does not know are never
 // touched, and keys it changes keep their position, so a rewrite preserves other tools' data.
 import { parseNumber } from '../numbers.js';

@@ -6,13 +6,14 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 export const BEADS_FILE = 'beads.jsonl';
 export const QUARANTINE_FILE = 'beads.quarantine.jsonl';
 
-/** Runtime files that must never show up in `git status` (contract §5). */
+/** Runtime files that must never show up in `git status` (docs/contract/cli.md §5). */
 export const RUNTIME_EXCLUDES = [
   '.ddx/beads.lock',
   '.ddx/beads.lock.stale-*',
   '.ddx/beads.lock.break',
   '.ddx/beads.lock.tombstone.*',
   '.ddx/beads.jsonl.tmp-*',
+  '.ddx/beads.jsonl.bak-*',
   '.ddx/helix.pid',
   '.ddx/run-state.json',
   '.helix/',

@@ -1,4 +1,4 @@
-// The stale-claim rule (contract §7), shared by `tracker doctor` and the supervisor's orphan
+// The stale-claim rule (docs/contract/cli.md §7), shared by `tracker doctor` and the supervisor's orphan
 // recovery: an in_progress bead claimed by helix whose claimer is gone on this machine and whose
 // claim is older than HELIX_ORPHAN_THRESHOLD. A claim from another host is never judged here.
 // "Gone" is more than a dead pid (issue #12 item 6): a pid now used by another process (its

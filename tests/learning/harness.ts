@@ -2,7 +2,7 @@
 // store, the stub `ddx` (tests/stubs) first on PATH, and `helix run` run as a child process.
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemoryStore, resolveDbPath, type StoreInput } from '../../src/memory/index.js';
 import { BeadStore, createBead, type Bead, type CreateInput } from '../../src/tracker/index.js';
@@ -54,6 +54,8 @@ export class Project {
 
   constructor(env: NodeJS.ProcessEnv = {}) {
     mkdirSync(this.scratch, { recursive: true });
+    // the test's own files are not the user's work: DDx's build would refuse a tree they dirtied
+    appendFileSync(join(this.root, '.git', 'info', 'exclude'), '.scratch/\n');
     mkdirSync(join(this.root, '.ddx'), { recursive: true });
     this.env = {
       PATH: `${STUBS}:${process.env.PATH}`,
