@@ -41,6 +41,10 @@ export const EXIT = {
   repositoryState: 13,
   /** DDx keeps the beads in another backend (axon, bd, br): helix does not touch `.ddx/beads.jsonl`. */
   otherBeadBackend: 14,
+  /** `helix memory import`: a line is not a memory record; nothing was imported. */
+  importMalformed: 18,
+  /** `helix memory edit`: the new text was refused (security filter, too short, bad type); nothing changed. */
+  memoryRejected: 19,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

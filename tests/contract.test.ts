@@ -47,6 +47,8 @@ describe('exit codes', () => {
       writeFailed: 12,
       repositoryState: 13,
       otherBeadBackend: 14,
+      importMalformed: 18,
+      memoryRejected: 19,
       hangup: 129,
       interrupted: 130,
       brokenPipe: 141,

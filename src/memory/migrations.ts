@@ -136,6 +136,33 @@ const MIGRATIONS: Migration[] = [
       }
     },
   },
+  {
+    // Issue #25: a systemic row counts the repeats of its problem instead of new rows piling up;
+    // what prune, consolidate, merges, edits and forget remove is kept in an archive (one export
+    // record per row, src/memory/archive.ts) that restore brings back; the Claude Code hooks
+    // remember which memories a session was shown (inject once per session) and which it used.
+    version: 4,
+    sql: `
+      ALTER TABLE memories ADD COLUMN repeats INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE memories ADD COLUMN session_uses INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE memory_archive (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        name        TEXT NOT NULL,
+        record      TEXT NOT NULL,
+        reason      TEXT NOT NULL,
+        into_name   TEXT,
+        archived_at TEXT NOT NULL
+      );
+      CREATE INDEX memory_archive_name ON memory_archive(name);
+      CREATE TABLE session_memories (
+        session_id  TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        injected_at TEXT NOT NULL,
+        used_at     TEXT,
+        PRIMARY KEY (session_id, name)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -4,17 +4,17 @@
 import { HelixError } from '../../errors.js';
 import { type CommandContext, type HelixCommand, withCommonFlags } from '../program.js';
 
-const HOOK_EVENTS = ['session-start', 'pre-tool-use'] as const;
+const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'stop', 'subagent-stop'] as const;
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(
     program
       .command('hook')
-      .description('Claude Code hooks: session-start | pre-tool-use (reads the hook JSON on stdin; never blocks)')
+      .description('Claude Code hooks: session-start | pre-tool-use | stop | subagent-stop (reads the hook JSON on stdin; never blocks)')
       .argument('<event>', HOOK_EVENTS.join(' | ')),
   ).action(async (event: string) => {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      throw new HelixError('error', `helix hook: unknown event: ${event} (expected ${HOOK_EVENTS.join(' or ')})`);
+      throw new HelixError('error', `helix hook: unknown event: ${event} (expected one of ${HOOK_EVENTS.join(', ')})`);
     }
     await runHook(ctx, event as (typeof HOOK_EVENTS)[number]);
   });
@@ -24,7 +24,14 @@ async function runHook(ctx: CommandContext, event: (typeof HOOK_EVENTS)[number])
   try {
     const [hooks, port] = await Promise.all([import('../../installer/hooks.js'), import('../../installer/hook-memory.js')]);
     const hookContext = { cwd: ctx.cwd, env: ctx.env, openMemory: port.openHookMemory };
-    const out = event === 'session-start' ? await hooks.sessionStart(hookContext) : await hooks.preToolUse(await readStdin(), hookContext);
+    let out: string;
+    if (event === 'session-start') out = await hooks.sessionStart(hookContext);
+    else if (event === 'pre-tool-use') out = await hooks.preToolUse(await readStdin(), hookContext);
+    else {
+      const [{ readFileSync }, { parseTrailers }] = await Promise.all([import('node:fs'), import('../../agents/trailers.js')]);
+      const readAnswer = (payload: Parameters<typeof hooks.readFinalAnswer>[0]) => hooks.readFinalAnswer(payload, (path) => readFileSync(path, 'utf8'));
+      out = await hooks.stop(await readStdin(), { ...hookContext, readAnswer, trailers: parseTrailers });
+    }
     ctx.io.stdout(out);
   } catch (error) {
     // Never fail the session or the edit: a note for `claude --debug`, nothing on stdout.

@@ -11,16 +11,41 @@ interface GroupOptions {
   db?: string;
 }
 
-async function withStore<T>(ctx: CommandContext, command: HelixCommand, work: (store: Store) => Promise<T> | T): Promise<void> {
+async function withStore<T>(ctx: CommandContext, command: HelixCommand, work: (store: Store) => Promise<T> | T, print: (io: CommandContext['io'], value: T) => void = printJson): Promise<void> {
   const { openMemoryStore, resolveDbPath } = await import('../../memory/index.js');
   const { db } = command.optsWithGlobals<GroupOptions>();
   const dbPath = db ?? resolveDbPath(ctx.cwd, ctx.env);
   const store = openMemoryStore({ dbPath });
   try {
-    printJson(ctx.io, await work(store));
+    print(ctx.io, await work(store));
   } finally {
     store.close();
   }
+}
+
+/** `list` for a person: one memory a line. */
+function printList(io: CommandContext['io'], rows: Array<Record<string, unknown>>): void {
+  const cut = (text: unknown, n: number) => (String(text).length > n ? `${String(text).slice(0, n - 1)}…` : String(text));
+  for (const r of rows) {
+    const detail = 'reason' in r ? `archived ${String(r.archived_at).slice(0, 10)}: ${r.reason}` : `${Math.round(Number(r.effectiveness) * 100)}% of ${Number(r.helped) + Number(r.failed)} uses`;
+    io.stdout(`${String(r.name).padEnd(50)} ${String(r.type).padEnd(8)} ${detail.padEnd(28)} ${cut(r.trigger, 70)}\n`);
+  }
+  io.stdout(`${rows.length} ${rows.length === 1 ? 'memory' : 'memories'}\n`);
+}
+
+/** `show` for a person: the memory's fields, files, edges and archived versions. */
+function printShown(io: CommandContext['io'], m: Awaited<ReturnType<Store['show']>>): void {
+  const lines = [
+    `${m.name} (${m.type}${m.repeats !== undefined ? `, seen ${m.repeats + 3} times` : ''})`,
+    `  trigger:    ${m.trigger}`,
+    `  resolution: ${m.resolution}`,
+    `  helped ${m.helped}, failed ${m.failed}, effectiveness ${m.effectiveness}; used in ${m.session_uses} sessions (unverified)`,
+    `  created ${m.created_at}, last used ${m.last_used ?? 'never'}; source ${m.source || '-'}; tags ${m.tags.join(', ') || '-'}`,
+    `  files: ${m.files.join(', ') || '-'}`,
+    ...m.edges.map((e) => `  edge: ${e.from} -${e.rel_type}-> ${e.to} (${e.weight})`),
+    ...m.archived_versions.map((v) => `  archived ${v.archived_at} (${v.reason}): ${v.trigger} -> ${v.resolution}`),
+  ];
+  io.stdout(`${lines.join('\n')}\n`);
 }
 
 function jsonList(flag: string, text: string): string[] {
@@ -94,9 +119,10 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .option('--type <type>', 'only this type')
     .option('--limit <n>', 'how many', count('--limit'), 5)
     .option('--min-effectiveness <x>', 'drop memories below this effectiveness', fraction('--min-effectiveness'), 0)
-    .option('--min-relevance <x>', 'drop memories below this relevance', fraction('--min-relevance'))
+    .option('--min-relevance <x>', 'drop memories below this relevance (relative to the best hit)', fraction('--min-relevance'))
+    .option('--min-match <x>', 'drop memories that answer less of the query than this (absolute: the gate)', fraction('--min-match'))
     .option('--expand', 'add 1-hop graph neighbours marked _via_edge')
-    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; expand?: boolean }) {
+    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; minMatch?: number; expand?: boolean }) {
       await withStore(ctx, this, (s) => s.recall(query, o));
     });
 
@@ -144,12 +170,15 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .requiredOption('--verify-passed <bool>', 'true | false')
     .requiredOption('--injected <json>', 'JSON list of injected memory names')
     .option('--utilized <json>', 'JSON list of names the agent reported as UTILIZED')
-    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string }) {
+    .option('--objective <text>', "the task's text: unused memories it is not about are left alone")
+    .option('--files <json>', 'JSON list of files the task touches (with --objective)', '[]')
+    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string; objective?: string; files: string }) {
       const input = {
         taskId: o.taskId,
         verifyPassed: boolean('--verify-passed', o.verifyPassed),
         injected: jsonList('--injected', o.injected),
         ...(o.utilized !== undefined ? { utilized: jsonList('--utilized', o.utilized) } : {}),
+        ...(o.objective !== undefined ? { task: { objective: o.objective, files: jsonList('--files', o.files) } } : {}),
       };
       await withStore(ctx, this, (s) => s.feedbackVerify(input));
     });
@@ -198,9 +227,10 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .requiredOption('--objective <text>')
     .option('--files <json>', 'JSON list of files the task touches', '[]')
     .option('--limit <n>', 'how many', count('--limit'), 5)
-    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number }) {
+    .option('--min-match <x>', "the gate: how much of the task a memory must answer (default: the embedder's)", fraction('--min-match'))
+    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number; minMatch?: number }) {
       const files = jsonList('--files', o.files);
-      await withStore(ctx, this, (s) => s.inject({ objective: o.objective, files, limit: o.limit }));
+      await withStore(ctx, this, (s) => s.inject({ objective: o.objective, files, limit: o.limit, ...(o.minMatch === undefined ? {} : { minMatch: o.minMatch }) }));
     });
 
   sub('batch-inject', 'memory blocks for a wave of tasks, no memory given twice')
@@ -233,9 +263,74 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
       await withStore(ctx, this, (s) => s.connected(name, o.hops));
     });
 
+  sub('list', 'every memory, one a line (--archived: the archive)')
+    .option('--type <type>', 'only this type')
+    .option('--archived', 'what prune, consolidate, merges, edit and forget archived')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, o: { type?: string; archived?: boolean; json?: boolean }) {
+      await withStore(ctx, this, (s) => s.list(o), o.json ? printJson : printList);
+    });
+
+  sub('show', 'one memory with its files, edges and archived versions')
+    .argument('<name>')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, name: string, o: { json?: boolean }) {
+      await withStore(ctx, this, (s) => s.show(name), o.json ? printJson : printShown);
+    });
+
+  sub('edit', 'new text for a memory (the old version is archived)')
+    .argument('<name>')
+    .option('--trigger <text>')
+    .option('--resolution <text>')
+    .option('--type <type>', 'failure | pattern | systemic')
+    .option('--tags <json>', 'JSON list of tags (replaces them)')
+    .action(async function (this: HelixCommand, name: string, o: { trigger?: string; resolution?: string; type?: string; tags?: string }) {
+      const tags = o.tags === undefined ? undefined : jsonList('--tags', o.tags);
+      await withStore(ctx, this, (s) => s.edit(name, { trigger: o.trigger, resolution: o.resolution, type: o.type, tags }));
+    });
+
+  sub('forget', 'move memories to the archive (restore brings them back)')
+    .argument('<names...>')
+    .action(async function (this: HelixCommand, names: string[]) {
+      await withStore(ctx, this, (s) => s.forget(names));
+    });
+
+  sub('restore', 'bring back the newest archived version of a memory')
+    .argument('<name>')
+    .action(async function (this: HelixCommand, name: string) {
+      await withStore(ctx, this, (s) => s.restore(name));
+    });
+
+  sub('export', 'every memory as JSONL, one a line, with its counters and edges')
+    .action(async function (this: HelixCommand) {
+      await withStore(ctx, this, (s) => s.exportStore(), (io, text) => io.stdout(text));
+    });
+
+  sub('import', 'memories from an export (FILE, or - for stdin): duplicates and refused ones are skipped and listed')
+    .argument('<file>')
+    .action(async function (this: HelixCommand, file: string) {
+      const text = file === '-' ? await readAll(process.stdin) : await readImportFile(file);
+      await withStore(ctx, this, (s) => s.importStore(text));
+    });
+
   sub('decay-edges', 'halve edges between dormant memories')
     .option('--days <n>', 'both ends unused this many days', days('--days'), 60)
     .action(async function (this: HelixCommand, o: { days: number }) {
       await withStore(ctx, this, (s) => s.decayEdges(o.days));
     });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readImportFile(file: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new HelixError('notFound', `helix memory import: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }
