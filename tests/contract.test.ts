@@ -136,6 +136,7 @@ describe('file names', () => {
       '.ddx/beads.jsonl.bak-*',
       '.ddx/helix.pid',
       '.ddx/run-state.json',
+      '.ddx/run-state.json.tmp-*',
       '.helix/',
       '.helix-logs/',
     ]);
