@@ -34,6 +34,12 @@ export const EXIT = {
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  /** The bead file lost beads while an agent call ran (truncated, deleted): the run stops. */
+  beadsLost: 15,
+  /** The tracker folder or bead file cannot be used: `.ddx` is a file or a dangling link, the bead file a dangling link, DDX_BEAD_DIR ambiguous. */
+  trackerUnusable: 16,
+  /** The memory store was made by a newer helix (its schema version is newer than this helix knows). */
+  memoryTooNew: 17,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

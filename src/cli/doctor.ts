@@ -47,6 +47,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const { libraryRoot } = await import('../supervisor/prompts.js');
       const { helixVersion } = await import('./main.js');
       const links = await import('../installer/skill-links.js');
+      const { claimAge, linkNote } = await import('./tracker.js');
       const store = new t.BeadStore(t.trackerDir());
       const facts = { now: new Date(), thresholdSec: t.orphanThresholdSec() };
       const helixRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -55,7 +56,8 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const fixed = o.fix ? t.fixStore(store, facts) : undefined;
       const repairs = o.fix ? links.repairSkillLinks(linkOptions) : [];
       const snapshot = store.read();
-      const tracker = t.diagnose(snapshot.beads, snapshot.problems, facts);
+      const tracker = t.diagnose(snapshot.beads, snapshot.problems, facts, snapshot.bomLines);
+      const link = store.linkTarget();
       const tools = Object.fromEntries(['ddx', 'codex', 'claude', 'git'].map((name) => [name, findOnPath(name) ?? null]));
       const ddx = await detectDdx(process.env, process.cwd());
       const skillLinks = links.inspectSkillLinks(linkOptions);
@@ -66,6 +68,7 @@ export function registerDoctorCommand(program: HelixCommand): void {
       const warnings = tools.claude && claudeWouldRefuse(process.getuid?.(), process.env) ? [`claude: ${claudeRootWarning()}`] : [];
       const report = {
         tracker,
+        link: link ?? null,
         tools,
         ddx: ddx ? { version: ddx.version ?? null, surface: ddx.surface ?? null, path: ddx.path, supported: Boolean(ddx.surface) } : null,
         warnings,
@@ -113,9 +116,12 @@ export function registerDoctorCommand(program: HelixCommand): void {
         else {
           r.check('fail', store.file, `${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s)`);
           for (const p of tracker.problems) r.lines.push(`       line ${p.line}: ${p.kind}: ${p.detail}`);
-          for (const s of tracker.stale_claims) r.lines.push(`       stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+          for (const s of tracker.stale_claims) r.lines.push(`       stale claim: ${s.id} (${claimAge(s)}, pid=${s.pid ?? 'none'} ${s.why})`);
+          for (const f of tracker.future_claims.filter((f) => !tracker.stale_claims.some((s) => s.id === f.id))) r.lines.push(`       claim dated in the future: ${f.id} (${f.ahead_sec}s ahead; its claimer still runs)`);
         }
         for (const d of tracker.ddx_damage) r.lines.push(`       DDx would damage ${d.id}: ${d.problem}`);
+        if (tracker.bom_lines.length > 0) r.lines.push(`       line ${tracker.bom_lines.join(', ')}: starts with a UTF-8 byte order mark, which DDx cannot read (--fix removes it)`);
+        if (link) r.lines.push(`       ${linkNote(store.file, link)}`);
         if (fixed?.backup) r.lines.push(`       fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
         for (const choice of fixed?.choices ?? []) r.lines.push(`       ${choice}`);
         for (const u of fixed?.unsettled ?? []) r.lines.push(`       ${u.id}: ${u.names} injected memory name(s) kept on the bead for the next helix run's feedback`);

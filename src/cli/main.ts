@@ -1,6 +1,5 @@
 // helix's command-line entry: builds the commander program from the thin command files and maps
 // every thrown HelixError to its message on stderr and its exit code (src/errors.ts).
-import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { HelixError, EXIT } from '../errors.js';
 import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
@@ -8,11 +7,10 @@ import { registerCommands } from './command-list.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
 import { versionLine } from '../supervisor/lines.js';
+import { helixVersion } from '../version.js';
+import { damagedStoreMessage } from '../memory/damage.js';
 
-export function helixVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+export { helixVersion } from '../version.js';
 
 export function buildProgram(): HelixCommand {
   const program = new HelixCommand('helix');
@@ -83,6 +81,12 @@ export function reportError(error: unknown): number {
   if (err && WRITE_FAILURES.has(err.code ?? '')) {
     process.stderr.write(`helix: write failed: ${err.message}\n`);
     return EXIT.writeFailed;
+  }
+  // a damaged page (or not a database at all), met by whatever query read it first
+  const damaged = damagedStoreMessage(err);
+  if (damaged) {
+    process.stderr.write(`${damaged}\n`);
+    return EXIT.storeUnavailable;
   }
   // SQLite rolls the transaction back on these: the memory store is as it was
   if (err && /^SQLITE_(FULL|IOERR|READONLY)/.test(err.code ?? '')) {

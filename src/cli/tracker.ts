@@ -311,9 +311,9 @@ function registerHealthAndTransfer(tracker: Command): void {
         for (const id of fixed.repaired) process.stderr.write(`helix: repaired fields DDx would damage in ${id}\n`);
       }
       const snapshot = store.read();
-      const report = t.diagnose(snapshot.beads, snapshot.problems, facts);
+      const report = { ...t.diagnose(snapshot.beads, snapshot.problems, facts, snapshot.bomLines), link: store.linkTarget() ?? null };
       if (opts.json) printJson(report);
-      else process.stdout.write(doctorText(report));
+      else process.stdout.write(doctorText(report, store.file));
       if (report.problems.length > 0) process.exitCode = EXIT.malformedStore;
       else if (!report.healthy) process.exitCode = EXIT.error;
     });
@@ -343,13 +343,29 @@ function registerHealthAndTransfer(tracker: Command): void {
     });
 }
 
-function doctorText(report: import('../tracker/index.js').DoctorReport): string {
+function doctorText(report: import('../tracker/index.js').DoctorReport & { link: string | null }, file: string): string {
   const lines: string[] = [];
+  // a note, not a problem: helix writes through the link
+  const notes = report.link ? [linkNote(file, report.link)] : [];
   for (const p of report.problems) lines.push(`line ${p.line}: ${p.kind}: ${p.detail}`);
   for (const d of report.dangling) lines.push(`dangling dependency: ${d.id} -> ${d.depends_on_id}`);
   for (const c of report.cycles) lines.push(`dependency cycle: ${c.join(' -> ')}`);
-  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (${claimAge(s)}, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const f of report.future_claims.filter((f) => !report.stale_claims.some((s) => s.id === f.id))) {
+    lines.push(`claim dated in the future: ${f.id} (${f.ahead_sec}s ahead; its claimer still runs, so it is left alone)`);
+  }
   for (const s of report.ddx_damage) lines.push(`DDx would damage ${s.id}: ${s.problem}`);
+  if (report.bom_lines.length > 0) lines.push(`line ${report.bom_lines.join(', ')}: starts with a UTF-8 byte order mark, which DDx cannot read (it drops the line); --fix removes the mark`);
   lines.push(report.healthy ? `ok: ${report.total} bead(s), no problems` : `${lines.length} problem(s) in ${report.total} bead(s)`);
-  return `${lines.join('\n')}\n`;
+  return `${[...notes, ...lines].join('\n')}\n`;
+}
+
+/** `age=Ns`, or how far in the future a claim is dated. */
+export function claimAge(stale: { ageSec: number; aheadSec?: number }): string {
+  return stale.aheadSec !== undefined ? `dated ${stale.aheadSec}s in the future` : `age=${stale.ageSec}s`;
+}
+
+/** What doctor says about a linked bead file (DDx 93be5c8cb2 store.go:418, ae663ca012 store.go:519: os.Rename over the path). */
+export function linkNote(file: string, target: string): string {
+  return `note: ${file} is a link to ${target}: helix writes through it, but DDx replaces the link with a plain file on its next write, and the two then diverge`;
 }

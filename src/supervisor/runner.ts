@@ -1035,7 +1035,8 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 0;
-    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, released.stale.why));
+    const { aheadSec } = released.stale;
+    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, aheadSec === undefined ? released.stale.why : `${released.stale.why}; claim dated ${aheadSec}s in the future`));
   }
   if (recovered.length > 0) say(ORPHANS.recovered(recovered.length));
   return [...unsettled, ...recovered];

@@ -2,6 +2,7 @@
 // and keeping helix's runtime files out of `git status` through `.git/info/exclude`.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { assertUsableTrackerDir, overrideTrackerDir } from './location.js';
 
 export const BEADS_FILE = 'beads.jsonl';
 export const QUARANTINE_FILE = 'beads.quarantine.jsonl';
@@ -34,10 +35,16 @@ export function projectRoot(cwd: string = process.cwd()): string {
   return gitTopLevel(cwd) ?? resolve(cwd);
 }
 
+/**
+ * The tracker folder: HELIX_TRACKER_DIR, else DDX_BEAD_DIR (a relative one read from the project
+ * root), else `<project root>/.ddx`. Exit 16 when it is a file or a dangling link (location.ts).
+ */
 export function trackerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
-  const override = env.HELIX_TRACKER_DIR || env.DDX_BEAD_DIR;
-  if (override) return resolve(cwd, override);
-  return join(projectRoot(cwd), '.ddx');
+  const name = env.HELIX_TRACKER_DIR ? 'HELIX_TRACKER_DIR' : 'DDX_BEAD_DIR';
+  const override = env[name];
+  const dir = override ? overrideTrackerDir(name, override, resolve(cwd), projectRoot(cwd)) : join(projectRoot(cwd), '.ddx');
+  assertUsableTrackerDir(dir);
+  return dir;
 }
 
 export function beadsFile(dir: string): string {
