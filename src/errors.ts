@@ -71,10 +71,13 @@ export const CHILD_EXIT = {
 
 export class HelixError extends Error {
   readonly kind: ExitKind;
-  constructor(kind: ExitKind, message: string) {
+  /** The message is several lines on purpose; any other is printed as one line (see oneLine). */
+  readonly multiline: boolean;
+  constructor(kind: ExitKind, message: string, options: { multiline?: boolean } = {}) {
     super(message);
     this.name = 'HelixError';
     this.kind = kind;
+    this.multiline = options.multiline ?? false;
   }
   get exitCode(): number {
     return EXIT[this.kind];
@@ -84,6 +87,14 @@ export class HelixError extends Error {
 export const fail = (kind: ExitKind, message: string): never => {
   throw new HelixError(kind, message);
 };
+
+/**
+ * A refusal is one line: a value it quotes (a flag, a title, an id from a script) may hold a line
+ * break, which is shown as `\n` instead of starting a second line a reader would take for another message.
+ */
+export function oneLine(message: string): string {
+  return message.replace(/\r?\n|\r/g, (br) => (br === '\n' ? '\\n' : br === '\r' ? '\\r' : '\\r\\n'));
+}
 
 export function isHelixError(error: unknown): error is HelixError {
   return error instanceof HelixError;

@@ -1,7 +1,7 @@
 // helix's command-line entry: builds the commander program from the thin command files and maps
 // every thrown HelixError to its message on stderr and its exit code (src/errors.ts).
 import { CommanderError } from 'commander';
-import { HelixError, EXIT } from '../errors.js';
+import { HelixError, EXIT, oneLine } from '../errors.js';
 import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
 import { registerCommands } from './command-list.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
@@ -62,19 +62,19 @@ const WRITE_FAILURES = new Set(['ENOSPC', 'EFBIG', 'EDQUOT', 'EACCES', 'EPERM', 
 /** Prints one clear line for a failure and returns the exit code for it. */
 export function reportError(error: unknown): number {
   if (error instanceof UnknownCommandError) {
-    process.stderr.write(`${error.message}\n${error.usage}`);
+    process.stderr.write(`${oneLine(error.message)}\n${error.usage}`);
     return error.exitCode;
   }
   if (error instanceof HelixError) {
     // an empty message means the command already said what went wrong
-    if (error.message) process.stderr.write(`${error.message}\n`);
+    if (error.message) process.stderr.write(`${error.multiline ? error.message : oneLine(error.message)}\n`);
     return error.exitCode;
   }
   if (error instanceof CommanderError) {
     // help and version displays end in a CommanderError; the help is already printed
     if (error.exitCode === 0) return 0;
     if (error.code === 'commander.help') return EXIT.error;
-    process.stderr.write(`${error.message.replace(/^error: /, '')}\n`);
+    process.stderr.write(`${oneLine(error.message.replace(/^error: /, ''))}\n`);
     return EXIT.error;
   }
   const err = error as NodeJS.ErrnoException;

@@ -44,6 +44,10 @@ import {
   hasUnsettledInjections,
   releaseOrphan,
   takeUnsettledInjections,
+  type Snapshot,
+  archivedIds,
+  beadsLostError,
+  vanishedIds,
 } from '../tracker/index.js';
 import { answerAction } from './one-shot.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
@@ -813,14 +817,23 @@ export class Supervisor {
    * attempt on the bead being built, never the end of the run.
    */
   private async callAgent(command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+    const before = this.ctx.store.read();
     try {
-      return await this.runAgent(command, call);
+      const run = await this.runAgent(command, call);
+      this.assertNoBeadsLost(before, call.label);
+      return run;
     } catch (error) {
       if (!(error instanceof AgentStartError)) throw error;
       this.ctx.output.summary(error.message);
       const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun; // as a shell reports a program it could not find / run
       return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
     }
+  }
+
+  /** A call after which beads are missing from the file stops the run (exit 15), saying which. */
+  private assertNoBeadsLost(before: Snapshot, label: string): void {
+    const lost = vanishedIds(before, this.ctx.store.read(), () => archivedIds(this.ctx.store.dir));
+    if (lost.length > 0) throw beadsLostError(this.ctx.store.dir, before, lost, label, this.now());
   }
 
   private async verify(commandText: string): Promise<Verification> {

@@ -23,3 +23,4 @@ export * from './schema.js';
 export * from './liveness.js';
 export { MAX_PID, isPidAlive, thisMachine } from './process.js';
 export { withLock, lockTimeoutMs, parseGoDurationMs, releaseLock, tryStaleBreakGuard, staleBreakGuardPath } from './lock.js';
+export * from './vanished.js';
