@@ -79,6 +79,7 @@ export function withCreateFlags<C extends Command>(command: C, options: { titleO
 export async function createFromFlags(title: string, opts: Record<string, string | string[] | undefined>): Promise<Bead> {
   const { store, dir, tracker: t } = await open(loadTracker);
   const text = (key: string) => (typeof opts[key] === 'string' ? (opts[key] as string) : undefined);
+  const prefix = t.idPrefix(dir); // a bad prefix is refused before the folder or the lock is touched
   return store.mutate((draft) =>
     t.createBead(draft, {
       title,
@@ -91,7 +92,7 @@ export async function createFromFlags(title: string, opts: Record<string, string
       deps: listFlag(opts.deps).concat(listFlag(opts.dependsOn)).flatMap((v) => t.splitList(v)),
       specId: text('specId'),
       set: Array.isArray(opts.set) ? opts.set : undefined,
-    }, t.idPrefix(dir)),
+    }, prefix),
   );
 }
 
