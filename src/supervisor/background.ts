@@ -58,8 +58,8 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     const launcher = fileURLToPath(new URL('../../bin/helix', import.meta.url));
     child = spawn(process.execPath, [launcher, 'run', ...runArgs], { cwd, env, detached: true, stdio: ['ignore', out, out] });
     child.unref();
-    let ended: number | null | undefined;
-    child.on('exit', (code, signal) => (ended = signal ? EXIT.terminated : code));
+    // how the run ended, once it did (our own child: Node reaps it and says so)
+    const ended = new Promise<number | null>((resolve) => child?.on('exit', (code, signal) => resolve(signal ? EXIT.terminated : code)));
     const pid = child.pid ?? 0;
     handOverPidFile(store.dir, process.pid, child.pid);
     // The run writes its own pid file and names its session log in run-state: wait for both, so
@@ -70,7 +70,7 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     };
     const started = await waitFor(() => stopped || (readPidFile(store.dir)?.pid === pid && runLog() !== undefined) || !isPidAlive(pid), 10_000);
     // a stop may have reached the run itself (the pid file named it): it ends with 143
-    if (stopped || ended === EXIT.terminated) {
+    if (stopped || (!isPidAlive(pid) && (await ended) === EXIT.terminated)) {
       // the run got the signal: wait for it to release what it took
       await waitFor(() => !isPidAlive(pid), STOP_GRACE_MS);
       removeStalePidFile(store.dir, pid);
