@@ -41,6 +41,12 @@ export const EXIT = {
   repositoryState: 13,
   /** DDx keeps the beads in another backend (axon, bd, br): helix does not touch `.ddx/beads.jsonl`. */
   otherBeadBackend: 14,
+  /** The bead file lost beads while an agent call ran (truncated, deleted): the run stops. */
+  beadsLost: 15,
+  /** The tracker folder or bead file cannot be used: `.ddx` is a file or a dangling link, the bead file a dangling link, DDX_BEAD_DIR ambiguous. */
+  trackerUnusable: 16,
+  /** The memory store was made by a newer helix (its schema version is newer than this helix knows). */
+  memoryTooNew: 17,
   /** `helix memory import`: a line is not a memory record; nothing was imported. */
   importMalformed: 18,
   /** `helix memory edit`: the new text was refused (security filter, too short, bad type); nothing changed. */
@@ -76,10 +82,13 @@ export const CHILD_EXIT = {
 
 export class HelixError extends Error {
   readonly kind: ExitKind;
-  constructor(kind: ExitKind, message: string) {
+  /** The message is several lines on purpose; any other is printed as one line (see oneLine). */
+  readonly multiline: boolean;
+  constructor(kind: ExitKind, message: string, options: { multiline?: boolean } = {}) {
     super(message);
     this.name = 'HelixError';
     this.kind = kind;
+    this.multiline = options.multiline ?? false;
   }
   get exitCode(): number {
     return EXIT[this.kind];
@@ -89,6 +98,14 @@ export class HelixError extends Error {
 export const fail = (kind: ExitKind, message: string): never => {
   throw new HelixError(kind, message);
 };
+
+/**
+ * A refusal is one line: a value it quotes (a flag, a title, an id from a script) may hold a line
+ * break, which is shown as `\n` instead of starting a second line a reader would take for another message.
+ */
+export function oneLine(message: string): string {
+  return message.replace(/\r?\n|\r/g, (br) => (br === '\n' ? '\\n' : br === '\r' ? '\\r' : '\\r\\n'));
+}
 
 export function isHelixError(error: unknown): error is HelixError {
   return error instanceof HelixError;

@@ -1,8 +1,11 @@
-// The helix version, in one place: package.json's `version` field, read when asked. bin/helix
-// answers `--version` with it, and `helix doctor` prints it in its header.
+// The helix version, in one place: package.json's `version` field, read once. bin/helix answers
+// `--version` with it, `helix doctor` prints it in its header, and the memory store records it
+// beside each schema version it applies, so an older helix can say which one it needs.
 import { readFileSync } from 'node:fs';
 
+let version: string | undefined;
+
 export function helixVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
 }

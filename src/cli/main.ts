@@ -2,13 +2,14 @@
 // for (src/cli/command-list.ts) and maps every thrown HelixError to its message on stderr and its
 // exit code (src/errors.ts).
 import { CommanderError } from 'commander';
-import { HelixError, EXIT } from '../errors.js';
+import { HelixError, EXIT, oneLine } from '../errors.js';
 import { helixVersion } from '../version.js';
 import { BufferedOutput, type CommandContext, type CommandOutput, HelixCommand, UnknownCommandError, processContext, withCommonFlags } from './program.js';
 import { registerCommands, requestedCommand } from './command-list.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
 import { versionLine } from '../supervisor/lines.js';
+import { damagedStoreMessage } from '../memory/damage.js';
 
 /**
  * The program with the commands `names` asks for (every command when undefined: the tests that
@@ -78,25 +79,31 @@ const WRITE_FAILURES = new Set(['ENOSPC', 'EFBIG', 'EDQUOT', 'EACCES', 'EPERM', 
 /** Prints one clear line for a failure and returns the exit code for it. */
 export function reportError(error: unknown, io: CommandOutput = processContext().io): number {
   if (error instanceof UnknownCommandError) {
-    io.stderr(`${error.message}\n${error.usage}`);
+    io.stderr(`${oneLine(error.message)}\n${error.usage}`);
     return error.exitCode;
   }
   if (error instanceof HelixError) {
     // an empty message means the command already said what went wrong
-    if (error.message) io.stderr(`${error.message}\n`);
+    if (error.message) io.stderr(`${error.multiline ? error.message : oneLine(error.message)}\n`);
     return error.exitCode;
   }
   if (error instanceof CommanderError) {
     // help and version displays end in a CommanderError; the help is already printed
     if (error.exitCode === 0) return 0;
     if (error.code === 'commander.help') return EXIT.error;
-    io.stderr(`${error.message.replace(/^error: /, '')}\n`);
+    io.stderr(`${oneLine(error.message.replace(/^error: /, ''))}\n`);
     return EXIT.error;
   }
   const err = error as NodeJS.ErrnoException;
   if (err && WRITE_FAILURES.has(err.code ?? '')) {
     io.stderr(`helix: write failed: ${err.message}\n`);
     return EXIT.writeFailed;
+  }
+  // a damaged page (or not a database at all), met by whatever query read it first
+  const damaged = damagedStoreMessage(err);
+  if (damaged) {
+    process.stderr.write(`${damaged}\n`);
+    return EXIT.storeUnavailable;
   }
   // SQLite rolls the transaction back on these: the memory store is as it was
   if (err && /^SQLITE_(FULL|IOERR|READONLY)/.test(err.code ?? '')) {

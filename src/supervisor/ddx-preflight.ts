@@ -64,5 +64,7 @@ export function isToolFile(path: string, trackerFolder = '.ddx'): boolean {
   if (path.startsWith('.helix/') || path.startsWith('.helix-logs/')) return true;
   path = path.replace(/\.tmp-\d+-\d+$/, ''); // a crash-safe write in flight (src/atomic-write.ts)
   if (path === '.ddx/beads.jsonl' || path === '.ddx/beads-archive.jsonl' || path === '.ddx/helix.pid' || path === '.ddx/run-state.json') return true;
+  // what helix set aside itself: doctor --fix's quarantine, the beads a call lost
+  if (path === '.ddx/beads.quarantine.jsonl' || /^\.ddx\/beads\.lost-[^/]*\.jsonl$/.test(path)) return true;
   return /^\.ddx\/(metrics|executions|workers|coordination|runs|run-state|attachments|harness-sessions|agent-logs)(\/|$)/.test(path) || /^\.ddx\/(beads\.lock|\.git-tracker\.lock|beads\.jsonl\.(tmp|bak)-)/.test(path);
 }

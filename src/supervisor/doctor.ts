@@ -15,7 +15,7 @@ import { type DdxInstall, describeDdx, detectDdx } from '../agents/ddx-surface.j
 import { findOnPath } from '../agents/discovery.js';
 import { claudeRootWarning, claudeWouldRefuse } from '../agents/sandbox.js';
 import { type LauncherState, type SkillLink, type SkillLinkRepair, inspectLauncher, inspectSkillLinks, repairSkillLinks } from '../installer/skill-links.js';
-import { BeadStore, type DoctorReport, type FixResult, diagnose, fixStore, orphanThresholdSec, trackerDir } from '../tracker/index.js';
+import { BeadStore, type DoctorReport, type FixResult, claimAge, diagnose, fixStore, linkNote, orphanThresholdSec, trackerDir } from '../tracker/index.js';
 import { libraryRoot } from './prompts.js';
 
 export type Mark = 'ok' | 'fail' | 'warn';
@@ -48,6 +48,8 @@ export interface DoctorFacts {
   trackerFile: string;
   trackerPresent: boolean;
   tracker: DoctorReport;
+  /** Where the bead file links to, when it is a link. */
+  link: string | null;
   fixed: FixResult | undefined;
   skillLinks: SkillLink[];
   launcher: { path: string; state: LauncherState };
@@ -96,7 +98,9 @@ export async function gatherDoctorFacts(options: DoctorOptions): Promise<DoctorF
     library: { path: library, present: existsSync(library) && statSync(library).isDirectory() },
     trackerFile: store.file,
     trackerPresent: existsSync(store.file),
-    tracker: diagnose(snapshot.beads, snapshot.problems, facts),
+    tracker: diagnose(snapshot.beads, snapshot.problems, facts, snapshot.bomLines),
+    // a bead file that is a link to a shared one: helix writes through it, DDx would replace it
+    link: store.linkTarget() ?? null,
     fixed,
     skillLinks: inspectSkillLinks(linkOptions),
     launcher: inspectLauncher(linkOptions),
@@ -143,9 +147,12 @@ export function doctorRows(facts: DoctorFacts): DoctorRow[] {
   else {
     check('fail', facts.trackerFile, `${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s)`);
     for (const p of tracker.problems) detail(`       line ${p.line}: ${p.kind}: ${p.detail}`);
-    for (const s of tracker.stale_claims) detail(`       stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+    for (const s of tracker.stale_claims) detail(`       stale claim: ${s.id} (${claimAge(s)}, pid=${s.pid ?? 'none'} ${s.why})`);
+    for (const f of tracker.future_claims.filter((f) => !tracker.stale_claims.some((s) => s.id === f.id))) detail(`       claim dated in the future: ${f.id} (${f.ahead_sec}s ahead; its claimer still runs)`);
   }
   for (const d of tracker.ddx_damage) detail(`       DDx would damage ${d.id}: ${d.problem}`);
+  if (tracker.bom_lines.length > 0) detail(`       line ${tracker.bom_lines.join(', ')}: starts with a UTF-8 byte order mark, which DDx cannot read (--fix removes it)`);
+  if (facts.link) detail(`       ${linkNote(facts.trackerFile, facts.link)}`);
   if (fixed?.backup) detail(`       fixed: backup ${fixed.backup}, ${fixed.quarantined} line(s) quarantined, ${fixed.released.length} claim(s) released`);
   for (const choice of fixed?.choices ?? []) detail(`       ${choice}`);
   for (const u of fixed?.unsettled ?? []) detail(`       ${u.id}: ${u.names} injected memory name(s) kept on the bead for the next helix run's feedback`);
@@ -177,6 +184,7 @@ export function doctorJson(facts: DoctorFacts) {
   const { ddx } = facts;
   return {
     tracker: facts.tracker,
+    link: facts.link,
     tools: Object.fromEntries(['ddx', 'codex', 'claude', 'git'].map((name) => [name, facts.onPath[name] ?? null])),
     ddx: ddx ? { version: ddx.version ?? null, surface: ddx.surface ?? null, path: ddx.path, supported: Boolean(ddx.surface) } : null,
     warnings: facts.warnings,

@@ -278,6 +278,9 @@ export const BACKGROUND = {
   stopped: (pid: number) => `helix: stopped (pid=${pid})`,
   // helix: the background run died before it wrote its pid file
   exitedAtOnce: (file: string) => `helix: background run exited at once; see ${file}`,
+  // helix start got SIGTERM (helix stop) or SIGINT while the run was still starting
+  stoppedWhileStarting: (pid: number | undefined) =>
+    pid === undefined ? 'helix: stopped before the background run started; nothing was started' : `helix: stopped while starting (pid=${pid})`,
 };
 
 // ── §0.7 the usage (`helix help`, `-h`, `--help`, no command; `<command> --help`) ─────────────

@@ -49,6 +49,10 @@ import {
   releaseOrphan,
   takeUnsettledInjections,
   appendNote,
+  type Snapshot,
+  archivedIds,
+  beadsLostError,
+  vanishedIds,
 } from '../tracker/index.js';
 import { answerAction } from './one-shot.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
@@ -846,14 +850,23 @@ export class Supervisor {
    * attempt on the bead being built, never the end of the run.
    */
   private async callAgent(command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+    const before = this.ctx.store.read();
     try {
-      return await this.runAgent(command, call);
+      const run = await this.runAgent(command, call);
+      this.assertNoBeadsLost(before, call.label);
+      return run;
     } catch (error) {
       if (!(error instanceof AgentStartError)) throw error;
       this.ctx.output.summary(error.message);
       const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun; // as a shell reports a program it could not find / run
       return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
     }
+  }
+
+  /** A call after which beads are missing from the file stops the run (exit 15), saying which. */
+  private assertNoBeadsLost(before: Snapshot, label: string): void {
+    const lost = vanishedIds(before, this.ctx.store.read(), () => archivedIds(this.ctx.store.dir));
+    if (lost.length > 0) throw beadsLostError(this.ctx.store.dir, before, lost, label, this.now());
   }
 
   private async verify(commandText: string): Promise<Verification> {
@@ -1068,7 +1081,8 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 0;
-    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, released.stale.why));
+    const { aheadSec } = released.stale;
+    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, aheadSec === undefined ? released.stale.why : `${released.stale.why}; claim dated ${aheadSec}s in the future`));
   }
   if (recovered.length > 0) say(ORPHANS.recovered(recovered.length));
   return [...unsettled, ...recovered];

@@ -89,5 +89,6 @@ export function assertToolsPresent(plan: AgentPlan, buildPath: BuildPath, action
       'helix: install DDx, or install the codex or claude CLI, and make sure it is on PATH;',
       'helix: choose the agent with --agent codex|claude or HELIX_AGENT. Nothing in the tracker was changed.',
     ].join('\n'),
+    { multiline: true },
   );
 }

@@ -24,3 +24,4 @@ export * from './liveness.js';
 export * from './backend.js';
 export { MAX_PID, isPidAlive, thisMachine } from './process.js';
 export { withLock, lockTimeoutMs, parseGoDurationMs, releaseLock, tryStaleBreakGuard, staleBreakGuardPath } from './lock.js';
+export * from './vanished.js';

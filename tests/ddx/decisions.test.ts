@@ -91,7 +91,7 @@ describe('can DDx build here', () => {
     expect(ddxBuildRefusal('agent', { ...clean, dirty: ['a', 'b', 'c', 'd'] }, false)).toMatch(/uncommitted changes \(a, b, c, … \(4 in all\)\): DDx would commit them/);
   });
   it('DDx\'s and helix\'s own files are not the user\'s changes', () => {
-    for (const path of ['.ddx/beads.jsonl', '.ddx/executions/x/result.json', '.ddx/beads.jsonl.bak-1', '.helix/context.md', '.helix-logs/helix-1.log', '.ddx/helix.pid', '.ddx/run-state.json.tmp-13232-1795725494011']) expect(isToolFile(path), path).toBe(true);
+    for (const path of ['.ddx/beads.jsonl', '.ddx/executions/x/result.json', '.ddx/beads.jsonl.bak-1', '.helix/context.md', '.helix-logs/helix-1.log', '.ddx/helix.pid', '.ddx/run-state.json.tmp-13232-1795725494011', '.ddx/beads.quarantine.jsonl', '.ddx/beads.lost-20261126T204900Z.jsonl']) expect(isToolFile(path), path).toBe(true);
     for (const path of ['README', '.ddx/config.yaml', 'src/.ddx/x']) expect(isToolFile(path), path).toBe(false);
     // a tracker folder elsewhere (HELIX_TRACKER_DIR) holds the same bookkeeping
     expect(isToolFile('fresh/.ddx/helix.pid', 'fresh/.ddx')).toBe(true);

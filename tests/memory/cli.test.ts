@@ -85,7 +85,7 @@ describe('helix memory (CLI)', () => {
     writeFileSync(bad, 'this is not an SQLite file, just text that is long enough to have a header............');
     const r = helix(['memory', 'health', '--db', bad], { cwd, env: ENV });
     expect(r.status).toBe(10);
-    expect(r.stderr).toMatch(/^helix memory: cannot open .*not-a-db\.db: /);
+    expect(r.stderr).toMatch(/^helix memory: the memory database .*not-a-db\.db is damaged \(file is not a database, SQLITE_NOTADB\)/);
   });
 
   it('uses HELIX_DB_PATH, and --db over it', () => {

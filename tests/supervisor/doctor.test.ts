@@ -2,7 +2,7 @@
 // counts of its `Result:` line and its exit code (docs/contract/bash-interface.md §18). The
 // printed layout is checked end to end in tests/cli/entry.test.ts.
 import { describe, expect, it } from 'vitest';
-import { type DoctorFacts, countMarks, doctorExitCode, doctorRows, fixedCount } from '../../src/supervisor/doctor.js';
+import { type DoctorFacts, countMarks, doctorExitCode, doctorJson, doctorRows, fixedCount } from '../../src/supervisor/doctor.js';
 import { EXIT } from '../../src/errors.js';
 
 /** A healthy machine: bash, git and codex on PATH, the workflows there, a clean tracker, every link. */
@@ -18,7 +18,8 @@ function facts(over: Partial<DoctorFacts> = {}): DoctorFacts {
     library: { path: '/opt/helix/workflows', present: true },
     trackerFile: '/p/.ddx/beads.jsonl',
     trackerPresent: true,
-    tracker: { healthy: true, total: 3, problems: [], dangling: [], cycles: [], stale_claims: [], ddx_damage: [] },
+    tracker: { healthy: true, total: 3, problems: [], dangling: [], cycles: [], stale_claims: [], ddx_damage: [], future_claims: [], bom_lines: [] },
+    link: null,
     fixed: undefined,
     skillLinks: [{ skill: 'helix-run', target: '/h/.claude/skills/helix-run', state: 'ok' }],
     launcher: { path: '/h/.local/bin/helix', state: 'ok' },
@@ -56,9 +57,20 @@ describe('doctor rows', () => {
     expect(doctorExitCode(f, true)).toBe(EXIT.ok);
   });
 
+  it('a byte order mark and a linked bead file are named under the tracker, the link as a note', () => {
+    const f = facts({
+      tracker: { healthy: false, total: 2, problems: [], dangling: [], cycles: [], stale_claims: [], ddx_damage: [], future_claims: [], bom_lines: [1] },
+      link: '/shared/beads.jsonl',
+    });
+    const details = doctorRows(f).filter((r) => r.kind === 'detail').map((r) => (r.kind === 'detail' ? r.text : ''));
+    expect(details).toContain('       line 1: starts with a UTF-8 byte order mark, which DDx cannot read (--fix removes it)');
+    expect(details.some((t) => t.includes('is a link to /shared/beads.jsonl: helix writes through it, but DDx replaces the link'))).toBe(true);
+    expect(doctorJson(f).link).toBe('/shared/beads.jsonl');
+  });
+
   it('damaged tracker lines: a failure, each line named, exit 6 in both forms', () => {
     const f = facts({
-      tracker: { healthy: false, total: 2, problems: [{ line: 4, kind: 'malformed', detail: 'not JSON', raw: '{oops' }], dangling: [], cycles: [], stale_claims: [], ddx_damage: [] },
+      tracker: { healthy: false, total: 2, problems: [{ line: 4, kind: 'malformed', detail: 'not JSON', raw: '{oops' }], dangling: [], cycles: [], stale_claims: [], ddx_damage: [], future_claims: [], bom_lines: [] },
     });
     expect(checks(f)).toContainEqual({ kind: 'check', mark: 'fail', name: '/p/.ddx/beads.jsonl', detail: '1 damaged line(s), 0 dangling dependency(ies), 0 cycle(s), 0 stale claim(s)' });
     expect(doctorRows(f)).toContainEqual({ kind: 'detail', text: '       line 4: malformed: not JSON' });

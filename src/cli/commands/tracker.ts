@@ -81,6 +81,7 @@ export function withCreateFlags<C extends Command>(command: C, options: { titleO
 export async function createFromFlags(ctx: CommandContext, title: string, opts: Record<string, string | string[] | undefined>): Promise<Bead> {
   const { store, dir, tracker: t } = await open(ctx, loadTracker);
   const text = (key: string) => (typeof opts[key] === 'string' ? (opts[key] as string) : undefined);
+  const prefix = t.idPrefix(dir); // a bad prefix is refused before the folder or the lock is touched
   return store.mutate((draft) =>
     t.createBead(draft, {
       title,
@@ -93,7 +94,7 @@ export async function createFromFlags(ctx: CommandContext, title: string, opts: 
       deps: listFlag(opts.deps).concat(listFlag(opts.dependsOn)).flatMap((v) => t.splitList(v)),
       specId: text('specId'),
       set: Array.isArray(opts.set) ? opts.set : undefined,
-    }, t.idPrefix(dir)),
+    }, prefix),
   );
 }
 
@@ -311,9 +312,9 @@ function registerHealthAndTransfer(tracker: Command, ctx: CommandContext): void 
         for (const id of fixed.repaired) ctx.io.stderr(`helix: repaired fields DDx would damage in ${id}\n`);
       }
       const snapshot = store.read();
-      const report = t.diagnose(snapshot.beads, snapshot.problems, facts);
+      const report = { ...t.diagnose(snapshot.beads, snapshot.problems, facts, snapshot.bomLines), link: store.linkTarget() ?? null };
       if (opts.json) printJson(ctx.io, report);
-      else ctx.io.stdout(doctorText(report));
+      else ctx.io.stdout(doctorText(t, report, store.file));
       if (report.problems.length > 0) ctx.io.exitCode = EXIT.malformedStore;
       else if (!report.healthy) ctx.io.exitCode = EXIT.error;
     });
@@ -343,13 +344,21 @@ function registerHealthAndTransfer(tracker: Command, ctx: CommandContext): void 
     });
 }
 
-function doctorText(report: import('../../tracker/index.js').DoctorReport): string {
+function doctorText(t: Pick<typeof import('../../tracker/index.js'), 'claimAge' | 'linkNote'>, report: import('../../tracker/index.js').DoctorReport & { link: string | null }, file: string): string {
   const lines: string[] = [];
+  // a note, not a problem: helix writes through the link
+  const notes = report.link ? [t.linkNote(file, report.link)] : [];
   for (const p of report.problems) lines.push(`line ${p.line}: ${p.kind}: ${p.detail}`);
   for (const d of report.dangling) lines.push(`dangling dependency: ${d.id} -> ${d.depends_on_id}`);
   for (const c of report.cycles) lines.push(`dependency cycle: ${c.join(' -> ')}`);
-  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (${t.claimAge(s)}, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const f of report.future_claims.filter((f) => !report.stale_claims.some((s) => s.id === f.id))) {
+    lines.push(`claim dated in the future: ${f.id} (${f.ahead_sec}s ahead; its claimer still runs, so it is left alone)`);
+  }
   for (const s of report.ddx_damage) lines.push(`DDx would damage ${s.id}: ${s.problem}`);
+  if (report.bom_lines.length > 0) lines.push(`line ${report.bom_lines.join(', ')}: starts with a UTF-8 byte order mark, which DDx cannot read (it drops the line); --fix removes the mark`);
   lines.push(report.healthy ? `ok: ${report.total} bead(s), no problems` : `${lines.length} problem(s) in ${report.total} bead(s)`);
-  return `${lines.join('\n')}\n`;
+  return `${[...notes, ...lines].join('\n')}\n`;
 }
+
+
