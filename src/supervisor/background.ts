@@ -57,7 +57,9 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     const out = openSync(join(root, '.helix-logs', 'helix-start.out'), 'a');
     const launcher = fileURLToPath(new URL('../../bin/helix', import.meta.url));
     child = spawn(process.execPath, [launcher, 'run', ...runArgs], { cwd, env, detached: true, stdio: ['ignore', out, out] });
-    child.unref();
+    // Kept referenced while start watches it: a run already dead to /proc (a zombie) may not have
+    // delivered its exit event yet, and awaiting that event with nothing else referenced would let
+    // Node end start with 13 (unsettled top-level await). Unreferenced on the way out (finally).
     // how the run ended, once it did (our own child: Node reaps it and says so)
     const ended = new Promise<number | null>((resolve) => child?.on('exit', (code, signal) => resolve(signal ? EXIT.terminated : code)));
     const pid = child.pid ?? 0;
@@ -82,6 +84,7 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     }
     return { exitCode: EXIT.ok, stderr: [BACKGROUND.started(pid, runLog() ?? 'unknown')] };
   } finally {
+    child?.unref(); // start ends now; the run goes on without it
     for (const [name, handler] of handlers) process.off(name, handler);
   }
 }
