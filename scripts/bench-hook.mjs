@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Whole-process time of the Claude Code edit hook (`helix hook pre-tool-use`) on a store of N
 // memories (default 1000) with the offline embedder — the issue's budget is ≤ 250 ms, of which
-// Node's own start is ~80 ms. Also times the session-start hook and the no-store path.
+// Node's own start is ~80 ms. Also times the session-start hook and the no-store path, and the
+// edit hook on a 128 KB path against the same hook on a short path: path matching must be linear
+// (issue #25: 64,000 segments took 27 s), so the long path stays within 2× (exit 1 otherwise).
 // usage: node scripts/bench-hook.mjs [--memories N] [--runs R]   (build dist/ first)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -82,6 +84,22 @@ try {
   const start = [];
   for (let i = 0; i < runs; i++) start.push(time(['hook', 'session-start'], project, '{}').ms);
   console.log(`session-start, ${total} memories: ${stats(start)}`);
+
+  // The same edit with a 128 KB path (16,000 segments) and with a short one, interleaved so load
+  // changes hit both alike; no session id, so each run does the whole work.
+  const longPath = `src/${'segment/'.repeat(16_000)}auth/part10.ts`;
+  const short = [];
+  const long = [];
+  for (let i = 0; i < runs; i++) {
+    short.push(time(['hook', 'pre-tool-use'], project, payload('src/auth/part10.ts')).ms);
+    long.push(time(['hook', 'pre-tool-use'], project, payload(longPath)).ms);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const ratio = median(long) / median(short);
+  console.log(`pre-tool-use, ${total} memories, short path: ${stats(short)}`);
+  console.log(`pre-tool-use, ${total} memories, ${(Buffer.byteLength(longPath) / 1024).toFixed(0)} KB path: ${stats(long)}`);
+  console.log(`long path / short path (medians): ${ratio.toFixed(2)} (goal ≤ 2)`);
+  if (ratio > 2) process.exitCode = 1;
 } finally {
   rmSync(project, { recursive: true, force: true });
 }

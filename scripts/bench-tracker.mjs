@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { backlogFile } from './lib/bench-fixtures.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const READY_TARGET_MS = 150; // issue 3: ready on 10K beads ≤ 150 ms wall
@@ -20,64 +21,6 @@ const option = (name, fallback) => {
 const HELIX = resolve(option('bin', join(ROOT, 'bin', 'helix')));
 const RUNS = Math.max(5, Number(option('runs', '7')));
 const SIZES = option('sizes', '1000,10000,100000').split(',').map(Number);
-
-/** A small deterministic PRNG so every run benchmarks the same files. */
-function random(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * A bead file shaped like a real backlog: ~40% closed, ~5% in progress, the rest open; most beads
- * depend on 0–3 earlier ones; labels, descriptions, HELIX extras and a foreign key on some.
- * Returns the text and the id of one open bead with no dependencies (the one to claim).
- */
-function generate(count, seed = 42) {
-  const rand = random(seed);
-  const ids = [];
-  const lines = [];
-  let claimable;
-  const base = Date.parse('2025-01-01T00:00:00Z');
-  for (let i = 0; i < count; i++) {
-    const id = `bn-${(i * 2654435761 >>> 0).toString(16).padStart(8, '0')}`;
-    const r = rand();
-    const status = r < 0.4 ? 'closed' : r < 0.45 ? 'in_progress' : 'open';
-    const created = new Date(base + i * 1000 + Math.floor(rand() * 1000)).toISOString();
-    const bead = {
-      id,
-      title: `Bead ${i}: implement part ${i % 97} of feature ${i % 13}`,
-      status,
-      priority: Math.floor(rand() * 5),
-      issue_type: rand() < 0.1 ? 'epic' : 'task',
-      created_at: created,
-      updated_at: created,
-      labels: [`area:${i % 7}`, 'helix'],
-      description: `Description of bead ${i}. `.repeat(3),
-    };
-    const deps = [];
-    const depCount = i === 0 ? 0 : Math.floor(rand() * 4);
-    for (let d = 0; d < depCount; d++) {
-      const target = ids[Math.floor(rand() * ids.length)];
-      if (!deps.includes(target)) deps.push(target);
-    }
-    if (deps.length) bead.dependencies = deps.map((dep) => ({ issue_id: id, depends_on_id: dep, type: 'blocks', created_at: created }));
-    if (rand() < 0.2) bead['spec-id'] = `FEAT-${i % 50}`;
-    if (rand() < 0.05) bead['execution-eligible'] = false;
-    if (rand() < 0.1) bead['x-ddx-meta'] = { attempts: i % 3, source: 'bench' };
-    if (status === 'in_progress') Object.assign(bead, { owner: 'helix', 'claimed-at': created, 'claimed-pid': '1' });
-    if (status === 'open' && deps.length === 0 && !claimable) claimable = id;
-    ids.push(id);
-    lines.push(JSON.stringify(bead));
-  }
-  lines.sort(); // the tracker keeps its file sorted by id
-  return { text: `${lines.join('\n')}\n`, claimable };
-}
 
 /**
  * CPU time (user + sys) of reaped children so far, in ms, from /proc/self/stat (Linux; clock ticks
@@ -131,7 +74,7 @@ try {
   for (const size of SIZES) {
     const dir = join(work, `n${size}`, '.ddx');
     mkdirSync(dir, { recursive: true });
-    const { text, claimable } = generate(size);
+    const { text, claimable } = backlogFile(size);
     const file = join(dir, 'beads.jsonl');
     writeFileSync(file, text);
     const env = { ...cleanEnv, DDX_BEAD_DIR: dir, DDX_BEAD_PREFIX: 'bn' };

@@ -22,6 +22,7 @@ const REPORT = 'docs/benchmarks.md';
 
 // Each benchmark: the script and its quick arguments (the default run), in the order they run.
 const BENCHMARKS = [
+  { name: 'start', title: 'Start-up: ratios against `node -e \'\'` in the same run', script: 'scripts/bench-start.mjs', quick: ['--runs', '21'] },
   { name: 'tracker', title: 'Tracker: `ready --json` and `update --claim`, whole process', script: 'scripts/bench-tracker.mjs', quick: ['--runs', '5', '--sizes', '1000,10000'] },
   { name: 'run', title: '`helix run`: helix’s own overhead per cycle', script: 'scripts/bench-run.mjs', quick: ['--beads', '200', '--runs', '3'] },
   { name: 'status', title: '`helix status`, whole process', script: 'scripts/bench-status.mjs', quick: ['--runs', '21'] },

@@ -1,4 +1,4 @@
-// Types for scripts/ddx-claim-race.mjs (imported by tests/ddx/claim-race.test.ts).
+// Types for scripts/ddx-claim-race.mjs (imported by tests/ddx/claim-race.slow.test.ts).
 export interface RaceTotals {
   rounds: number;
   doubles: number;

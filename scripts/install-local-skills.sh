@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs helix for local agents (contract cli.md §11): links every skills/<name> of this checkout
+# Installs helix for local agents (docs/contract/cli.md §11): links every skills/<name> of this checkout
 # into the agents' skill folders, writes the ~/.local/bin/helix launcher and, with --with-hooks,
 # merges the helix hooks into Claude Code's settings.json. Safe by construction: it replaces only
 # symlinks that point at a helix skill folder, never writes through a link, and --uninstall removes
@@ -55,7 +55,7 @@ warn() { printf '%s\n' "$*" >&2; }
 # Runs a command, or in dry-run mode prints it instead ("would …" lines are printed by callers).
 act() { if ((dry_run)); then return 0; fi; "$@"; }
 
-# The skill folders to install into, in contract order.
+# The skill folders to install into, in the order of docs/contract/cli.md §11.
 target_dirs=("${AGENTS_HOME:-$HOME/.agents}/skills" "$claude_home/skills")
 if [[ -n "${CODEX_HOME:-}" || -d "$HOME/.codex" ]]; then
   target_dirs+=("${CODEX_HOME:-$HOME/.codex}/skills")

@@ -12,9 +12,9 @@
 // mechanism switched off (scripts/sim/ablations.mjs) and checks that the matching claim fails.
 //
 //   node scripts/sim-learning.mjs [--seeds 6 | --seed-list 1,2,3] [--families 6] [--rounds 12]
-//        [--change-at 7] [--change-share 0.33] [--misleading 2] [--crowded-misleading 6]
-//        [--p-discover 0.3] [--slip 0.1] [--claims gain,misleading,stale,overclaim]
-//        [--ablate learn|ranking|decay|gating] [--arms …] [--jobs 2]
+//        [--change-at 7] [--change-share 0.33] [--misleading 2] [--crowded-misleading 6] [--neighbours 3]
+//        [--p-discover 0.3] [--slip 0.1] [--claims gain,misleading,stale,overclaim,fair]
+//        [--ablate learn|ranking|decay|gating|credit] [--arms …] [--jobs 2]
 //        [--svg curves.svg] [--sweep [--svg-dir dir]] [--json] [--save run.json]
 //   node scripts/sim-learning.mjs --docs   the plain run, every ablation and the sweep, written to
 //        docs/learning-results.md and the docs/learning-*.svg plots (the only way anything in
@@ -44,7 +44,7 @@ export const MARGINS = {
 };
 
 function parseOptions(argv) {
-  const known = new Set(['--seeds', '--seed-list', '--families', '--rounds', '--change-at', '--change-share', '--misleading', '--crowded-misleading', '--p-discover', '--slip', '--arms', '--claims', '--ablate', '--jobs', '--svg', '--svg-dir', '--sweep', '--docs', '--json', '--embedder', '--save']);
+  const known = new Set(['--seeds', '--seed-list', '--families', '--rounds', '--change-at', '--change-share', '--misleading', '--crowded-misleading', '--neighbours', '--p-discover', '--slip', '--arms', '--claims', '--ablate', '--jobs', '--svg', '--svg-dir', '--sweep', '--docs', '--json', '--embedder', '--save']);
   for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
   const value = (name, fallback) => {
     const at = argv.indexOf(name);
@@ -75,6 +75,7 @@ function parseOptions(argv) {
     changeShare: number('--change-share', 1 / 3),
     misleading: number('--misleading', 2),
     crowdedMisleading: number('--crowded-misleading', 6),
+    neighbours: number('--neighbours', 3),
     pDiscover: number('--p-discover', 0.3),
     slip: number('--slip', 0.1),
     embedder: value('--embedder', 'lexical'),
@@ -161,7 +162,7 @@ function bySeed(results) {
 const COLOURS = { off: '#888888', honest: '#1f77b4', overclaim: '#d62728', silent: '#2ca02c' };
 
 function curvesSvg(seeds, config, arms) {
-  const series = ARMS.filter((a) => arms.includes(a.key) && !a.crowded).map((arm) => ({
+  const series = ARMS.filter((a) => arms.includes(a.key) && !a.crowded && !a.neighbours).map((arm) => ({
     label: arm.label,
     colour: COLOURS[arm.key],
     points: Array.from({ length: config.rounds }, (_, i) => {
@@ -183,7 +184,7 @@ function curvesSvg(seeds, config, arms) {
 function report(seeds, claims, options, seconds) {
   const c = options.config;
   const out = [];
-  out.push(`helix learning simulation: ${seeds.length} seeds (${seeds.map((s) => s.seed).join(', ')}), ${c.families} families, ${c.rounds} rounds, world change at round ${c.changeAt} for ${Math.round(c.changeShare * 100)}% of the families, ${c.misleading} misleading memories a family (crowded: ${c.crowdedMisleading}), p_discover ${c.pDiscover}, slip ${c.slip}, embedder ${c.embedder} (${(seconds / 60).toFixed(1)} min)`);
+  out.push(`helix learning simulation: ${seeds.length} seeds (${seeds.map((s) => s.seed).join(', ')}), ${c.families} families, ${c.rounds} rounds, world change at round ${c.changeAt} for ${Math.round(c.changeShare * 100)}% of the families, ${c.misleading} misleading memories a family (crowded: ${c.crowdedMisleading}), ${c.neighbours} valid neighbours a family (neighbours arm), p_discover ${c.pDiscover}, slip ${c.slip}, embedder ${c.embedder} (${(seconds / 60).toFixed(1)} min)`);
   if (c.ablate) out.push(`ABLATION ${c.ablate}: ${ABLATIONS[c.ablate]}`);
   out.push('');
   out.push(renderArmTable(seeds, ARMS.filter((a) => options.arms.includes(a.key))));
@@ -260,7 +261,7 @@ async function claimsRun(options, memory) {
         : `\nablation ${options.config.ablate}: no claim testing it was run (check --arms)`,
     );
   }
-  const hasCurves = options.arms.some((a) => !ARMS.find((x) => x.key === a).crowded);
+  const hasCurves = options.arms.some((a) => { const arm = ARMS.find((x) => x.key === a); return !arm.crowded && !arm.neighbours; });
   return { seeds, claims, ok, seconds, text: lines.join('\n'), curves: hasCurves ? curvesSvg(seeds, options.config, options.arms) : undefined };
 }
 

@@ -11,12 +11,12 @@ export function atomicTempPath(file: string): string {
   return `${file}.tmp-${process.pid}-${Date.now()}`;
 }
 
-export function writeFileAtomically(file: string, text: string, options: { mode?: number } = {}): void {
+export function writeFileAtomically(file: string, text: string | Buffer, options: { mode?: number } = {}): void {
   const temp = atomicTempPath(file);
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', options.mode ?? 0o666);
-    const buffer = Buffer.from(text, 'utf8');
+    const buffer = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
     fsyncSync(fd);

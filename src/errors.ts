@@ -1,13 +1,13 @@
 // One place for every failure kind helix reports and the exit code it maps to.
 // Commands throw HelixError (or a subclass); the CLI entry prints the message on stderr and exits
-// with the kind's code. Codes 0, 1 and 2 are fixed by the contract (cli.md §4); the rest are ours,
+// with the kind's code. Codes 0, 1 and 2 are fixed by the contract (docs/contract/cli.md §4); the rest are ours,
 // distinct per kind so scripts can tell them apart, and documented in the README.
 
 export const EXIT = {
   ok: 0,
-  /** General failure and bad usage (contract §4). */
+  /** General failure and bad usage (docs/contract/cli.md §4). */
   error: 1,
-  /** `helix run: already running` — a live run holds the pid file (contract §4). */
+  /** `helix run: already running` — a live run holds the pid file (docs/contract/cli.md §4). */
   runActive: 2,
   /** Unknown bead id or memory name. */
   notFound: 3,
@@ -27,13 +27,30 @@ export const EXIT = {
   storeUnavailable: 10,
   /**
    * `helix review` found issues (ISSUES_FOUND with a count): the Bash CLI's exit status, kept for
-   * scripts (bash-interface §9). It shares 10 with storeUnavailable: review never opens the memory store.
+   * scripts (docs/contract/bash-interface.md §9). It shares 10 with storeUnavailable: review never opens the memory store.
    */
   reviewIssuesFound: 10,
   /** A required external program (ddx, codex, claude) is missing. */
   missingTool: 11,
   /** Writing a file failed (disk full, permissions); nothing was replaced. */
   writeFailed: 12,
+  /**
+   * The repository is not in a state DDx can build in (detached HEAD, a branch DDx refuses, the
+   * user's uncommitted changes): refused before anything is claimed (docs/ddx.md).
+   */
+  repositoryState: 13,
+  /** DDx keeps the beads in another backend (axon, bd, br): helix does not touch `.ddx/beads.jsonl`. */
+  otherBeadBackend: 14,
+  /** The bead file lost beads while an agent call ran (truncated, deleted): the run stops. */
+  beadsLost: 15,
+  /** The tracker folder or bead file cannot be used: `.ddx` is a file or a dangling link, the bead file a dangling link, DDX_BEAD_DIR ambiguous. */
+  trackerUnusable: 16,
+  /** The memory store was made by a newer helix (its schema version is newer than this helix knows). */
+  memoryTooNew: 17,
+  /** `helix memory import`: a line is not a memory record; nothing was imported. */
+  importMalformed: 18,
+  /** `helix memory edit`: the new text was refused (security filter, too short, bad type); nothing changed. */
+  memoryRejected: 19,
   /**
    * `helix run` stopped on a usage or rate limit that would not reset within --max-wait (stop
    * reason `limit`; agents/usage-limit.ts reads the limit, supervisor/limit-wait.ts decides the wait).
@@ -72,10 +89,13 @@ export const CHILD_EXIT = {
 
 export class HelixError extends Error {
   readonly kind: ExitKind;
-  constructor(kind: ExitKind, message: string) {
+  /** The message is several lines on purpose; any other is printed as one line (see oneLine). */
+  readonly multiline: boolean;
+  constructor(kind: ExitKind, message: string, options: { multiline?: boolean } = {}) {
     super(message);
     this.name = 'HelixError';
     this.kind = kind;
+    this.multiline = options.multiline ?? false;
   }
   get exitCode(): number {
     return EXIT[this.kind];
@@ -85,6 +105,14 @@ export class HelixError extends Error {
 export const fail = (kind: ExitKind, message: string): never => {
   throw new HelixError(kind, message);
 };
+
+/**
+ * A refusal is one line: a value it quotes (a flag, a title, an id from a script) may hold a line
+ * break, which is shown as `\n` instead of starting a second line a reader would take for another message.
+ */
+export function oneLine(message: string): string {
+  return message.replace(/\r?\n|\r/g, (br) => (br === '\n' ? '\\n' : br === '\r' ? '\\r' : '\\r\\n'));
+}
 
 export function isHelixError(error: unknown): error is HelixError {
   return error instanceof HelixError;

@@ -1,5 +1,5 @@
 // The interface's numbers and names, written out as literals in one place (issue #17 point 6):
-// exit codes, default values and file names from /work/shared/contract (cli.md, bash-interface.md)
+// exit codes, default values and file names from docs/contract/ (cli.md, bash-interface.md)
 // and the README's exit-code table. Other tests may compare against the constants the code reads;
 // this one never does, so renumbering errors.ts or changing a default in src/ fails here.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -45,6 +45,13 @@ describe('exit codes', () => {
       reviewIssuesFound: 10,
       missingTool: 11,
       writeFailed: 12,
+      repositoryState: 13,
+      otherBeadBackend: 14,
+      beadsLost: 15,
+      trackerUnusable: 16,
+      memoryTooNew: 17,
+      importMalformed: 18,
+      memoryRejected: 19,
       limitWait: 20,
       budget: 21,
       hangup: 129,
@@ -131,8 +138,10 @@ describe('file names', () => {
       '.ddx/beads.lock.break',
       '.ddx/beads.lock.tombstone.*',
       '.ddx/beads.jsonl.tmp-*',
+      '.ddx/beads.jsonl.bak-*',
       '.ddx/helix.pid',
       '.ddx/run-state.json',
+      '.ddx/run-state.json.tmp-*',
       '.helix/',
       '.helix-logs/',
     ]);

@@ -1,14 +1,28 @@
 // The README and docs/ as a newcomer reads them: the README fits on a few screens, every relative
-// link (and its #anchor) leads somewhere, and the README's exit-code table says what src/errors.ts does.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+// link (and its #anchor) leads somewhere, every citation of the interface contract (`§N`) opens a
+// section of a file in the repository (docs/contract/README.md says how they are written), nothing
+// points at documents outside it, and the README's exit-code table says what src/errors.ts does.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/errors.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const README = join(ROOT, 'README.md');
 const DOCS = join(ROOT, 'docs');
-const pages = [README, ...readdirSync(DOCS).filter((name) => name.endsWith('.md')).map((name) => join(DOCS, name))];
+
+/** Every file under `dir` (recursively) whose name passes `keep`, skipping installed packages. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  if (!existsSync(dir)) return [];
+  if (statSync(dir).isFile()) return [dir];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : filesUnder(path, keep);
+    return keep(entry.name) ? [path] : [];
+  });
+}
+
+const pages = [README, ...filesUnder(DOCS, (name) => name.endsWith('.md'))];
 
 const FENCED = /^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm;
 
@@ -54,6 +68,102 @@ function broken({ page, target }: Link): string | undefined {
   if (fragment && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(fragment.toLowerCase())) return `no heading #${fragment}`;
   return undefined;
 }
+
+// The section sign, spelled as an escape so this file's own examples are not citations.
+const SECTION = '\u00a7';
+const CITATION = new RegExp(`${SECTION}\\s?(\\d+(?:\\.\\d+)*)`, 'g');
+/** A contract file as code and docs name it: `docs/contract/cli.md`, `contract/cli.md`. */
+const CONTRACT_FILE = /(?:[\w.-]+\/)*contract\/[\w-]+\.md\b/g;
+/** Inside docs/contract/, the files name each other plainly: `cli.md`, `../ddx.md`. */
+const SIBLING_FILE = /(?:[\w.-]+\/)*[\w-]+\.md\b/g;
+/** Markdown's inline code, blanked to spaces (a file name in backticks is data, not a citation). */
+const blankInlineCode = (text: string) => text.replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length));
+/** A HELIX artifact id of the user's own project (`SPEC-CLI`, `TD-002`) right before the sign. */
+const ARTIFACT_BEFORE = /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\s*$/;
+/** Documents that live outside the repository: the design seeds and the shared contract folder. */
+const OUTSIDE = /\bseeds? 0\d\d\b|\bseed \d{3}\/\d{3}\b|\/work\/shared\b|\bshared\/(?:contract|seeds|notes)\b|\bcontract[ ]addendum\b/;
+
+/** The numbered headings of a markdown file: `## 6. helix run` → 6, `### 6.4 After…` → 6.4. */
+function sectionNumbers(file: string): Set<string> {
+  const numbers = new Set<string>();
+  for (const [, number] of readFileSync(file, 'utf8').replace(FENCED, '').matchAll(/^#{1,6}\s+(\d+(?:\.\d+)*)\.?\s/gm)) numbers.add(number!);
+  return numbers;
+}
+
+interface Citation {
+  file: string;
+  line: number;
+  text: string;
+  problem: string;
+}
+
+/**
+ * What is wrong with each contract citation in `text` (a file's contents; markdown without its
+ * fenced blocks). A citation belongs to the document named last before it on its line; with none
+ * there, a markdown page's citation is of the page itself, and code's is of the document named
+ * last before it in the file. A sign right after an artifact id belongs to the user's own project
+ * and is not checked.
+ */
+function badCitations(file: string, text: string): Citation[] {
+  const bad: Citation[] = [];
+  const lineOf = (index: number) => text.slice(0, index).split('\n').length;
+  const inContract = relative(ROOT, file).startsWith(`docs${sep}contract${sep}`);
+  if (file.endsWith('.md')) text = blankInlineCode(text);
+  const documents = [...text.matchAll(inContract ? SIBLING_FILE : CONTRACT_FILE)].map((m) => ({ at: m.index!, path: m[0] }));
+  for (const match of text.matchAll(CITATION)) {
+    const at = match.index!;
+    const before = text.slice(text.lastIndexOf('\n', at) + 1, at);
+    if (ARTIFACT_BEFORE.test(before)) continue;
+    const line = lineOf(at);
+    const lineStart = at - before.length;
+    const onLine = documents.filter((d) => d.at >= lineStart && d.at < at).at(-1);
+    const named = onLine ?? (file.endsWith('.md') ? { at, path: file } : documents.filter((d) => d.at < at).at(-1));
+    const report = (problem: string) => bad.push({ file: relative(ROOT, file), line, text: match[0], problem });
+    if (!named) {
+      report('no document named before it');
+      continue;
+    }
+    const target = [resolve(dirname(file), named.path), resolve(ROOT, named.path)].find((path) => existsSync(path));
+    if (!target) report(`${named.path}: not in the repository`);
+    else if (!sectionNumbers(target).has(match[1]!)) report(`${relative(ROOT, target)} has no section ${match[1]}`);
+  }
+  text.split('\n').forEach((content, i) => {
+    if (OUTSIDE.test(content)) bad.push({ file: relative(ROOT, file), line: i + 1, text: OUTSIDE.exec(content)![0], problem: 'a document outside the repository' });
+  });
+  return bad;
+}
+
+const CITING = ['src', 'tests', 'scripts', 'bin', 'docs', 'examples', 'README.md'].flatMap((dir) =>
+  filesUnder(join(ROOT, dir), (name) => /\.(ts|mts|mjs|js|sh|md)$/.test(name) || !name.includes('.')),
+);
+
+describe('contract citations', () => {
+  it('every citation in src, tests, scripts, bin, examples and docs opens a numbered section of a file in the repository', () => {
+    const bad = CITING.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      // fenced blocks blanked, not removed, so line numbers stay the file's
+      return badCitations(file, file.endsWith('.md') ? text.replace(FENCED, (block) => block.replace(/[^\n]/g, ' ')) : text);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('the check sees a citation of an absent file, an absent section, no file at all, and a document outside the repository', () => {
+    const at = join(ROOT, 'src', 'example.ts');
+    const problems = (text: string) => badCitations(at, text).map((c) => c.problem);
+    expect(problems(`// (docs/contract/cli.md ${SECTION}6.4)`)).toEqual([]);
+    expect(problems(`// (docs/contract/cli.md ${SECTION}6.4, ${SECTION}8)\n// later: ${SECTION}2`)).toEqual([]);
+    expect(problems(`// (contract ${SECTION}8)`)).toEqual(['no document named before it']);
+    expect(problems(`// (bash-interface ${SECTION}2.8)`)).toEqual(['no document named before it']);
+    expect(problems(`// (docs/contract/no-such-file.md ${SECTION}2)`)).toEqual(['docs/contract/no-such-file.md: not in the repository']);
+    expect(problems(`// (docs/contract/cli.md ${SECTION}99)`)).toEqual(['docs/contract/cli.md has no section 99']);
+    expect(problems(`// (seed${' '}004: the backoff)`)).toEqual(['a document outside the repository']);
+  });
+
+  it("a section sign after the user's own artifact id is that project's text, not a citation", () => {
+    const at = join(ROOT, 'scripts', 'demo.mjs');
+    expect(badCitations(at, `echo "SPEC-CLI ${SECTION}2 says the parser runs in strict mode"`)).toEqual([]);
+  });
+});
 
 describe('README and docs/', () => {
   it('the README is at most 300 lines', () => {

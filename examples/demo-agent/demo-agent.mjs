@@ -2,7 +2,7 @@
 // thing that satisfies a demo bead — writes the file the bead names and commits it with git — so
 // the demo can show helix's loop (claim, delegate, verify, close, back off, drain to check) on a
 // fresh machine without ddx, codex or claude. It honours the real calling contract (helix
-// contract §8): `ddx agent execute-bead <id> … --json` prints a real JSON result with real git
+// docs/contract/cli.md §8): `ddx agent execute-bead <id> … --json` prints a real JSON result with real git
 // revisions and closes nothing itself; `ddx agent run … --text <prompt>` and `codex … exec …
 // [--json] -` (prompt on stdin, as helix calls codex 0.169) answer prompts by their action phrase.
 // As codex, `--json` prints codex's JSONL events: the answer as an agent_message, tokens as usage.

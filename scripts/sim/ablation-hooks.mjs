@@ -92,6 +92,24 @@ export function openMemoryStore(options) {
 }
 `,
   },
+  credit: {
+    target: '/dist/memory/index.js',
+    source: (original) => `
+import * as built from ${JSON.stringify(original)};
+export * from ${JSON.stringify(original)};
+if (typeof built.openMemoryStore !== 'function') throw new Error('sim ablation "credit": dist/memory/index.js no longer exports openMemoryStore');
+export function openMemoryStore(options) {
+  const store = built.openMemoryStore(options);
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'feedbackVerify') return ({ task, ...input }) => target.feedbackVerify(input);
+      const value = target[key];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+`,
+  },
 };
 
 let wrapper;

@@ -15,6 +15,8 @@
 //   learn    dist/supervisor/memory-port.js: helix learns nothing new from the run: no failure
 //            memories, no chunked patterns (LEARNED/INSIGHT lines are dropped). Injection and
 //            feedback on what is already stored go on.
+//   credit   dist/memory/index.js: feedback-verify is not told the task, so every injected memory
+//            the agent did not use counts against it on a pass, about the task or not.
 //
 // Each wrapper re-exports the built module and replaces one export through the module's own
 // public interface; it throws at load time when that export is gone, so a change on main that
@@ -27,6 +29,7 @@ export const ABLATIONS = {
   gating: "feedback believes the agent's own success claim instead of helix's verification",
   decay: "failed never grows: a memory that stops working (or never worked) keeps its score",
   learn: 'helix stores nothing new from the run (no failure memories, no chunked patterns)',
+  credit: 'feedback moves every injected memory the agent did not use, about the task or not (the rule before issue #25)',
 };
 
 const HERE = resolve(import.meta.dirname);

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { FAMILIES, familyBead, makeWorld, misleadingMemories } from './world.mjs';
+import { FAMILIES, familyBead, makeWorld, misleadingMemories, neighbourMemories } from './world.mjs';
 import { ablationImports } from './ablations.mjs';
 import { checkScript, worldText } from './check.mjs';
 
@@ -26,7 +26,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * The arms: memory off, and memory on with three ways of reporting; `crowded` is the honest agent
- * in a world with more misleading notes than the prompt has slots (its own `misleading` count).
+ * in a world with more misleading notes than the prompt has slots (its own `misleading` count);
+ * `neighbours` is the honest agent in a realistic store that also holds valid notes about other
+ * settings of each family's file (fair credit: they must not be worn down by tasks they are not about).
  */
 export const ARMS = [
   { key: 'off', persona: 'honest', memory: false, label: 'memory off' },
@@ -34,6 +36,7 @@ export const ARMS = [
   { key: 'overclaim', persona: 'overclaim', memory: true, label: 'over-claiming agent' },
   { key: 'silent', persona: 'silent', memory: true, label: 'agent without UTILIZED' },
   { key: 'crowded', persona: 'honest', memory: true, label: 'honest, crowded', crowded: true },
+  { key: 'neighbours', persona: 'honest', memory: true, label: 'honest, valid neighbours', neighbours: true },
 ];
 
 /** Bead ids are a function of (seed, round, family): every arm works on the same beads. */
@@ -109,6 +112,21 @@ export async function runArm(arm, config, work, memory, binDir = join(work, 'bin
   const env = { HELIX_EMBEDDER: config.embedder, HELIX_NOW: new Date(DAY0).toISOString() };
   const dbPath = join(repo, '.helix', 'helix.db');
   const seeded = [];
+  const neighbours = [];
+  if (arm.neighbours) {
+    const store = memory.openMemoryStore({ dbPath, env, warn: () => undefined });
+    try {
+      for (const family of families) {
+        for (const input of neighbourMemories(family, config.neighbours)) {
+          const stored = await store.store(input);
+          if (stored.status !== 'added') throw new Error(`seeding ${family.key} neighbours: ${stored.status} ${stored.reason} (${input.trigger})`);
+          neighbours.push({ name: stored.name, family: family.key });
+        }
+      }
+    } finally {
+      store.close();
+    }
+  }
   if (config.misleading > 0) {
     // Imported notes: wrong facts, seeded through the memory library as `helix memory store` would.
     const store = memory.openMemoryStore({ dbPath, env, warn: () => undefined });
@@ -181,7 +199,7 @@ export async function runArm(arm, config, work, memory, binDir = join(work, 'bin
     const last = snapshots.at(-1);
     if (last.length !== seeded.length || last.some((m) => m.helped + m.failed > 0)) throw new Error('the memory-off arm changed its store');
   }
-  return { arm: arm.key, world, seeded, rounds, calls, snapshots };
+  return { arm: arm.key, world, seeded, neighbours, rounds, calls, snapshots };
 }
 
 /** The stand-in agent (as `ddx`) and the check (`sim-check`) on a PATH of their own. */

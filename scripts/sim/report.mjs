@@ -4,6 +4,10 @@
 import { recommended } from './reader.mjs';
 import { FAMILIES } from './world.mjs';
 
+/** helix's prune line (src/memory/constants.ts): effectiveness under 0.25 with at least 3 uses. */
+const PRUNE_THRESHOLD = 0.25;
+const PRUNE_MIN_USES = 3;
+
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 export const fixed = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 const effectiveness = (m) => (m && m.helped + m.failed > 0 ? m.helped / (m.helped + m.failed) : undefined);
@@ -75,9 +79,16 @@ export function armMetrics(arm, config) {
   const known = calls.filter((c) => late(c.round)).map((c) => ({ c, right: rightNames(c.family, c.round) })).filter((x) => x.right.size > 0);
   const rightShownLate = known.length ? known.filter((x) => x.c.injected.some((name) => x.right.has(name))).length / known.length : NaN;
 
+  // Fair credit: valid notes about other settings of the file, under the prune line at the end.
+  const neighbourNames = new Set((arm.neighbours ?? []).map((n) => n.name));
+  const underPruneLine = (m) => m.helped + m.failed >= PRUNE_MIN_USES && effectiveness(m) < PRUNE_THRESHOLD;
+
   return {
     success: successRate(rounds),
     rightShownLate,
+    neighboursUnderPruneLine: neighbourNames.size ? final.filter((m) => neighbourNames.has(m.name) && underPruneLine(m)).length : NaN,
+    neighboursWornDown: neighbourNames.size ? final.filter((m) => neighbourNames.has(m.name) && m.helped + m.failed > 0 && effectiveness(m) < PRUNE_THRESHOLD).length : NaN,
+    neighboursPerPrompt: neighbourNames.size ? mean(calls.map((c) => c.injected.filter((name) => neighbourNames.has(name)).length)) : NaN,
     successBefore: successRate(rounds.filter((r) => r.round < config.changeAt)),
     successAfter: successRate(rounds.filter((r) => r.round >= config.changeAt)),
     successLate: successRate(rounds.filter((r) => late(r.round))),
@@ -116,6 +127,7 @@ export const CLAIMS = {
   misleading: { mechanism: 'ranking', arms: ['crowded'] },
   stale: { mechanism: 'decay', arms: ['honest'] },
   overclaim: { mechanism: 'gating', arms: ['overclaim'] },
+  fair: { mechanism: 'credit', arms: ['neighbours'] },
 };
 
 /**
@@ -165,6 +177,16 @@ export function judgeClaims(seeds, margins) {
       gap.low > margins.overclaimGap,
     );
   }
+  if (ran('fair')) {
+    const worn = per('neighbours', 'neighboursWornDown');
+    const under = per('neighbours', 'neighboursUnderPruneLine');
+    push(
+      'fair',
+      'with valid notes about other settings of each bead\'s file in the store (injected, never needed), honest rounds wear none of them down: in no seed does one end rated below the prune threshold (0.25), let alone under the prune line',
+      `valid neighbours rated below 0.25 ${showInterval(interval(worn))} (most in one seed: ${Math.max(...worn)}); under the prune line ${showInterval(interval(under))}; neighbours per prompt ${fixed(interval(per('neighbours', 'neighboursPerPrompt')).mean)}`,
+      Math.max(...worn) === 0,
+    );
+  }
   return claims;
 }
 
@@ -183,6 +205,9 @@ export function renderArmTable(seeds, arms) {
     ['stale: effectiveness before the change', 'staleBefore', 3],
     ['stale: effectiveness at the end', 'staleEnd', 3],
     ['stale: followed, last two rounds', 'staleFollowedLate'],
+    ['valid neighbours: per prompt', 'neighboursPerPrompt'],
+    ['valid neighbours: rated below 0.25 at the end', 'neighboursWornDown'],
+    ['valid neighbours: under the prune line at the end', 'neighboursUnderPruneLine'],
   ];
   const present = arms.filter((a) => seeds.every((s) => s.arms[a.key]));
   const lines = [`| mean over ${seeds.length} seeds | ${present.map((a) => a.label).join(' | ')} |`, `|---|${present.map(() => '---:').join('|')}|`];

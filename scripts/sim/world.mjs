@@ -174,4 +174,23 @@ export function misleadingMemories(family, world, count, seed) {
   });
 }
 
+// Valid notes about OTHER settings of the same file (what a real store holds next to a fix): they
+// name the bead's file, so the relevance gate lets them into its prompt, but they are not about
+// the bead's problem and the agent never needs them. None names the family's setting.
+const NEIGHBOUR_TEMPLATES = [
+  (f) => [`${cap(f.subject)} logs fill the disk`, `Set log_level = warn in ${f.file}; debug logging filled the disk last quarter.`],
+  (f) => [`Slow responses from ${f.service} abort the request`, `Raise request_timeout to 30 in ${f.file}; 5 seconds is too short for ${f.service}.`],
+  (f) => [`Deploy cannot read the release number of the ${f.subject}`, `Keep the comment header of ${f.file}: the deploy script reads the release number from it.`],
+  (f) => [`Duplicate keys after a merge break the ${f.subject}`, `Run make lint-config after editing ${f.file}; it rejects duplicate keys.`],
+];
+
+/** `count` valid notes about other settings of the family's file (at most 4). */
+export function neighbourMemories(family, count) {
+  if (count > NEIGHBOUR_TEMPLATES.length) throw new Error(`at most ${NEIGHBOUR_TEMPLATES.length} neighbouring memories per family`);
+  return NEIGHBOUR_TEMPLATES.slice(0, count).map((template) => {
+    const [trigger, resolution] = template(family);
+    return { type: 'pattern', trigger, resolution, source: `import:${family.key}:neighbour` };
+  });
+}
+
 const cap = (text) => text[0].toUpperCase() + text.slice(1);

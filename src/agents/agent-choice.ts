@@ -1,4 +1,4 @@
-// Which agent runs which action (contract §3, §8), as a pure function of the flags, the
+// Which agent runs which action (docs/contract/cli.md §3, §8), as a pure function of the flags, the
 // environment and what is on PATH. Cross-model work: with HELIX_ALT_AGENT=auto and no explicit
 // --agent, build, check and polish go to the other of codex/claude when it is installed, and
 // review defaults to the agent that did NOT build, so a change is never judged by the model that
@@ -10,7 +10,7 @@ export const DEFAULT_AGENT = 'codex';
 
 export type AgentAction = 'build' | 'check' | 'polish' | 'align' | 'design' | 'review' | 'backfill' | 'experiment';
 
-/** Actions the alternate agent takes over when there is one (contract §3). */
+/** Actions the alternate agent takes over when there is one (docs/contract/cli.md §3). */
 export const ALTERNATE_ACTIONS: readonly AgentAction[] = ['build', 'check', 'polish'];
 
 export interface AgentChoiceInput {
@@ -57,7 +57,7 @@ function agentName(value: string, source: string): string {
  */
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 
-/** Effort per action when neither --effort nor HELIX_EFFORT is given (addendum §0.5); experiment: none. */
+/** Effort per action when neither --effort nor HELIX_EFFORT is given (docs/contract/bash-interface.md §0.5); experiment: none. */
 export const DEFAULT_EFFORT: Readonly<Record<AgentAction, string | undefined>> = {
   build: 'medium',
   check: 'low',

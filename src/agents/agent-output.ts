@@ -166,7 +166,7 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// ── live progress (contract addendum §0.4) ──────────────────────────────────────────────────────
+// ── live progress (docs/contract/bash-interface.md §0.4) ──────────────────────────────────────────────────────
 
 const COMMAND_CHARS = 80;
 const THINKING_CHARS = 500;

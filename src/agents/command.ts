@@ -2,7 +2,7 @@
 // runs in, the environment variables it adds, the prompt it reads on stdin, and how its final
 // answer is read. Builders are pure; `runAgentCommand` performs it and `formatDryRun` prints it.
 
-/** The direct agents helix knows how to call without ddx (contract §8). */
+/** The direct agents helix knows how to call without ddx (docs/contract/cli.md §8). */
 export type DirectAgent = 'codex' | 'claude';
 
 export const DIRECT_AGENTS: readonly DirectAgent[] = ['codex', 'claude'];

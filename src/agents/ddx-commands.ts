@@ -1,4 +1,4 @@
-// Builders for the ways helix calls DDx (contract §8), per surface (ddx-surface.ts):
+// Builders for the ways helix calls DDx (docs/contract/cli.md §8), per surface (ddx-surface.ts):
 //   - one bead where helix owns claim and close: `ddx agent execute-bead` (DDx v0.6.x);
 //   - one bead where DDx claims and closes itself: `ddx try <id>` (current DDx; also what
 //     HELIX_EXECUTOR=execute-loop asks for there);
@@ -11,7 +11,7 @@ import { DDX_LONGEST_TIMEOUT } from './timeout.js';
 import type { AgentCommand } from './command.js';
 import type { DdxSurfaceKind } from './ddx-surface.js';
 
-/** execute-bead's effort when none is given (contract §8). */
+/** execute-bead's effort when none is given (docs/contract/cli.md §8). */
 export const DEFAULT_EXECUTE_BEAD_EFFORT = 'medium';
 
 export interface ExecuteBeadOptions {
@@ -42,14 +42,30 @@ export interface TryOptions {
   harness?: string;
   model?: string;
   effort?: string;
+  /** HELIX_AGENT_TIMEOUT in seconds: DDx's own attempt wall clock (its default is 30 min); Infinity = none. */
+  wallClockSeconds: number;
+  /** HELIX_ALLOW_NON_DEFAULT_BRANCH=1: build on a branch that does not track origin's default branch. */
+  allowNonDefaultBranch?: boolean;
 }
 
-/** `ddx try <id> [--harness h] [--model m] [--effort e]` (current DDx: claims, lands and closes itself). */
+/**
+ * How long helix waits for `ddx try` beyond DDx's own wall clock: after the attempt DDx still
+ * triages, releases or lands, and helix must not cut that short (a lease or worktree left behind).
+ */
+export const TRY_GRACE_SECONDS = 300;
+
+/**
+ * `ddx try <id> [--harness h] [--model m] [--effort e] --attempt-wall-clock <T>s
+ * [--allow-non-default-branch]` (current DDx: claims, lands and closes itself). DDx's review before
+ * landing stays on: it is the build's one review (helix does not review a bead DDx reviewed).
+ */
 export function tryCommand(options: TryOptions): AgentCommand {
   const args = ['try', options.beadId];
   if (options.harness) args.push('--harness', options.harness);
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
+  args.push('--attempt-wall-clock', Number.isFinite(options.wallClockSeconds) ? `${options.wallClockSeconds}s` : '0');
+  if (options.allowNonDefaultBranch) args.push('--allow-non-default-branch');
   return { file: 'ddx', args, cwd: options.root, env: { HELIX_SELECTED_ISSUE: options.beadId } };
 }
 

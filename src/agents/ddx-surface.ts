@@ -10,7 +10,6 @@
 // nothing (`v0.0.1-dev`) gets one more look: the command list of `ddx --help`.
 import { HelixError } from '../errors.js';
 import { findOnPath } from './discovery.js';
-import { runAgentCommand } from './run-agent.js';
 
 export type DdxSurfaceKind = 'agent' | 'current';
 
@@ -77,6 +76,8 @@ const probes = new Map<string, Promise<DdxInstall | undefined>>();
 /** One probe call; undefined when ddx could not be started or the probe was interrupted. */
 async function ask(ddx: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ exitCode: number; output: string } | undefined> {
   try {
+    // Loaded only when a ddx is there to ask: `helix status` and `doctor` without one never pay for execa.
+    const { runAgentCommand } = await import('./run-agent.js');
     const run = await runAgentCommand({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal });
     if (run.aborted) return undefined;
     return { exitCode: run.exitCode, output: run.stdout };

@@ -1,5 +1,5 @@
 // `--dry-run` prints the exact command helix would run as one line a person can paste into bash
-// (contract §8). Every word is quoted so bead titles and prompts with `$(…)`, backticks or quotes
+// (docs/contract/cli.md §8). Every word is quoted so bead titles and prompts with `$(…)`, backticks or quotes
 // stay inert text; newlines use bash's $'…' form so the command stays on one line.
 import type { AgentCommand } from './command.js';
 

@@ -1,5 +1,5 @@
 // The result of a DDx bead execution: the JSON of `ddx agent execute-bead --json` (DDx v0.6.x,
-// contract §8), found in the output after any advisory lines, validated field by field, unknown
+// docs/contract/cli.md §8), found in the output after any advisory lines, validated field by field, unknown
 // fields dropped; or the `bead:` / `status:` lines `ddx try` prints (current DDx, which has no
 // --json: cli/cmd/try.go writeTryResult). Three answers, never a throw: a result, `undefined` when
 // there is none at all (an older DDx or a wrapper: the supervisor then judges from the tracker and
@@ -12,7 +12,7 @@ import { excerptOf, findJsonDocument } from './json-in-output.js';
 export type ExecuteBeadOutcome = string;
 export type ExecuteBeadStatus = string;
 
-/** The fields of contract §8, with DDx's own snake_case names. Absent or null → undefined. */
+/** The fields of docs/contract/cli.md §8, with DDx's own snake_case names. Absent or null → undefined. */
 export interface ExecuteBeadResult {
   bead_id: string;
   /** undefined in `ddx try` output, which prints no outcome. */
@@ -108,9 +108,13 @@ export function parseTryResult(output: string, expectedBeadId?: string): Execute
     if (!bead?.[1] || !status?.[1]) continue;
     if (expectedBeadId && bead[1] !== expectedBeadId) continue;
     const result: ExecuteBeadResult = { bead_id: bead[1], status: status[1] };
+    // DDx adds keys over time (ae663ca012 prints landed_branch and project_root before
+    // preserve_ref): every `key: value` line belongs to the result; the known ones are read.
     for (let j = i + 2; j < lines.length; j++) {
-      const field = /^(detail|result_rev|preserve_ref|landed_rev|implementation_rev): (.*)$/.exec(lines[j] ?? '');
-      if (!field) break;
+      const line = lines[j] ?? '';
+      if (!/^[a-z_]+: /.test(line)) break;
+      const field = /^(detail|result_rev|preserve_ref|landed_rev|implementation_rev): (.*)$/.exec(line);
+      if (!field) continue;
       const [, key, value] = field;
       if (key === 'detail') result.detail = value;
       else if (key === 'result_rev' || key === 'landed_rev') result.result_rev = value;

@@ -1,4 +1,4 @@
-// src/agents: how helix calls ddx, codex and claude (contract §8). Pure parts — command builders,
+// src/agents: how helix calls ddx, codex and claude (docs/contract/cli.md §8). Pure parts — command builders,
 // the dry-run line, output parsers (final answer, usage, trailers), agent choice — are separate
 // from the process I/O (runner, PATH discovery). The supervisor composes them; nothing here knows
 // about the tracker.
@@ -11,7 +11,7 @@
 export type { AgentCommand, AnswerFormat, DirectAgent } from './command.js';
 export { DIRECT_AGENTS, isDirectAgent } from './command.js';
 export { DEFAULT_AGENT_TIMEOUT_SECONDS, agentTimeoutSeconds } from './timeout.js';
-export { DEFAULT_EXECUTE_BEAD_EFFORT, ddxRunCommand, executeBeadCommand, tryCommand } from './ddx-commands.js';
+export { DEFAULT_EXECUTE_BEAD_EFFORT, TRY_GRACE_SECONDS, ddxRunCommand, executeBeadCommand, tryCommand } from './ddx-commands.js';
 export type { DdxRunOptions, ExecuteBeadOptions, TryOptions } from './ddx-commands.js';
 export { SUPPORTED_DDX, SURFACE_COMMANDS, describeDdx, detectDdx, forgetDdxProbes, helpCommands, parseDdxVersion, surfaceOfVersion } from './ddx-surface.js';
 export type { DdxInstall, DdxSurfaceKind } from './ddx-surface.js';
@@ -20,6 +20,7 @@ export type { DdxVerdict } from './ddx-outcomes.js';
 export { claudeCommand, codexCommand, directAgentCommand } from './direct-commands.js';
 export type { DirectAgentOptions } from './direct-commands.js';
 export { formatDryRun, shellQuote } from './dry-run.js';
+export { attemptsSince, ddxAttemptSpend } from './ddx-records.js';
 export { extractTokens } from './tokens.js';
 export { isInvalidExecuteBeadResult, parseExecuteBeadResult, parseTryResult } from './execute-bead-result.js';
 export type {

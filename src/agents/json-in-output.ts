@@ -1,5 +1,5 @@
 // Finds a JSON document inside agent output that may carry advisory lines before it (DDx prints
-// warnings and progress ahead of its `--json` result, contract §8). Pure text scanning.
+// warnings and progress ahead of its `--json` result, docs/contract/cli.md §8). Pure text scanning.
 
 export type JsonSearch =
   | { kind: 'none' }

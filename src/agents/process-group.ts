@@ -3,16 +3,22 @@
 // runner, a dev server, an MCP helper — with one kill(-pgid). Groups still alive when helix
 // itself exits are killed too, so no agent outlives the supervisor that started it.
 //
+// Processes that left the group (a `setsid` child, a daemon) are found by the call's tag in their
+// environment (descendants.ts) and stopped with the group.
+//
 // Even when helix dies by SIGKILL, which no handler sees: the first agent call starts a watchdog,
 // one small `sh` per helix process in a session of its own, holding a pipe from helix. helix
-// tells it the live groups as they change; when the pipe closes without a goodbye (helix died),
-// the watchdog sends those groups SIGTERM, then SIGKILL after the grace. While it waits it runs
-// only shell builtins, so it costs a few milliseconds once, not a process per call.
+// tells it the live groups and tags as they change; when the pipe closes without a goodbye (helix
+// died), the watchdog sends those groups and every process carrying one of the tags (found with
+// grep in /proc/<pid>/environ) SIGTERM, then SIGKILL after the grace. While it waits it runs only
+// shell builtins, so it costs a few milliseconds once, not a process per call.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { CHILD_EXIT } from '../errors.js';
+import { signalTagged } from './descendants.js';
 
-const liveGroups = new Set<number>();
+/** Live agent groups, each with its call's tag (when it has one). */
+const liveGroups = new Map<number, string | undefined>();
 let exitHookInstalled = false;
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -24,19 +30,23 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** `sh -c WATCHDOG helix-watchdog <grace seconds>`: reads `set <pgid>…` lines, `bye`, or EOF. */
+/** `sh -c WATCHDOG helix-watchdog <grace seconds>`: reads `set <pgid>…`, `tags <tag>…`, `bye`, or EOF. */
 const WATCHDOG = [
-  'live=',
+  'live= tags=',
   'while IFS= read -r line; do',
   '  case $line in',
   '    set|"set "*) live=${line#set} ;;',
+  '    tags|"tags "*) tags=${line#tags} ;;',
   '    bye) exit 0 ;;',
   '  esac',
   'done',
-  '[ -n "$live" ] || exit 0',
-  'for g in $live; do kill -s TERM -- "-$g" 2>/dev/null; done',
+  '[ -n "$live$tags" ] || exit 0',
+  // every process whose environment carries a tag (random hex: unique, and safe in a pattern)
+  'tagged() { for t in $tags; do for f in /proc/[0-9]*/environ; do grep -qa "$t" "$f" 2>/dev/null && { p=${f#/proc/}; echo "${p%/environ}"; }; done; done; }',
+  'stop() { for g in $live; do kill -s "$1" -- "-$g" 2>/dev/null; done; for p in $(tagged); do kill -s "$1" "$p" 2>/dev/null; done; }',
+  'stop TERM',
   'sleep "$1"',
-  'for g in $live; do kill -s KILL -- "-$g" 2>/dev/null; done',
+  'stop KILL',
 ].join('\n');
 
 let watchdog: ChildProcess | undefined;
@@ -57,26 +67,30 @@ export function prepareWatchdog(graceMs: number): void {
 
 function tellWatchdog(): void {
   // a pipe write completes at once when the pipe has room, as it does for these few bytes
-  watchdog?.stdin?.write(`set ${[...liveGroups].join(' ')}\n`);
+  const tags = [...liveGroups.values()].filter((t): t is string => t !== undefined);
+  watchdog?.stdin?.write(`set ${[...liveGroups.keys()].join(' ')}\ntags ${tags.join(' ')}\n`);
 }
 
-/** Remembers a live group so it is killed if helix exits (or dies) first. */
-export function trackGroup(pgid: number, graceMs = 5000): void {
-  liveGroups.add(pgid);
+/** Remembers a live group (and its call's tag) so it is killed if helix exits (or dies) first. */
+export function trackGroup(pgid: number, graceMs = 5000, tag?: string): void {
+  liveGroups.set(pgid, tag);
   prepareWatchdog(graceMs);
   tellWatchdog();
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {
       watchdog?.stdin?.write('bye\n');
-      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+      killTrackedGroups();
     });
   }
 }
 
-/** SIGKILL to every live agent group now (a repeated interrupt does not wait out the grace period). */
+/** SIGKILL to every live agent group and tagged process now (a repeated interrupt does not wait out the grace period). */
 export function killTrackedGroups(): void {
-  for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+  for (const [group, tag] of liveGroups) {
+    signalGroup(group, 'SIGKILL');
+    if (tag) signalTagged(tag, 'SIGKILL');
+  }
 }
 
 export function untrackGroup(pgid: number): void {

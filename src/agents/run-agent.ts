@@ -3,16 +3,19 @@
 // (the transcript, for the session log), the agent's final answer (the only text trailers are read
 // from, see agent-output.ts), duration, whether it timed out, and token usage.
 //
-// Process hygiene: the agent leads its own process group. On timeout or abort the whole group gets
+// Process hygiene: the agent leads its own process group, and every process of the call carries
+// the call's tag in its environment (descendants.ts), so one that moved to a session of its own
+// (`setsid`, a daemon) is found too. On timeout or abort the group and the tagged processes get
 // SIGTERM, then SIGKILL after a grace period; when the agent exits on its own, whatever it left
-// running in its group is stopped the same way; and when helix itself dies, even by SIGKILL, the
-// watchdog of process-group.ts stops the group — an agent call never leaves processes behind. (A
-// program that moves itself into a new session with setsid escapes the group; nothing here can
-// see it.)
+// running is stopped the same way; and when helix itself dies, even by SIGKILL, the watchdog of
+// process-group.ts does it — an agent call never leaves processes behind. The call ends when the
+// agent exits: a leftover that still holds its stdout or stderr (one the tag does not reach) is
+// given PIPE_DRAIN_MS to let go, then the pipes are closed on it.
 //
 // A program that cannot be started (not found, not executable, a command line over the system's
 // limit) throws AgentStartError with one short line, never the command line itself: a prompt in
 // an argument can be hundreds of kilobytes.
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
@@ -25,11 +28,14 @@ import { extractTokens } from './tokens.js';
 import { findOnPath } from './discovery.js';
 import { type AgentUsage, parseEventLine, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
+import { signalTagged, tagVariable } from './descendants.js';
 
 /** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
 export const TIMEOUT_EXIT_CODE = CHILD_EXIT.timedOut;
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const DEFAULT_KILL_GRACE_MS = 5000;
+/** After the agent exited, how long what it left behind may keep its stdout/stderr open. */
+export const PIPE_DRAIN_MS = 2000;
 
 export type OutputStream = 'stdout' | 'stderr';
 
@@ -96,9 +102,10 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   if (!isDirectory(command.cwd)) throw new AgentStartError(command.file, 'ENOENT', `working folder does not exist: ${command.cwd}`);
 
   const started = performance.now();
+  const tag = randomBytes(8).toString('hex');
   const child = execa('/bin/sh', ['-c', GATE, GATE_NAME, command.file, ...command.args], {
     cwd: command.cwd,
-    env: { ...baseEnv, ...command.env },
+    env: { ...baseEnv, ...command.env, ...tagVariable(baseEnv, tag) },
     extendEnv: false,
     ...(command.input === undefined ? {} : { input: command.input }),
     stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -110,7 +117,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   });
   // Registered with the watchdog before the gate lets the agent start: from its first instruction
   // on, a SIGKILL of helix still stops the group (process-group.ts).
-  if (child.pid !== undefined) trackGroup(child.pid, graceMs);
+  if (child.pid !== undefined) trackGroup(child.pid, graceMs, tag);
   const gate = child.stdio[3] as unknown as NodeJS.WritableStream | undefined; // a duplex pipe, typed as readable
   gate?.on('error', () => undefined); // the gate is gone already: the result says why
   gate?.end('go\n');
@@ -144,29 +151,43 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   const pgid = child.pid;
   let timedOut = false;
   let aborted = false;
+  /** Tagged processes (outside the group) found when the call was stopped. */
+  let strays = 0;
   const timers: NodeJS.Timeout[] = [];
-  const stopGroup = () => {
+  const later = (ms: number, work: () => void) => {
+    const timer = setTimeout(work, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+  const stopCall = () => {
     if (pgid === undefined) return;
     signalGroup(pgid, 'SIGTERM');
-    const kill = setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs);
-    kill.unref();
-    timers.push(kill);
+    strays += signalTagged(tag, 'SIGTERM');
+    later(graceMs, () => {
+      signalGroup(pgid, 'SIGKILL');
+      signalTagged(tag, 'SIGKILL');
+    });
   };
   const onAbort = () => {
     aborted = true;
-    stopGroup();
+    stopCall();
   };
   if (pgid !== undefined) {
     // A delay over 2^31-1 ms would fire at once: such a timeout means none.
     if (timeoutMs <= MAX_TIMER_SECONDS * 1000) {
       timers.push(setTimeout(() => {
         timedOut = true;
-        stopGroup();
+        stopCall();
       }, timeoutMs));
     }
-    // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
     child.once('exit', () => {
-      if (!timedOut && !aborted) stopGroup();
+      // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
+      if (!timedOut && !aborted) stopCall();
+      // The call ends with its program: a holder the tag did not reach loses the pipes.
+      later(PIPE_DRAIN_MS, () => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      });
     });
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -177,6 +198,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   options.signal?.removeEventListener('abort', onAbort);
   if (pgid !== undefined) {
     signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
+    if (strays > 0) signalTagged(tag, 'SIGKILL');
     untrackGroup(pgid);
   }
   const env = { ...baseEnv, ...command.env };
@@ -232,7 +254,7 @@ function progressReader(command: AgentCommand, onProgress: ((line: string) => vo
   };
 }
 
-// The combined text first (contract §8); each stream alone when the other stream's output
+// The combined text first (docs/contract/cli.md §8); each stream alone when the other stream's output
 // landed between the `tokens used` line and its count.
 function tokensFrom(collected: { output: string; stdout: string; stderr: string }): number {
   return extractTokens(collected.output) || extractTokens(collected.stderr) || extractTokens(collected.stdout);

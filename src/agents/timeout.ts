@@ -1,4 +1,4 @@
-// The per-call agent timeout, HELIX_AGENT_TIMEOUT (contract §3): seconds, default 2700 (45 min),
+// The per-call agent timeout, HELIX_AGENT_TIMEOUT (docs/contract/cli.md §3): seconds, default 2700 (45 min),
 // long enough for a real implementation pass and short enough that a hung agent cannot stall
 // a run for good.
 //

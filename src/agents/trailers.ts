@@ -1,4 +1,4 @@
-// The machine-readable trailer lines agents end their answers with (contract §8), in one place.
+// The machine-readable trailer lines agents end their answers with (docs/contract/cli.md §8), in one place.
 // Parse the agent's FINAL answer only (readAgentAnswer), never its transcript: a trailer the
 // agent merely read — in a skill file, a test log — is not its answer. Within the answer the LAST
 // valid trailer of each kind wins: trailers close an answer, and prose above them may quote one.

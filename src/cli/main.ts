@@ -1,30 +1,32 @@
-// helix's command-line entry: builds the commander program from the thin command files and maps
-// every thrown HelixError to its message on stderr and its exit code (src/errors.ts).
-import { readFileSync } from 'node:fs';
+// helix's command-line entry: builds the commander program with the one command the arguments ask
+// for (src/cli/command-list.ts) and maps every thrown HelixError to its message on stderr and its
+// exit code (src/errors.ts).
 import { CommanderError } from 'commander';
-import { HelixError, EXIT } from '../errors.js';
-import { HelixCommand, UnknownCommandError, withCommonFlags } from './program.js';
-import { registerCommands } from './command-list.js';
+import { HelixError, EXIT, oneLine } from '../errors.js';
+import { helixVersion } from '../version.js';
+import { BufferedOutput, type CommandContext, type CommandOutput, HelixCommand, UnknownCommandError, processContext, withCommonFlags } from './program.js';
+import { registerCommands, requestedCommand } from './command-list.js';
 import { guardOutputStreams } from '../supervisor/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
 import { versionLine } from '../supervisor/lines.js';
+import { damagedStoreMessage } from '../memory/damage.js';
 
-export function helixVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
-export function buildProgram(): HelixCommand {
+/**
+ * The program with the commands `names` asks for (every command when undefined: the tests that
+ * walk the whole tree). The root answers `version`, `help`, `--version` and an unknown command.
+ */
+export async function buildProgram(ctx: CommandContext = processContext(), names?: readonly string[]): Promise<HelixCommand> {
   const program = new HelixCommand('helix');
   program
     .description('HELIX supervisor: a bounded run loop over a DDx-compatible bead tracker, with a memory that learns from verification')
     .usage('<command> [options]')
     .option('-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ outputError: () => undefined })
+    // usage and help go where the command's output goes; commander's own error text is not printed
+    .configureOutput({ writeOut: (text) => ctx.io.stdout(text), writeErr: (text) => ctx.io.stderr(text), outputError: () => undefined })
     .withGeneralUsage();
   withCommonFlags(program.command('version').description('print the version')).action(() => {
-    process.stdout.write(`${versionLine(helixVersion())}\n`);
+    ctx.io.stdout(`${versionLine(helixVersion())}\n`);
   });
   // `help tracker` / `help memory` show their own help; anything else the general usage.
   withCommonFlags(program.command('help [command]').description('show usage'))
@@ -33,11 +35,11 @@ export function buildProgram(): HelixCommand {
       const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;
       (target ?? program).outputHelp();
     });
-  registerCommands(program);
+  await registerCommands(program, ctx, names);
   program.argument('[command]').action((name?: string) => {
     if (name) throw new UnknownCommandError(name, program.helpInformation());
     if (program.opts<{ version?: boolean }>().version) {
-      process.stdout.write(`${versionLine(helixVersion())}\n`);
+      ctx.io.stdout(`${versionLine(helixVersion())}\n`);
       return;
     }
     program.outputHelp();
@@ -50,45 +52,64 @@ export async function main(argv: string[]): Promise<void> {
   guardOutputStreams();
   // No bead or agent text reaches the terminal with its control sequences.
   printOnlyPrintable();
-  const program = buildProgram();
+  await runCli(argv, processContext());
+}
+
+/** Parses and runs one command line in `ctx`; failures become their line on stderr and exit code. */
+export async function runCli(argv: string[], ctx: CommandContext): Promise<void> {
+  const requested = requestedCommand(argv);
+  const program = await buildProgram(ctx, requested === undefined ? [] : [requested]);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    process.exitCode = reportError(error);
+    ctx.io.exitCode = reportError(error, ctx.io);
   }
+}
+
+/** Runs one command line in this process with its output kept in memory (tests of the wiring). */
+export async function runCliBuffered(argv: string[], place: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const io = new BufferedOutput();
+  await runCli(argv, { ...place, io });
+  return { exitCode: io.exitCode ?? 0, stdout: io.out, stderr: io.err };
 }
 
 /** A full disk, a file-size limit, a read-only or forbidden place: the write did not happen. */
 const WRITE_FAILURES = new Set(['ENOSPC', 'EFBIG', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS']);
 
 /** Prints one clear line for a failure and returns the exit code for it. */
-export function reportError(error: unknown): number {
+export function reportError(error: unknown, io: CommandOutput = processContext().io): number {
   if (error instanceof UnknownCommandError) {
-    process.stderr.write(`${error.message}\n${error.usage}`);
+    io.stderr(`${oneLine(error.message)}\n${error.usage}`);
     return error.exitCode;
   }
   if (error instanceof HelixError) {
     // an empty message means the command already said what went wrong
-    if (error.message) process.stderr.write(`${error.message}\n`);
+    if (error.message) io.stderr(`${error.multiline ? error.message : oneLine(error.message)}\n`);
     return error.exitCode;
   }
   if (error instanceof CommanderError) {
     // help and version displays end in a CommanderError; the help is already printed
     if (error.exitCode === 0) return 0;
     if (error.code === 'commander.help') return EXIT.error;
-    process.stderr.write(`${error.message.replace(/^error: /, '')}\n`);
+    io.stderr(`${oneLine(error.message.replace(/^error: /, ''))}\n`);
     return EXIT.error;
   }
   const err = error as NodeJS.ErrnoException;
   if (err && WRITE_FAILURES.has(err.code ?? '')) {
-    process.stderr.write(`helix: write failed: ${err.message}\n`);
+    io.stderr(`helix: write failed: ${err.message}\n`);
     return EXIT.writeFailed;
+  }
+  // a damaged page (or not a database at all), met by whatever query read it first
+  const damaged = damagedStoreMessage(err);
+  if (damaged) {
+    process.stderr.write(`${damaged}\n`);
+    return EXIT.storeUnavailable;
   }
   // SQLite rolls the transaction back on these: the memory store is as it was
   if (err && /^SQLITE_(FULL|IOERR|READONLY)/.test(err.code ?? '')) {
-    process.stderr.write(`helix: write failed: ${err.message} (${err.code}); nothing was changed\n`);
+    io.stderr(`helix: write failed: ${err.message} (${err.code}); nothing was changed\n`);
     return EXIT.writeFailed;
   }
-  process.stderr.write(`helix: ${err?.stack ?? String(error)}\n`);
+  io.stderr(`helix: ${err?.stack ?? String(error)}\n`);
   return EXIT.error;
 }

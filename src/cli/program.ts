@@ -1,10 +1,12 @@
 // The commander wiring every command file shares: a Command subclass that reports unknown
-// options and commands in the contract's words (cli.md §1, §3), and the common agent flags that
-// every command accepts (commands that run no agent accept and ignore them).
-import { Command, Help, Option } from 'commander';
+// options and commands in the contract's words (docs/contract/cli.md §1, §3). What a command
+// needs besides commander — the common flags, its context and output — is in common.ts, which
+// this file passes on, so a command file may import everything from here.
+import { Command, Help } from 'commander';
 import { HelixError } from '../errors.js';
 import { USAGE, unknownCommand, unknownRunOption } from '../supervisor/lines.js';
-import type { CommandResult } from '../supervisor/output.js';
+
+export * from './common.js';
 
 /** Help that opens with the command's description (`tracker --help` begins `Manage beads`). */
 class DescriptionFirstHelp extends Help {
@@ -18,7 +20,7 @@ class DescriptionFirstHelp extends Help {
 }
 
 export class HelixCommand extends Command {
-  /** `--help` prints the general usage (the root and the Bash CLI's commands, bash-interface §0.6). */
+  /** `--help` prints the general usage (the root and the Bash CLI's commands, docs/contract/bash-interface.md §0.6). */
   private generalUsage = false;
 
   override createCommand(name?: string): HelixCommand {
@@ -55,49 +57,4 @@ export class UnknownCommandError extends HelixError {
     super('error', unknownCommand(name));
     this.usage = usage;
   }
-}
-
-/** The flags of cli.md §3 that every command accepts. */
-export interface CommonOptions {
-  agent?: string;
-  claude?: boolean;
-  codex?: boolean;
-  model?: string;
-  effort?: string;
-  dryRun?: boolean;
-  quiet?: boolean;
-  summary?: boolean;
-}
-
-export function withCommonFlags<C extends Command>(command: C): C {
-  command
-    .addOption(new Option('--agent <agent>', 'agent to run (codex|claude)'))
-    .addOption(new Option('--claude', 'same as --agent claude'))
-    .addOption(new Option('--codex', 'same as --agent codex'))
-    .addOption(new Option('--model <model>', 'model for the primary agent only'))
-    .addOption(new Option('--effort <effort>', 'reasoning effort (low|medium|high|xhigh|max)'))
-    .addOption(new Option('--dry-run', 'print the agent command instead of running it'))
-    .addOption(new Option('-q, --quiet', 'less output'))
-    .addOption(new Option('-s, --summary', 'one concise line per event; the rest goes to the log (implies --quiet)'));
-  return command;
-}
-
-/** Resolves --claude/--codex/--agent into one agent name (undefined = not chosen explicitly). */
-export function chosenAgent(options: CommonOptions): string | undefined {
-  if (options.agent) return options.agent;
-  if (options.claude) return 'claude';
-  if (options.codex) return 'codex';
-  return undefined;
-}
-
-/** Writes a JSON document on stdout the way every `--json` command does. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** Prints the lines a supervisor command left for the terminal and sets the process's exit code. */
-export function finishWith(result: CommandResult): void {
-  for (const line of result.stdout ?? []) process.stdout.write(`${line}\n`);
-  for (const line of result.stderr ?? []) process.stderr.write(`${line}\n`);
-  process.exitCode = result.exitCode;
 }

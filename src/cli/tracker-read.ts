@@ -1,8 +1,8 @@
-// The hot read commands of `helix tracker` — `ready` and `blocked` — without commander.
-// Scripts and the supervisor's callers run them constantly, so bin/helix sends a plain
-// `helix tracker ready|blocked [--execution] [--json]` straight here (anything else, including
-// --help or an unknown flag, goes through the full CLI). The commander wiring in tracker.ts calls
-// the same functions, so both paths print exactly the same thing.
+// The hot read commands of `helix tracker` — `ready` and `blocked` — as text. Scripts and the
+// supervisor's callers run them constantly, so src/cli/plain.ts serves a plain
+// `helix tracker ready|blocked [--execution] [--json]` without commander, writing to the file
+// descriptors directly (writeStdout); commands/tracker.ts calls the same functions through its
+// output sink, so both paths print exactly the same thing.
 import { writeSync } from 'node:fs';
 import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
@@ -23,8 +23,11 @@ export function formatBeads(beads: Bead[], json: boolean | undefined, rawLines?:
   return out;
 }
 
-export function printBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): void {
-  process.stdout.write(formatBeads(beads, json, rawLines));
+/** Where a read happens and where its warning about damaged lines goes. */
+interface ReadPlace {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  warn(text: string): void;
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -35,11 +38,11 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * process.stdout already and uses it: that stream makes the pipe non-blocking.) A pipe shared with
  * a Node parent can be non-blocking too, hence the EAGAIN loop.
  */
-function writeStdout(text: string): void {
+export function writeStdout(text: string): void {
   writeToFd(1, text);
 }
 
-function writeToFd(fd: number, text: string): void {
+export function writeToFd(fd: number, text: string): void {
   // this path skips the wrapped streams (src/cli/terminal.ts): the same rule, applied here
   const bytes = Buffer.from(printable(text), 'utf8');
   let offset = 0;
@@ -55,33 +58,36 @@ function writeToFd(fd: number, text: string): void {
   }
 }
 
-async function readBeads(): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
+async function readBeads(place: ReadPlace): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
   // The read side only: the store's write side (lock, pid checks) is not loaded for a read.
-  const [{ parseBeads, problemsWarning, readBeadsText }, { beadsFile, trackerDir }] = await Promise.all([
+  const [{ parseBeads, problemsWarning, readBeadsText }, { beadsFile, trackerDir }, { assertJsonlBackend }] = await Promise.all([
     import('../tracker/read.js'),
     import('../tracker/paths.js'),
+    import('../tracker/backend.js'),
   ]);
-  const file = beadsFile(trackerDir());
+  const dir = trackerDir(place.cwd, place.env);
+  // DDx may keep the beads elsewhere (axon, bd, br): then this file is not the tracker (exit 14)
+  assertJsonlBackend(dir, place.env);
+  const file = beadsFile(dir);
   const snapshot = parseBeads(readBeadsText(file));
-  // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
-  if (snapshot.problems.length > 0) writeToFd(2, `${problemsWarning(file, snapshot.problems)}\n`);
+  if (snapshot.problems.length > 0) place.warn(`${problemsWarning(file, snapshot.problems)}\n`);
   return snapshot;
 }
 
-async function readyText(options: { execution?: boolean; json?: boolean }): Promise<string> {
+export async function readyText(options: { execution?: boolean; json?: boolean }, place: ReadPlace): Promise<string> {
   const [{ readyBeads }, { leasedIds }, { trackerDir }, { beads, rawLines }] = await Promise.all([
     import('../tracker/ready.js'),
     import('../tracker/liveness.js'),
     import('../tracker/paths.js'),
-    readBeads(),
+    readBeads(place),
   ]);
   // A bead a live DDx worker lease holds stays `open` in the file but is taken.
-  const held = leasedIds(trackerDir(), { now: new Date() });
+  const held = leasedIds(trackerDir(place.cwd, place.env), { now: new Date() });
   return formatBeads(readyBeads(beads, { execution: options.execution, held }), options.json, rawLines);
 }
 
-async function blockedText(options: { json?: boolean }): Promise<string> {
-  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads()]);
+export async function blockedText(options: { json?: boolean }, place: ReadPlace): Promise<string> {
+  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads(place)]);
   const entries = blockedEntries(beads);
   if (!options.json) return formatBeads(entries.map((e) => e.bead), false);
   // Each record as stored, with DDx's `blocker` object added (`ddx bead blocked --json`).
@@ -90,29 +96,4 @@ async function blockedText(options: { json?: boolean }): Promise<string> {
     return `  ${raw.slice(0, -1)},"blocker":${JSON.stringify(blocker)}}`;
   });
   return items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n';
-}
-
-export async function readyCommand(options: { execution?: boolean; json?: boolean }): Promise<void> {
-  process.stdout.write(await readyText(options));
-}
-
-export async function blockedCommand(options: { json?: boolean }): Promise<void> {
-  process.stdout.write(await blockedText(options));
-}
-
-/** Flags the fast path understands; the common agent flags are accepted and ignored as usual. */
-const IGNORED = new Set(['--quiet', '-q', '--summary', '-s', '--dry-run', '--claude', '--codex']);
-const FAST_FLAGS: Record<string, Set<string>> = { ready: new Set(['--execution', '--json']), blocked: new Set(['--json']) };
-
-/** True when `args` (after `tracker`) is a plain ready/blocked call the fast path can serve. */
-export function isFastRead(args: string[]): boolean {
-  const [command, ...flags] = args;
-  const known = command ? FAST_FLAGS[command] : undefined;
-  return known !== undefined && flags.every((f) => known.has(f) || IGNORED.has(f));
-}
-
-export async function fastRead(args: string[]): Promise<void> {
-  const [command, ...flags] = args;
-  const has = (flag: string) => flags.includes(flag);
-  writeStdout(command === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }) : await blockedText({ json: has('--json') }));
 }

@@ -5,13 +5,13 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** The tools whose edits get memories injected (seed 001: "Triggers on Edit/Write"). */
+/** The tools whose edits get memories injected (docs/contract/design.md §9: before each Edit or Write). */
 export const EDIT_TOOLS_MATCHER = 'Edit|Write|MultiEdit';
 
 /** Seconds Claude Code waits for a helix hook before going on without it. */
 export const HOOK_TIMEOUT_SECONDS = 10;
 
-export type HookEvent = 'SessionStart' | 'PreToolUse';
+export type HookEvent = 'SessionStart' | 'PreToolUse' | 'Stop' | 'SubagentStop';
 
 export interface HookSpec {
   event: HookEvent;
@@ -33,12 +33,15 @@ export function helixHookSpecs(helixBin: string): HookSpec[] {
   return [
     { event: 'SessionStart', command: `node ${helixBin} hook session-start` },
     { event: 'PreToolUse', matcher: EDIT_TOOLS_MATCHER, command: `node ${helixBin} hook pre-tool-use` },
+    // The final answer's UTILIZED/LEARNED lines close the loop outside `helix run` (docs/memory.md).
+    { event: 'Stop', command: `node ${helixBin} hook stop` },
+    { event: 'SubagentStop', command: `node ${helixBin} hook subagent-stop` },
   ];
 }
 
-/** A command is a helix hook when it runs some `…helix hook session-start|pre-tool-use`. */
+/** A command is a helix hook when it runs some `…helix hook session-start|pre-tool-use|stop|subagent-stop`. */
 export function isHelixHookCommand(command: string): boolean {
-  return /helix["']?\s+hook\s+(session-start|pre-tool-use)\s*$/.test(command);
+  return /helix["']?\s+hook\s+(session-start|pre-tool-use|stop|subagent-stop)\s*$/.test(command);
 }
 
 function group(spec: HookSpec): JsonObject {

@@ -16,17 +16,31 @@ export async function openHookMemory(dbPath: string, _root: string, env: NodeJS.
   // The hooks pin the lexical embedder: it starts at once, where a neural model's load alone would
   // exceed the edit hook's 250 ms budget. Warnings stay off the hook's output.
   const store = mod.openMemoryStore({ dbPath, env, embedder: mod.lexicalEmbedder, warn: () => undefined });
+  const asHookMemory = (m: import('../memory/index.js').Memory): HookRecalledMemory => ({
+    name: m.name,
+    type: m.type,
+    trigger: m.trigger,
+    resolution: m.resolution,
+    effectiveness: m.helped + m.failed > 0 ? m.effectiveness : null,
+    ...(m.repeats !== undefined ? { seen: mod.SYSTEMIC_PRIOR_FAILURES + 1 + m.repeats } : {}),
+  });
   return {
-    async recallForFile(file, limit) {
-      // The dual query of memory.md: semantic recall on the edit, plus memories naming the file.
-      const { injected } = await store.inject({ objective: `edit ${file}`, files: [file], limit });
-      return injected.flatMap((name): HookRecalledMemory[] => {
-        const m = store.get(name);
-        if (!m) return [];
-        const rated = m.helped + m.failed > 0;
-        return [{ name: m.name, type: m.type, trigger: m.trigger, resolution: m.resolution, effectiveness: rated ? m.effectiveness : null }];
-      });
+    async recallForFile(file, limit, sessionId) {
+      // The dual query of memory.md: the file as the query (its name's words) plus memories naming
+      // it. No "edit" word: it is in every hook query and matched any memory saying "edit".
+      // A larger pool, so what this session was already shown can make room for the rest.
+      const { injected } = await store.inject({ objective: file, files: [file], limit: limit * 3 });
+      const memories = injected.flatMap((name) => store.get(name) ?? []);
+      // Systemic warnings that govern the file come first, then the rest by the store's rank.
+      const ordered = [...memories.filter((m) => m.type === 'systemic'), ...memories.filter((m) => m.type !== 'systemic')];
+      // Once per session: what this session was already shown is not sent again.
+      const shown = new Set(sessionId ? store.shownIn(sessionId) : []);
+      const chosen = ordered.filter((m) => !shown.has(m.name)).slice(0, limit);
+      if (sessionId) store.firstShown(sessionId, chosen.map((m) => m.name));
+      return chosen.map(asHookMemory);
     },
+    systemicWarnings: (limit) => store.systemicWarnings(limit).map(asHookMemory),
+    recordSessionEnd: (end) => store.recordSessionEnd(end),
     health: () => store.health(),
     close: () => store.close(),
   };

@@ -1,4 +1,4 @@
-// The Claude Code hooks (seed 000/001: setup-env.sh and inject-context.py). SessionStart finds
+// The Claude Code hooks (docs/contract/design.md §9: the plugin's setup-env.sh and inject-context.py). SessionStart finds
 // the project, makes `.helix/` and says in one paragraph how the memory is doing; PreToolUse, for
 // Edit/Write/MultiEdit, names the memories relevant to the file being edited and asks for honest
 // UTILIZED reporting. A hook never blocks and never fails the session: any error means "no
@@ -17,6 +17,8 @@ export interface HookRecalledMemory {
   resolution: string;
   /** helped / (helped + failed); null when it has no feedback yet. */
   effectiveness: number | null;
+  /** systemic: how often its problem was seen. */
+  seen?: number;
 }
 
 /** The part of `memory health` the session-start line reports (memory.md). */
@@ -32,11 +34,26 @@ export interface HookMemoryHealth {
 
 /** What the hooks need from the memory store. */
 export interface HookMemory {
-  /** Memories relevant to editing `file` (relative to the project root when inside it). */
-  recallForFile(file: string, limit: number): Promise<HookRecalledMemory[]>;
+  /**
+   * Memories relevant to editing `file` (relative to the project root when inside it), systemic
+   * warnings first; with a session id, only those this session has not been shown yet.
+   */
+  recallForFile(file: string, limit: number, sessionId?: string): Promise<HookRecalledMemory[]>;
+  /** The store's systemic warnings, most repeated first. */
+  systemicWarnings(limit: number): HookRecalledMemory[];
+  /** Records a session's UTILIZED names as use and its LEARNED lines as unproven patterns. */
+  recordSessionEnd(end: { sessionId: string; utilized: string[]; learned: string[] }): Promise<unknown>;
   health(): Promise<HookMemoryHealth>;
   close(): void;
 }
+
+/** `HELIX_MEMORY=0` turns memory off for `helix run` and for every hook: they print nothing and touch no store. */
+export function memoryOff(env: NodeJS.ProcessEnv): boolean {
+  return env.HELIX_MEMORY === '0';
+}
+
+/** At most this many systemic warnings open a session. */
+export const SESSION_SYSTEMIC_LIMIT = 3;
 
 export type OpenHookMemory = (dbPath: string, root: string) => Promise<HookMemory>;
 
@@ -54,24 +71,34 @@ export interface HookContext {
 
 /** The SessionStart hook's output: one paragraph of plain text (Claude Code adds it as context). */
 export async function sessionStart(ctx: HookContext): Promise<string> {
+  if (memoryOff(ctx.env)) return '';
   const root = findProjectRoot(ctx.cwd, ctx.env);
   initHelixFolder(root);
   let memoryLine: string;
+  let warnings: HookRecalledMemory[] = [];
   try {
     const memory = await ctx.openMemory(memoryDbPath(root, ctx.env), root);
     try {
       memoryLine = describeHealth(await memory.health());
+      warnings = memory.systemicWarnings(SESSION_SYSTEMIC_LIMIT);
     } finally {
       memory.close();
     }
   } catch (error) {
     memoryLine = `memory unavailable (${firstLine(error)}); edits go on without injected memories`;
   }
+  // Systemic warnings first: a problem seen again and again governs the whole session.
+  const warned = warnings.map((m) => `WARNING: ${systemicLine(m)}\n`).join('');
   return (
+    warned +
     `helix: project ${root}; ${memoryLine}. Before each Edit/Write helix names the memories relevant ` +
     `to the file; report the ones that actually changed what you did as UTILIZED: [names], honestly. ` +
     `Use /helix-query to search memory and /helix-stats for health.\n`
   );
+}
+
+function systemicLine(m: HookRecalledMemory): string {
+  return `${m.name} (systemic: seen ${m.seen ?? 3} times, consider an architectural fix): ${oneLine(m.trigger)} -> ${oneLine(m.resolution)}`;
 }
 
 export function describeHealth(health: HookMemoryHealth): string {
@@ -96,6 +123,18 @@ interface PreToolUsePayload {
   tool_name?: unknown;
   tool_input?: { file_path?: unknown };
   cwd?: unknown;
+  session_id?: unknown;
+}
+
+/** What Claude Code sends a Stop or SubagentStop hook (the fields helix reads). */
+interface StopPayload {
+  session_id?: unknown;
+  cwd?: unknown;
+  transcript_path?: unknown;
+  /** SubagentStop: the subagent's own transcript. */
+  agent_transcript_path?: unknown;
+  /** Newer Claude Code versions hand the final answer over directly. */
+  last_assistant_message?: unknown;
 }
 
 /**
@@ -104,6 +143,7 @@ interface PreToolUsePayload {
  * relevant memory, or any error). It never sets a permission decision, so the edit always goes on.
  */
 export async function preToolUse(stdin: string, ctx: HookContext): Promise<string> {
+  if (memoryOff(ctx.env)) return '';
   const payload = parsePayload(stdin);
   if (!payload || typeof payload.tool_name !== 'string' || !EDIT_TOOLS.has(payload.tool_name)) return '';
   const filePath = payload.tool_input?.file_path;
@@ -118,7 +158,7 @@ export async function preToolUse(stdin: string, ctx: HookContext): Promise<strin
   try {
     const memory = await ctx.openMemory(dbPath, root);
     try {
-      memories = await memory.recallForFile(file, HOOK_MEMORY_LIMIT);
+      memories = await memory.recallForFile(file, HOOK_MEMORY_LIMIT, typeof payload.session_id === 'string' && payload.session_id !== '' ? payload.session_id : undefined);
     } finally {
       memory.close();
     }
@@ -131,13 +171,62 @@ export async function preToolUse(stdin: string, ctx: HookContext): Promise<strin
   })}\n`;
 }
 
-function parsePayload(stdin: string): PreToolUsePayload | undefined {
+function parsePayload<T = PreToolUsePayload>(stdin: string): T | undefined {
   try {
     const value: unknown = JSON.parse(stdin);
-    return typeof value === 'object' && value !== null ? (value as PreToolUsePayload) : undefined;
+    return typeof value === 'object' && value !== null ? (value as T) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The Stop / SubagentStop hook: reads the session's final answer (the payload's
+ * last_assistant_message, else the last assistant message of the transcript) for `UTILIZED:` and
+ * `LEARNED:` and records them (src/memory/session.ts: use, not helped or failed). Prints nothing:
+ * a Stop hook's output could block the stop, and helix never blocks.
+ */
+export async function stop(stdin: string, ctx: HookContext & { readAnswer: (payload: StopPayload) => string | undefined; trailers: (answer: string) => { utilized?: string[]; learned: string[] } }): Promise<string> {
+  if (memoryOff(ctx.env)) return '';
+  const payload = parsePayload<StopPayload>(stdin);
+  if (!payload || typeof payload.session_id !== 'string' || payload.session_id === '') return '';
+  const cwd = typeof payload.cwd === 'string' && payload.cwd !== '' ? payload.cwd : ctx.cwd;
+  const root = findProjectRoot(cwd, ctx.env);
+  const dbPath = memoryDbPath(root, ctx.env);
+  if (!existsSync(dbPath)) return '';
+  const answer = ctx.readAnswer(payload);
+  if (!answer) return '';
+  const { utilized, learned } = ctx.trailers(answer);
+  if ((utilized ?? []).length === 0 && learned.length === 0) return '';
+  const memory = await ctx.openMemory(dbPath, root);
+  try {
+    await memory.recordSessionEnd({ sessionId: payload.session_id, utilized: utilized ?? [], learned });
+  } finally {
+    memory.close();
+  }
+  return '';
+}
+
+/** The final answer of a session: the payload's own, else the transcript's last assistant text. */
+export function readFinalAnswer(payload: StopPayload, readFile: (path: string) => string): string | undefined {
+  if (typeof payload.last_assistant_message === 'string' && payload.last_assistant_message.trim() !== '') return payload.last_assistant_message;
+  const path = typeof payload.agent_transcript_path === 'string' && payload.agent_transcript_path ? payload.agent_transcript_path : payload.transcript_path;
+  if (typeof path !== 'string' || path === '') return undefined;
+  let last: string | undefined;
+  for (const line of readFile(path).split('\n')) {
+    if (line.trim() === '') continue;
+    let entry: { type?: unknown; message?: { role?: unknown; content?: unknown } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue; // a line still being written, or not JSON: not an answer
+    }
+    if (entry.type !== 'assistant' && entry.message?.role !== 'assistant') continue;
+    const content = entry.message?.content;
+    const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((c: { type?: unknown; text?: unknown }) => (c?.type === 'text' && typeof c.text === 'string' ? c.text : '')).join('\n') : '';
+    if (text.trim() !== '') last = text;
+  }
+  return last;
 }
 
 function displayPath(root: string, absolute: string): string {
@@ -153,7 +242,7 @@ export function memoryContext(file: string, memories: HookRecalledMemory[]): str
   const ordered = [...memories.filter((m) => m.type === 'systemic'), ...memories.filter((m) => m.type !== 'systemic')];
   const lines = ordered.map((m) => {
     const confidence = m.effectiveness === null ? '[unproven]' : `[${Math.round(m.effectiveness * 100)}%]`;
-    const kind = m.type === 'systemic' ? ' (systemic: seen 3+ times, consider an architectural fix)' : m.type ? ` (${m.type})` : '';
+    const kind = m.type === 'systemic' ? ` (systemic: seen ${m.seen ?? 3} times, consider an architectural fix)` : m.type ? ` (${m.type})` : '';
     return `- ${confidence} ${m.name}${kind}: ${oneLine(m.trigger)} -> ${oneLine(m.resolution)}`;
   });
   return [

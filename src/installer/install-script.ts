@@ -1,5 +1,5 @@
 // `helix install` runs scripts/install-local-skills.sh, so the Bash script and the command are
-// one installer (contract §11). Arguments go as an array; the script's output and exit code pass
+// one installer (docs/contract/cli.md §11). Arguments go as an array; the script's output and exit code pass
 // straight through.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -27,7 +27,7 @@ export function memoryDbPath(root: string, env: NodeJS.ProcessEnv): string {
 
 /**
  * Creates `<root>/.helix/` and keeps it out of `git status` through `.git/info/exclude`
- * (contract §5: runtime files are never left for git to see). Returns true when it created it.
+ * (docs/contract/cli.md §5: runtime files are never left for git to see). Returns true when it created it.
  */
 export function initHelixFolder(root: string): boolean {
   const folder = join(root, '.helix');

@@ -1,4 +1,4 @@
-// Inspection and repair of the skill links install-local-skills.sh makes (contract §11), for
+// Inspection and repair of the skill links install-local-skills.sh makes (docs/contract/cli.md §11), for
 // `helix doctor` and `helix doctor --fix`. The rules are the script's: a link is helix's when it
 // points at <checkout>/skills/<its own name>; only helix's links are ever replaced, and nothing is
 // written through a link.
@@ -47,7 +47,7 @@ export interface SkillLinkOptions {
   helixRoot: string;
 }
 
-/** The skill folders the installer links into, in contract order. */
+/** The skill folders the installer links into, in the order of docs/contract/cli.md §11. */
 export function skillTargetDirs({ home, env }: Pick<SkillLinkOptions, 'home' | 'env'>): string[] {
   const dirs = [join(env.AGENTS_HOME || join(home, '.agents'), 'skills'), join(env.CLAUDE_HOME || join(home, '.claude'), 'skills')];
   if (env.CODEX_HOME || isDirectory(join(home, '.codex'))) dirs.push(join(env.CODEX_HOME || join(home, '.codex'), 'skills'));

@@ -1,4 +1,4 @@
-// SOAR-style chunking (seed 000): a successful task's approach becomes a `pattern` memory, or
+// SOAR-style chunking (docs/contract/design.md §8): a successful task's approach becomes a `pattern` memory, or
 // strengthens the pattern that already says the same. "The same" is the approach's text, not the
 // vector: two approaches to one task that differ in the one word that matters ("set retry_policy
 // = linear-backoff" vs "= exponential-jitter") embed as near-duplicates, and crediting the old one

@@ -1,5 +1,5 @@
-// The memory store's numbers, named once. Weights, half-life and thresholds come from the seeds
-// (000/002) and the contract (shared/contract/memory.md); per-embedder calibrations live in
+// The memory store's numbers, named once. Weights, half-life and thresholds come from the design
+// (docs/contract/design.md §2–§7) and the contract (docs/contract/memory.md §3); per-embedder calibrations live in
 // thresholds.ts.
 
 export const MEMORY_TYPES = ['failure', 'pattern', 'systemic'] as const;
@@ -8,10 +8,10 @@ export type MemoryType = (typeof MEMORY_TYPES)[number];
 export const EDGE_RELATIONS = ['solves', 'co_occurs', 'similar', 'causes'] as const;
 export type EdgeRelation = (typeof EDGE_RELATIONS)[number];
 
-/** score = 0.5·relevance + 0.3·effectiveness + 0.2·recency (seed 000, "Scoring Formula"). */
+/** score = 0.5·relevance + 0.3·effectiveness + 0.2·recency (docs/contract/design.md §2). */
 export const SCORE_WEIGHTS = { relevance: 0.5, effectiveness: 0.3, recency: 0.2 } as const;
 
-/** ACT-R style decay: a memory untouched for a week counts half as recent (seed 000). */
+/** ACT-R style decay: a memory untouched for a week counts half as recent (docs/contract/design.md §2). */
 export const RECENCY_HALF_LIFE_DAYS = 7;
 
 /** A memory nobody has rated is neither good nor bad yet. */
@@ -23,10 +23,10 @@ export const MIN_TRIGGER_LENGTH = 10;
 /** Names are kebab slugs of the trigger, short enough to quote in an agent's UTILIZED line. */
 export const MAX_NAME_LENGTH = 50;
 
-/** Feedback-verify moves each memory by half a use: one task is weak evidence (seed 002). */
+/** Feedback-verify moves each memory by half a use: one task is weak evidence (docs/contract/design.md §3). */
 export const VERIFY_FEEDBACK_STEP = 0.5;
 
-/** Prune: effectiveness strictly below 0.25 with at least 3 uses (seed 002's prune primitive). */
+/** Prune: effectiveness strictly below 0.25 with at least 3 uses (docs/contract/design.md §5). */
 export const PRUNE_THRESHOLD = 0.25;
 export const PRUNE_MIN_USES = 3;
 
@@ -37,11 +37,11 @@ export const DECAY_MIN_USES = 2;
 /** Edges whose both ends have slept this long lose half their weight. */
 export const EDGE_DECAY_DAYS = 60;
 
-/** Systemic promotion: the third similar failure inside a week (seed 002, "Three Memory Types"). */
+/** Systemic promotion: the third similar failure inside a week (docs/contract/design.md §4). */
 export const SYSTEMIC_WINDOW_DAYS = 7;
 export const SYSTEMIC_PRIOR_FAILURES = 2;
 
-/** strategic-recall buckets (seed 003): proven ≥ 0.70, risky < 0.40, untested < 3 uses. */
+/** strategic-recall buckets (docs/contract/design.md §7): proven ≥ 0.70, risky < 0.40, untested < 3 uses. */
 export const PROVEN_EFFECTIVENESS = 0.7;
 export const RISKY_EFFECTIVENESS = 0.4;
 export const UNTESTED_USES = 3;

@@ -34,8 +34,11 @@ export function cleanPath(path: string): string {
  * name shares 1 — weaker, since several folders may hold a `client.go`.
  */
 export function pathMatch(pattern: string, file: string): number {
-  const a = cleanPath(pattern).split('/');
-  const b = cleanPath(file).split('/');
+  return sharedSuffix(cleanPath(pattern).split('/'), cleanPath(file).split('/'));
+}
+
+/** `pathMatch` on paths already split into segments (a long path is split once, not per memory). */
+export function sharedSuffix(a: string[], b: string[]): number {
   let shared = 0;
   while (shared < a.length && shared < b.length && a[a.length - 1 - shared] === b[b.length - 1 - shared]) shared++;
   // Only a whole suffix counts: `x/auth.py` does not name `y/auth.py`.

@@ -1,4 +1,4 @@
-// Which relation a similarity link gets (contract, suggest-edges): a pattern next to a failure
+// Which relation a similarity link gets (docs/contract/memory.md §4, suggest-edges): a pattern next to a failure
 // (or a systemic failure) solves it, two memories of one type are similar, anything else co-occurs.
 import type { EdgeRelation, MemoryType } from './constants.js';
 

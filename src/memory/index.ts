@@ -5,10 +5,10 @@
 //
 //   const store = openMemoryStore({ dbPath: resolveDbPath(cwd, env), env, now, embedder?, warn? });
 //   await store.store({ trigger, resolution, type?, source?, tags? }, { mergeNearDuplicates? }) → { status, name, reason }
-//   await store.recall(query, { type?, limit?, minEffectiveness?, minRelevance?, expand? })
+//   await store.recall(query, { type?, limit?, minEffectiveness?, minRelevance?, minMatch?, expand? })
 //   store.get(name)                                                     → Memory | undefined
-//   await store.inject({ objective, files?, limit? })                   → { prompt, injected }
-//   await store.injectEntries({ objective, files?, limit? })            → { header, entries, injected }
+//   await store.inject({ objective, files?, limit?, minMatch? })        → { prompt, injected }
+//   await store.injectEntries({ objective, files?, limit?, minMatch? }) → { header, entries, injected }
 //   await store.batchInject(tasks, limit?)                              → { results, total_unique }
 //   await store.strategicRecall(objective, limit?)
 //   store.feedback(names, delta)
@@ -18,6 +18,9 @@
 //   await store.suggestEdges(name, limit?) · store.decayEdges(days?)
 //   store.decay(days?, minUses?) · store.prune(threshold?, minUses?) · await store.consolidate(threshold?)
 //   await store.chunk({ task, outcome, approach }) · await store.health()
+//   store.list({ type?, archived? }) · store.show(name) · await store.edit(name, { trigger?, resolution?, type?, tags? })
+//   store.forget(names) · await store.restore(name) · store.exportStore() → JSONL · await store.importStore(jsonl)
+//   store.systemicWarnings(limit?) · store.firstShown(sessionId, names) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
 //   await store.embedderId() · store.close()
 //
 // `now` (a Clock) defaults to HELIX_NOW or the wall clock; `embedder` overrides the run-time
@@ -33,12 +36,14 @@ import type { Warn } from './embedders/select.js';
 import { feedback, feedbackVerify, type VerifyFeedback } from './feedback.js';
 import { connected, decayEdges, edge, edges, suggestEdges } from './graph.js';
 import { health } from './health.js';
-import { batchInject, inject, injectEntries, strategicRecall, type InjectTask } from './injection.js';
+import { batchInject, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
 import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
-import { toMemory } from './rows.js';
+import { toMemory, type MemoryRow } from './rows.js';
 import { similarRecent, type SimilarOptions } from './similar.js';
 import { storeMemory, type StoreInput, type StoreOptions } from './store.js';
+import { firstShown, recordSessionEnd, shownIn, type SessionEnd } from './session.js';
+import { edit, exportStore, forget, importStore, list, restore, show, type EditInput } from './curation.js';
 
 export { resolveDbPath } from './paths.js';
 export { clockFromEnv, type Clock } from './clock.js';
@@ -81,8 +86,8 @@ export function openMemoryStore(options: OpenOptions) {
       const row = ctx.rowByName(name);
       return row ? toMemory(row) : undefined;
     },
-    inject: (task: InjectTask & { limit?: number }) => inject(ctx, task),
-    injectEntries: (task: InjectTask & { limit?: number }) => injectEntries(ctx, task),
+    inject: (task: InjectRequest) => inject(ctx, task),
+    injectEntries: (task: InjectRequest) => injectEntries(ctx, task),
     batchInject: (tasks: InjectTask[], limit?: number) => batchInject(ctx, tasks, limit),
     strategicRecall: (objective: string, limit?: number) => strategicRecall(ctx, objective, limit),
     feedback: (names: string[], delta: number) => feedback(ctx, names, delta),
@@ -98,6 +103,21 @@ export function openMemoryStore(options: OpenOptions) {
     consolidate: (threshold?: number) => consolidate(ctx, threshold),
     chunk: (input: ChunkInput) => chunk(ctx, input),
     health: () => health(ctx),
+    list: (options?: { type?: string; archived?: boolean }) => list(ctx, options),
+    show: (name: string) => show(ctx, name),
+    edit: (name: string, input: EditInput) => edit(ctx, name, input),
+    forget: (names: string[]) => forget(ctx, names),
+    restore: (name: string) => restore(ctx, name),
+    exportStore: () => exportStore(ctx),
+    importStore: (text: string) => importStore(ctx, text),
+    /** Systemic warnings, most repeated first, then most recent. */
+    systemicWarnings: (limit = 3) =>
+      (ctx.sql("SELECT * FROM memories WHERE type = 'systemic' ORDER BY repeats DESC, COALESCE(last_used, created_at) DESC, name LIMIT ?").all(limit) as MemoryRow[]).map(toMemory),
+    firstShown: (sessionId: string, names: string[]) => firstShown(ctx, sessionId, names),
+    shownIn: (sessionId: string) => shownIn(ctx, sessionId),
+    /** How many sessions said they used the memory (UTILIZED through the Stop hooks). */
+    sessionUses: (name: string) => ctx.rowByName(name)?.session_uses ?? 0,
+    recordSessionEnd: (end: SessionEnd) => recordSessionEnd(ctx, end),
     embedderId: async () => (await ctx.embedder()).id,
     close: () => {
       ctx.saveVectorCache();

@@ -6,7 +6,9 @@ import { isoDaysBefore } from './clock.js';
 import { HelixError } from '../errors.js';
 import type { MemoryRow } from './rows.js';
 import { uses } from './rows-math.js';
-import { effectiveness } from './scoring.js';
+import { effectiveness, round3 } from './scoring.js';
+import { archiveRows } from './archive.js';
+import { sameValues } from './values.js';
 
 function checkNumber(name: string, value: number, min = 0): void {
   if (!Number.isFinite(value) || value < min) throw new HelixError('validation', `helix memory: ${name} must be a number ≥ ${min}`);
@@ -37,7 +39,7 @@ export function prune(ctx: MemoryContext, threshold = PRUNE_THRESHOLD, minUses =
     const rows = (ctx.sql('SELECT * FROM memories ORDER BY name').all() as MemoryRow[]).filter(
       (r) => uses(r) >= minUses && effectiveness(r) < threshold,
     );
-    ctx.deleteMemories(rows);
+    for (const r of rows) archiveRows(ctx, [r], `pruned: effectiveness ${round3(effectiveness(r))} after ${round3(uses(r))} uses`);
     return rows.map((r) => r.name);
   });
   const remaining = (ctx.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
@@ -45,8 +47,10 @@ export function prune(ctx: MemoryContext, threshold = PRUNE_THRESHOLD, minUses =
 }
 
 /**
- * Merges same-type pairs at or above `threshold` cosine. The survivor (more uses, then older)
- * takes the loser's helped/failed and its edges; the loser is deleted.
+ * Merges same-type pairs at or above `threshold` cosine that name the same values and files
+ * (values.ts: two failures that differ in the port, the setting's value or the file are two
+ * problems, however close their words). The survivor (more uses, then older) takes the loser's
+ * helped/failed and its edges; the loser goes to the archive, and the pairs are reported by name.
  */
 export async function consolidate(ctx: MemoryContext, threshold?: number) {
   const limit = threshold ?? (await ctx.thresholds()).consolidate;
@@ -57,7 +61,7 @@ export async function consolidate(ctx: MemoryContext, threshold?: number) {
     const index = ctx.syncVectors(embedder);
     const rows = ctx.sql('SELECT * FROM memories ORDER BY id').all() as MemoryRow[];
     const gone = new Set<number>();
-    let count = 0;
+    const pairs: { kept: string; archived: string }[] = [];
     for (const row of rows) {
       if (gone.has(row.id)) continue;
       const vector = index.vector(row.id);
@@ -67,18 +71,18 @@ export async function consolidate(ctx: MemoryContext, threshold?: number) {
         if (n.id === row.id || gone.has(n.id) || n.cosine < limit) continue;
         const other = ctx.rowsByIds([n.id]).get(n.id);
         const self = ctx.rowsByIds([row.id]).get(row.id);
-        if (!other || !self) continue;
+        if (!other || !self || !sameValues(self, other)) continue;
         const [survivor, loser] = uses(other) > uses(self) ? [other, self] : [self, other];
         absorb(ctx, survivor, loser);
         gone.add(loser.id);
-        count++;
+        pairs.push({ kept: survivor.name, archived: loser.name });
         if (loser.id === row.id) break;
       }
     }
-    return count;
+    return pairs;
   });
   const remaining = (ctx.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
-  return { merged, remaining };
+  return { merged: merged.length, remaining, pairs: merged };
 }
 
 function absorb(ctx: MemoryContext, survivor: MemoryRow, loser: MemoryRow): void {
@@ -98,7 +102,7 @@ function absorb(ctx: MemoryContext, survivor: MemoryRow, loser: MemoryRow): void
     `INSERT INTO edges (from_name, to_name, rel_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (from_name, to_name, rel_type) DO UPDATE SET weight = weight + excluded.weight`,
   );
-  ctx.deleteMemories([loser]);
+  archiveRows(ctx, [loser], `consolidated into ${survivor.name}`, survivor.name);
   for (const e of edgeRows) {
     const from = e.from_name === loser.name ? survivor.name : e.from_name;
     const to = e.to_name === loser.name ? survivor.name : e.to_name;

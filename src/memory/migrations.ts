@@ -4,6 +4,8 @@
 import type Database from 'better-sqlite3';
 import { filePatterns } from './files.js';
 import { indexText } from './search-terms.js';
+import { HelixError } from '../errors.js';
+import { helixVersion } from '../version.js';
 
 interface Migration {
   version: number;
@@ -136,21 +138,71 @@ const MIGRATIONS: Migration[] = [
       }
     },
   },
+  {
+    // Issue #25: a systemic row counts the repeats of its problem instead of new rows piling up;
+    // what prune, consolidate, merges, edits and forget remove is kept in an archive (one export
+    // record per row, src/memory/archive.ts) that restore brings back; the Claude Code hooks
+    // remember which memories a session was shown (inject once per session) and which it used.
+    version: 4,
+    sql: `
+      ALTER TABLE memories ADD COLUMN repeats INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE memories ADD COLUMN session_uses INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE memory_archive (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        name        TEXT NOT NULL,
+        record      TEXT NOT NULL,
+        reason      TEXT NOT NULL,
+        into_name   TEXT,
+        archived_at TEXT NOT NULL
+      );
+      CREATE INDEX memory_archive_name ON memory_archive(name);
+      CREATE TABLE session_memories (
+        session_id  TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        injected_at TEXT NOT NULL,
+        used_at     TEXT,
+        PRIMARY KEY (session_id, name)
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export function migrate(db: Database.Database, now: Date): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  // `helix`: the helix version that applied each schema version, so an older helix can name the one it needs
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL, helix TEXT)');
   const current = () => (db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
+  refuseNewerSchema(db, current());
   if (current() >= SCHEMA_VERSION) return;
   db.transaction(() => {
     const from = current();
+    refuseNewerSchema(db, from);
+    const columns = db.prepare('PRAGMA table_info(schema_version)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'helix')) db.exec('ALTER TABLE schema_version ADD COLUMN helix TEXT');
     for (const migration of MIGRATIONS) {
       if (migration.version <= from) continue;
       db.exec(migration.sql);
       migration.run?.(db);
-      db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(migration.version, now.toISOString());
+      db.prepare('INSERT INTO schema_version (version, applied_at, helix) VALUES (?, ?, ?)').run(migration.version, now.toISOString(), helixVersion());
     }
   }).immediate();
+}
+
+/**
+ * A store whose schema is newer than this helix knows was made by a newer helix: writing to it as
+ * if it were ours could corrupt what that helix keeps, so it is refused (exit 17) naming the helix
+ * that made it, when the store recorded one.
+ */
+function refuseNewerSchema(db: Database.Database, version: number): void {
+  if (version <= SCHEMA_VERSION) return;
+  const columns = db.prepare('PRAGMA table_info(schema_version)').all() as { name: string }[];
+  const madeBy = columns.some((c) => c.name === 'helix')
+    ? (db.prepare('SELECT helix FROM schema_version WHERE version = ?').get(version) as { helix: string | null } | undefined)?.helix
+    : undefined;
+  const needed = madeBy ? `helix ${madeBy} or later` : 'a newer helix';
+  throw new HelixError(
+    'memoryTooNew',
+    `helix memory: ${db.name} has schema version ${version}, newer than this helix ${helixVersion()} reads (up to ${SCHEMA_VERSION}): it needs ${needed}; nothing was changed`,
+  );
 }

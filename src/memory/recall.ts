@@ -12,9 +12,10 @@
 import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { HelixError } from '../errors.js';
-import { baseName, cleanPath, pathMatch, queryPaths } from './files.js';
+import { baseName, cleanPath, queryPaths, sharedSuffix } from './files.js';
 import { keywordSearch } from './fts.js';
 import { fuse, type RankedList } from './fusion.js';
+import { matchScores, pathMatchStrength } from './match.js';
 import { neighbours } from './graph.js';
 import { toMemory, type Memory, type MemoryRow } from './rows.js';
 import { effectiveness, recency, round3, score } from './scoring.js';
@@ -25,6 +26,8 @@ export interface RecallOptions {
   limit?: number;
   minEffectiveness?: number;
   minRelevance?: number;
+  /** Drop memories whose absolute match (match.ts) is below this: the gate. */
+  minMatch?: number;
   expand?: boolean;
   /** Files the task touches (inject): matched as paths, like paths in the query itself. */
   files?: string[];
@@ -34,6 +37,8 @@ export type RecalledMemory = Memory & {
   _relevance: number;
   _recency: number;
   _score: number;
+  /** How much of the query the memory answers, absolute (match.ts): what the gate compares. */
+  _match: number;
   _via_edge?: string;
 };
 
@@ -45,6 +50,8 @@ export interface Scored {
   score: number;
   /** The memory names one of the files the query or task names. */
   namesFile?: boolean;
+  /** The absolute match of match.ts, in [0, 1]. */
+  match: number;
 }
 
 export function checkType(type: string | undefined): string | undefined {
@@ -54,45 +61,53 @@ export function checkType(type: string | undefined): string | undefined {
   return type;
 }
 
-export function scoreRow(row: MemoryRow, relevance: number, now: Date): Scored {
+/**
+ * The contract's score, with recency earned by the match: 0.5·relevance + 0.3·effectiveness +
+ * 0.2·recency·match. Fused relevance sits in 0.78–1.0 for everything that shares a word with the
+ * query, so plain recency decided between a strong on-topic memory from three weeks ago and this
+ * week's weak look-alikes; now freshness counts only as far as the memory answers the query
+ * (eval/memory-gate.json and eval/memory-hard.json, docs/memory.md).
+ */
+export function scoreRow(row: MemoryRow, relevance: number, now: Date, match = 0): Scored {
   const rec = recency(row.last_used, row.created_at, now);
-  return { row, relevance, recency: rec, score: score(relevance, effectiveness(row), rec) };
+  return { row, relevance, recency: rec, score: score(relevance, effectiveness(row), rec * match), match };
 }
 
 export const byScore = (a: Scored, b: Scored): number => b.score - a.score || a.row.name.localeCompare(b.row.name);
 
+/** The path list, and how strongly each memory on it names one of the files (match.ts). */
+export type PathList = RankedList & { strength: Map<number, number> };
+
 /**
  * Memories naming one of `files`, best match first (more shared trailing path segments first).
  * A stored pattern names the file when it is one of the file's path suffixes (`tax/client.go`,
- * `client.go` for `services/billing/tax/client.go`) or the file is one of its suffixes; both are
- * index lookups, so a file name that thousands of memories share (`index.ts`) costs nothing.
+ * `client.go` for `services/billing/tax/client.go`) or the file is one of its suffixes; either way
+ * the two share the file name, so one index lookup by file name finds every candidate and each is
+ * compared from the end, segment by segment. Linear in the path's length: a 128 KB path is split
+ * once, never joined again per suffix (that was quadratic: 27 s for 64,000 segments).
  */
-export function pathList(ctx: MemoryContext, files: string[], type?: string): RankedList {
+export function pathList(ctx: MemoryContext, files: string[], type?: string): PathList {
   const best = new Map<number, number>();
+  const strength = new Map<number, number>();
   const typed = type ? ' AND m.type = ?' : '';
-  const named = ctx.sql(`SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id WHERE f.pattern = ?${typed}`);
-  const longer = ctx.sql(
-    `SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id
-     WHERE f.basename = ? AND substr(f.pattern, -length(?) - 1) = '/' || ?${typed}`,
-  );
+  const sameName = ctx.sql(`SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id WHERE f.basename = ?${typed}`);
   for (const file of new Set(files.map(cleanPath))) {
     const segments = file.split('/');
-    const rows: { id: number; pattern: string }[] = [];
-    for (let i = 0; i < segments.length; i++) rows.push(...(named.all(...[segments.slice(i).join('/'), ...(type ? [type] : [])]) as typeof rows));
-    rows.push(...(longer.all(...[baseName(file), file, file, ...(type ? [type] : [])]) as typeof rows));
-    for (const { id, pattern } of rows) {
-      const strength = pathMatch(pattern, file);
-      if (strength > (best.get(id) ?? 0)) best.set(id, strength);
+    for (const { id, pattern } of sameName.all(...[baseName(file), ...(type ? [type] : [])]) as { id: number; pattern: string }[]) {
+      const patternSegments = cleanPath(pattern).split('/');
+      const shared = sharedSuffix(patternSegments, segments);
+      if (shared > (best.get(id) ?? 0)) best.set(id, shared);
+      strength.set(id, Math.max(strength.get(id) ?? 0, pathMatchStrength(shared, patternSegments.length)));
     }
   }
-  const sorted = [...best].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return { weight: PATH_LIST_WEIGHT, ids: sorted.map(([id]) => id), ties: sorted.map(([, s]) => s) };
+  const sorted = [...best].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return { weight: PATH_LIST_WEIGHT, ids: sorted.map(([id]) => id), ties: sorted.map(([, s]) => s), strength };
 }
 
 /** The ranked lists relevance is fused from, for `query` (and the task's files). */
-export async function rankedLists(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<RankedList[]> {
+export async function rankedLists(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<[RankedList, PathList, ...RankedList[]]> {
   const keyword = keywordSearch(ctx, query, pool, type);
-  const lists: RankedList[] = [
+  const lists: [RankedList, PathList, ...RankedList[]] = [
     { weight: BM25_LIST_WEIGHT, ids: keyword.map((k) => k.id), scores: keyword.map((k) => k.score) },
     pathList(ctx, [...queryPaths(query), ...files], type),
   ];
@@ -106,23 +121,33 @@ export async function rankedLists(ctx: MemoryContext, query: string, pool: numbe
   return lists;
 }
 
-/** Relevance of every candidate memory for `query`, in [0, 1]. */
-export async function relevances(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<{ relevance: Map<number, number>; named: Set<number> }> {
+/** Relevance (for ranking) and match (for the gate) of every candidate memory for `query`, in [0, 1]. */
+export async function relevances(
+  ctx: MemoryContext,
+  query: string,
+  pool: number,
+  type?: string,
+  files: string[] = [],
+): Promise<{ relevance: Map<number, number>; named: Set<number>; match: Map<number, number> }> {
   const lists = await rankedLists(ctx, query, pool, type, files);
   const relevance = fuse(lists, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR);
   const exact = ctx
     .sql(`SELECT id FROM memories WHERE norm_text = ?${type ? ' AND type = ?' : ''}`)
     .all(...(type ? [normaliseText(query), type] : [normaliseText(query)])) as { id: number }[];
-  for (const { id } of exact) relevance.set(id, 1);
+  const match = matchScores(ctx, query, files, [...relevance.keys()], lists[1].strength);
+  for (const { id } of exact) {
+    relevance.set(id, 1);
+    match.set(id, 1);
+  }
   // lists[1] is the path list: the memories naming one of the files.
-  return { relevance, named: new Set(lists[1]!.ids) };
+  return { relevance, named: new Set(lists[1].ids), match };
 }
 
 /** Ranked candidates for `query`, unrounded, before the limit. */
 export async function rankMemories(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<Scored[]> {
   const type = checkType(options.type);
   const limit = options.limit ?? 5;
-  const { relevance, named } = await relevances(ctx, query, Math.max(CANDIDATE_POOL, limit * 4), type, options.files);
+  const { relevance, named, match } = await relevances(ctx, query, Math.max(CANDIDATE_POOL, limit * 4), type, options.files);
   const rows = ctx.rowsByIds([...relevance.keys()]);
   const now = ctx.now();
   const scored: Scored[] = [];
@@ -131,13 +156,15 @@ export async function rankMemories(ctx: MemoryContext, query: string, options: R
     if (!row || rel <= 0) continue;
     if (effectiveness(row) < (options.minEffectiveness ?? 0)) continue;
     if (options.minRelevance !== undefined && rel < options.minRelevance) continue;
-    scored.push({ ...scoreRow(row, rel, now), namesFile: named.has(id) });
+    const m = match.get(id) ?? 0;
+    if (options.minMatch !== undefined && m < options.minMatch) continue;
+    scored.push({ ...scoreRow(row, rel, now, m), namesFile: named.has(id) });
   }
   return scored.sort(byScore);
 }
 
 export function present(s: Scored): RecalledMemory {
-  return { ...toMemory(s.row), _relevance: round3(s.relevance), _recency: round3(s.recency), _score: round3(s.score) };
+  return { ...toMemory(s.row), _relevance: round3(s.relevance), _recency: round3(s.recency), _score: round3(s.score), _match: round3(s.match) };
 }
 
 export async function recall(ctx: MemoryContext, query: string, options: RecallOptions = {}): Promise<RecalledMemory[]> {
@@ -145,7 +172,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
   const ranked = await rankMemories(ctx, query, options);
   const top = ranked.slice(0, limit);
   const out = top.map(present);
-  if (options.expand) out.push(...expansion(ctx, top, new Map(ranked.map((s) => [s.row.id, s.relevance]))));
+  if (options.expand) out.push(...expansion(ctx, top, new Map(ranked.map((s) => [s.row.id, s.relevance])), new Map(ranked.map((s) => [s.row.id, s.match]))));
   return out;
 }
 
@@ -153,7 +180,7 @@ export async function recall(ctx: MemoryContext, query: string, options: RecallO
  * 1-hop neighbours of the results that are not results themselves, marked with `_via_edge`; a
  * neighbour keeps the relevance the query gave it (0 when no list ranked it).
  */
-function expansion(ctx: MemoryContext, top: Scored[], relevance: Map<number, number>): RecalledMemory[] {
+function expansion(ctx: MemoryContext, top: Scored[], relevance: Map<number, number>, match: Map<number, number>): RecalledMemory[] {
   const shown = new Set(top.map((s) => s.row.name));
   const now = ctx.now();
   const found: { scored: Scored; via: string }[] = [];
@@ -163,7 +190,7 @@ function expansion(ctx: MemoryContext, top: Scored[], relevance: Map<number, num
       const row = ctx.rowByName(n.name);
       if (!row) continue;
       shown.add(n.name);
-      found.push({ scored: scoreRow(row, relevance.get(row.id) ?? 0, now), via: s.row.name });
+      found.push({ scored: scoreRow(row, relevance.get(row.id) ?? 0, now, match.get(row.id) ?? 0), via: s.row.name });
     }
   }
   found.sort((a, b) => byScore(a.scored, b.scored));

@@ -1,4 +1,4 @@
-// The memory row as stored, and the shape commands print (contract: recall/get fields).
+// The memory row as stored, and the shape commands print (docs/contract/memory.md §4: the recall and get fields).
 import { effectiveness, round3 } from './scoring.js';
 import type { MemoryType } from './constants.js';
 
@@ -16,6 +16,10 @@ export interface MemoryRow {
   file_patterns: string;
   created_at: string;
   last_used: string | null;
+  /** systemic: how often its problem was seen again after the promotion. */
+  repeats: number;
+  /** UTILIZED claims from Claude Code sessions (unverified: they never move helped or failed). */
+  session_uses: number;
 }
 
 export interface Memory {
@@ -30,6 +34,8 @@ export interface Memory {
   last_used: string | null;
   source: string;
   tags: string[];
+  /** systemic only: how often its problem was seen again after the promotion. */
+  repeats?: number;
 }
 
 export function parseJsonList(text: string): string[] {
@@ -54,6 +60,7 @@ export function toMemory(row: MemoryRow): Memory {
     last_used: row.last_used,
     source: row.source,
     tags: parseJsonList(row.tags),
+    ...(row.type === 'systemic' ? { repeats: row.repeats } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
-// The ranking arithmetic of the contract, as pure functions (no I/O, no clock reads).
+// The ranking arithmetic of docs/contract/memory.md §3, as pure functions (no I/O, no clock reads).
 import { NEUTRAL_EFFECTIVENESS, RECENCY_HALF_LIFE_DAYS, SCORE_WEIGHTS } from './constants.js';
 import { wholeDaysSince } from './clock.js';
 
-/** helped / (helped + failed); a memory never judged has the neutral value (contract). */
+/** helped / (helped + failed); a memory never judged has the neutral value (docs/contract/memory.md §3). */
 export function effectiveness({ helped, failed }: { helped: number; failed: number }): number {
   const uses = helped + failed;
   return uses > 0 ? helped / uses : NEUTRAL_EFFECTIVENESS;
@@ -23,7 +23,7 @@ export function score(relevance: number, effectivenessValue: number, recencyValu
 
 export const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** `[67%]` for a memory with feedback, `[unproven]` without (contract, Injection). */
+/** `[67%]` for a memory with feedback, `[unproven]` without (docs/contract/memory.md §5). */
 export function confidenceTag(helped: number, failed: number): string {
   return helped + failed > 0 ? `[${Math.round(effectiveness({ helped, failed }) * 100)}%]` : '[unproven]';
 }

@@ -6,8 +6,9 @@
 import { AUTO_LINK_LIMIT, MEMORY_TYPES, MIN_TRIGGER_LENGTH, SYSTEMIC_PRIOR_FAILURES, SYSTEMIC_WINDOW_DAYS, type MemoryType } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { isoDaysBefore } from './clock.js';
+import { archiveRows } from './archive.js';
 import { baseName, filePatterns } from './files.js';
-import { indexMemory } from './fts.js';
+import { indexMemory, unindexMemory } from './fts.js';
 import { addEdge } from './graph.js';
 import { linkBetween } from './graph-rules.js';
 import { parseJsonList, type MemoryRow } from './rows.js';
@@ -78,21 +79,32 @@ export async function storeMemory(ctx: MemoryContext, input: StoreInput, options
     let near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
     const mergeable = (neighbours: Neighbour[]) => (options.mergeNearDuplicates === false ? [] : neighbours);
     const duplicate = findDuplicate(ctx, mergeable(near), candidate, thresholds);
-    if (duplicate) return merge(ctx, duplicate.row, input.tags ?? [], duplicate.reason);
+    if (duplicate) return merge(ctx, index, embedder.id, duplicate, candidate, input.tags ?? []);
 
     let note = '';
+    let governing: MemoryRow | undefined;
     if (type === 'failure') {
       const similar = recentSimilarFailures(ctx, near, thresholds.systemic);
       if (similar >= SYSTEMIC_PRIOR_FAILURES) {
-        candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
-        near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
-        const known = findDuplicate(ctx, mergeable(near), candidate, thresholds);
-        if (known) return merge(ctx, known.row, input.tags ?? [], known.reason);
-        note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
+        // One systemic row per problem: a systemic row that is "the same failure" as this one
+        // counts the repeat; the failure itself is kept as a failure (its lesson may be new).
+        governing = governingSystemic(ctx, index.nearest(systemicVector!, NEIGHBOUR_SCAN), thresholds.systemic);
+        if (!governing) {
+          candidate = { type: 'systemic', trigger: systemicTrigger, resolution, vector: systemicVector! };
+          near = index.nearest(candidate.vector, NEIGHBOUR_SCAN);
+            const known = findDuplicate(ctx, mergeable(near), candidate, thresholds);
+          if (known) return merge(ctx, index, embedder.id, known, candidate, input.tags ?? []);
+          note = `promoted to systemic: ${similar} similar failures in the last ${SYSTEMIC_WINDOW_DAYS} days`;
+        }
       }
     }
     const name = insertMemory(ctx, index, embedder.id, candidate, input);
     linkNeighbours(ctx, near, name, candidate, thresholds);
+    if (governing) {
+      ctx.sql('UPDATE memories SET repeats = repeats + 1, last_used = ? WHERE id = ?').run(ctx.now().toISOString(), governing.id);
+      addEdge(ctx, name, governing.name, 'similar', 1);
+      note = `repeat of systemic ${governing.name} (seen ${SYSTEMIC_PRIOR_FAILURES + 2 + governing.repeats} times)`;
+    }
     return { status: 'added', name, reason: note };
   });
 }
@@ -115,13 +127,28 @@ function findDuplicate(
   return best && row ? { row, reason: `similarity ${round3(best.cosine)} ≥ ${thresholds.duplicate}` } : undefined;
 }
 
-/** A merge keeps the existing memory and its counts; new tags join the old ones. */
-function merge(ctx: MemoryContext, row: MemoryRow, tags: string[], reason: string): StoreResult {
+/**
+ * A merge keeps the existing memory — its name, counts, edges and age — and takes the newer text
+ * when it differs (a refined resolution is the point of storing it again); the older text goes to
+ * the archive (`helix memory restore NAME` brings it back). New tags join the old ones.
+ */
+function merge(ctx: MemoryContext, index: VectorIndex, embedderId: string, duplicate: { row: MemoryRow; reason: string }, c: Candidate, tags: string[]): StoreResult {
+  const { row, reason } = duplicate;
   const union = [...new Set([...parseJsonList(row.tags), ...tags])];
-  if (union.length !== parseJsonList(row.tags).length) {
+  const refined = row.trigger !== c.trigger || row.resolution !== c.resolution;
+  if (refined) {
+    archiveRows(ctx, [row], 'refined by a newer version', row.name, { keep: true });
+    rewriteRow(ctx, index, embedderId, row, { trigger: c.trigger, resolution: c.resolution, tags: union }, c.vector);
+  } else if (union.length !== parseJsonList(row.tags).length) {
     ctx.sql('UPDATE memories SET tags = ? WHERE id = ?').run(JSON.stringify(union), row.id);
   }
-  return { status: 'merged', name: row.name, reason };
+  return { status: 'merged', name: row.name, reason: refined ? `${reason}; the newer text kept, the older archived` : reason };
+}
+
+/** The systemic row that is "the same failure" as a new one (its systemic text's neighbours). */
+function governingSystemic(ctx: MemoryContext, near: Neighbour[], threshold: number): MemoryRow | undefined {
+  const best = near.find((n) => n.type === 'systemic' && n.cosine >= threshold);
+  return best && ctx.rowsByIds([best.id]).get(best.id);
 }
 
 function recentSimilarFailures(ctx: MemoryContext, near: Neighbour[], threshold: number): number {
@@ -133,32 +160,82 @@ function recentSimilarFailures(ctx: MemoryContext, near: Neighbour[], threshold:
 function insertMemory(ctx: MemoryContext, index: VectorIndex, embedderId: string, c: Candidate, input: StoreInput): string {
   const taken = ctx.sql('SELECT 1 FROM memories WHERE name = ?');
   const name = uniqueName(slugify(c.trigger), (n) => taken.get(n) !== undefined);
-  const files = filePatterns(`${c.trigger}\n${c.resolution}`);
+  insertRow(ctx, index, embedderId, { name, type: c.type, trigger: c.trigger, resolution: c.resolution, source: input.source ?? '', tags: [...new Set(input.tags ?? [])], created_at: ctx.now().toISOString() }, c.vector);
+  return name;
+}
+
+/** A memory row as insertRow writes it; the counters default to a new memory's. */
+export interface RowFields {
+  name: string;
+  type: MemoryType;
+  trigger: string;
+  resolution: string;
+  source: string;
+  tags: string[];
+  created_at: string;
+  helped?: number;
+  failed?: number;
+  last_used?: string | null;
+  repeats?: number;
+  session_uses?: number;
+}
+
+/** Inserts a memory with its vector, file index and search row (call inside a write). */
+export function insertRow(ctx: MemoryContext, index: VectorIndex, embedderId: string, f: RowFields, vector: Float32Array): number {
+  const files = filePatterns(`${f.trigger}\n${f.resolution}`);
   const info = ctx
     .sql(
-      `INSERT INTO memories (name, type, trigger, resolution, norm_text, source, tags, file_patterns, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories (name, type, trigger, resolution, norm_text, source, tags, file_patterns, created_at, helped, failed, last_used, repeats, session_uses)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
-      name,
-      c.type,
-      c.trigger,
-      c.resolution,
-      normaliseText(memoryText(c.trigger, c.resolution)),
-      input.source ?? '',
-      JSON.stringify([...new Set(input.tags ?? [])]),
+      f.name,
+      f.type,
+      f.trigger,
+      f.resolution,
+      normaliseText(memoryText(f.trigger, f.resolution)),
+      f.source,
+      JSON.stringify(f.tags),
       JSON.stringify(files),
-      ctx.now().toISOString(),
+      f.created_at,
+      f.helped ?? 0,
+      f.failed ?? 0,
+      f.last_used ?? null,
+      f.repeats ?? 0,
+      f.session_uses ?? 0,
     );
   const id = Number(info.lastInsertRowid);
-  ctx
-    .sql('INSERT INTO embeddings (memory_id, embedder, dim, vector) VALUES (?, ?, ?, ?)')
-    .run(id, embedderId, c.vector.length, toBlob(c.vector));
+  ctx.sql('INSERT INTO embeddings (memory_id, embedder, dim, vector) VALUES (?, ?, ?, ?)').run(id, embedderId, vector.length, toBlob(vector));
+  indexFiles(ctx, id, files);
+  indexMemory(ctx, id, f.trigger, f.resolution);
+  index.add(id, f.type, vector);
+  return id;
+}
+
+function indexFiles(ctx: MemoryContext, id: number, files: string[]): void {
   const addFile = ctx.sql('INSERT OR IGNORE INTO memory_files (memory_id, pattern, basename) VALUES (?, ?, ?)');
   for (const file of files) addFile.run(id, file, baseName(file));
-  indexMemory(ctx, id, c.trigger, c.resolution);
-  index.add(id, c.type, c.vector);
-  return name;
+}
+
+/**
+ * Gives an existing memory new text in place (name, counters, edges and age stay): the search
+ * row, file index and this embedder's vector follow; other embedders' vectors are dropped and
+ * re-made on their next use. Call inside a write, after archiving the old text.
+ */
+export function rewriteRow(ctx: MemoryContext, index: VectorIndex, embedderId: string, row: MemoryRow, text: { trigger: string; resolution: string; type?: MemoryType; tags?: string[] }, vector: Float32Array): void {
+  const files = filePatterns(`${text.trigger}\n${text.resolution}`);
+  const type = text.type ?? row.type;
+  ctx
+    .sql('UPDATE memories SET trigger = ?, resolution = ?, norm_text = ?, type = ?, tags = ?, file_patterns = ? WHERE id = ?')
+    .run(text.trigger, text.resolution, normaliseText(memoryText(text.trigger, text.resolution)), type, text.tags ? JSON.stringify(text.tags) : row.tags, JSON.stringify(files), row.id);
+  ctx.sql('DELETE FROM embeddings WHERE memory_id = ?').run(row.id);
+  ctx.sql('INSERT INTO embeddings (memory_id, embedder, dim, vector) VALUES (?, ?, ?, ?)').run(row.id, embedderId, vector.length, toBlob(vector));
+  ctx.sql('DELETE FROM memory_files WHERE memory_id = ?').run(row.id);
+  indexFiles(ctx, row.id, files);
+  unindexMemory(ctx, row.id);
+  indexMemory(ctx, row.id, text.trigger, text.resolution);
+  index.remove(row.id);
+  index.add(row.id, type, vector);
 }
 
 /** Auto-link: neighbours at or above the auto-link cosine get an edge by the relation rule. */

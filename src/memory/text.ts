@@ -17,7 +17,7 @@ export function contentWords(text: string): string[] {
   return words(text).filter((w) => !STOPWORDS.has(w));
 }
 
-/** The text a memory's vector embeds (contract: `trigger + " " + resolution`). */
+/** The text a memory's vector embeds (docs/contract/memory.md §3: `trigger + " " + resolution`). */
 export function memoryText(trigger: string, resolution: string): string {
   return `${trigger} ${resolution}`;
 }

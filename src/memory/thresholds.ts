@@ -3,7 +3,11 @@
 // Calibrated on eval/memory-hard.json with `npm run eval:memory -- --curves` (tables in
 // docs/memory.md): no pair of the set's distinct problems merges or counts toward systemic
 // promotion, and the semantic weight is the one that did best on the tuning queries.
-// Relevance thresholds (related, fileFloor) are on the fused rank scale, the same for every embedder.
+// fileFloor is on the fused rank scale, the same for every embedder; the gate is on match.ts's
+// absolute scale, calibrated per embedder on the tune split of eval/memory-gate.json (issue #25).
+
+/** The gate every embedder was calibrated to (its match is lexical; the candidates differ). */
+const GATE = 0.4;
 
 export interface Thresholds {
   /** store merges into an existing memory of the same type at or above this cosine. */
@@ -14,8 +18,12 @@ export interface Thresholds {
   systemic: number;
   /** store links the new memory to neighbours at or above this cosine; suggest-edges likewise. */
   autoLink: number;
-  /** below this relevance a memory is not worth injecting into an agent's prompt. */
-  related: number;
+  /**
+   * The gate: below this absolute match (match.ts) a memory is not worth putting into a prompt,
+   * whatever its rank — injection, batch injection, strategic recall and both hooks answer nothing
+   * rather than plausible noise.
+   */
+  gate: number;
   /** a memory that names a file the task touches has at least this relevance in inject. */
   fileFloor: number;
   /** the weight of this embedder's nearest-neighbour list in the rank fusion (0: not used). */
@@ -25,10 +33,10 @@ export interface Thresholds {
 }
 
 /**
- * MiniLM: the design's cosines (seed 000/002 and the contract); its weights are not available
+ * MiniLM: the design's cosines (docs/contract/design.md §2, docs/contract/memory.md §3); its weights are not available
  * offline here, so it was not calibrated on the hard set. Fusion values borrowed from USE-lite.
  */
-export const MINILM_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.7, autoLink: 0.6, related: 0.2, fileFloor: 0.5, semanticWeight: 0.15, semanticFloor: 0.3 };
+export const MINILM_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.7, autoLink: 0.6, gate: GATE, fileFloor: 0.5, semanticWeight: 0.15, semanticFloor: 0.3 };
 
 /**
  * Lexical (hashed n-grams): distinct problems at most 0.449 apart (the closest pair shares an
@@ -38,7 +46,7 @@ export const MINILM_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9
  * Its vectors are not in the fusion: on the tuning queries weight 0.5 lowered MRR 0.894 → 0.866
  * and 0.25 changed nothing (hashing shared path pieces and common words is noise next to BM25).
  */
-export const LEXICAL_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.45, autoLink: 0.4, related: 0.2, fileFloor: 0.5, semanticWeight: 0, semanticFloor: 0.1 };
+export const LEXICAL_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.9, systemic: 0.45, autoLink: 0.4, gate: GATE, fileFloor: 0.5, semanticWeight: 0, semanticFloor: 0.1 };
 
 /**
  * USE-lite packs everything high: distinct problems reach 0.921 (two that share an error), above
@@ -48,7 +56,7 @@ export const LEXICAL_THRESHOLDS: Thresholds = { duplicate: 0.85, consolidate: 0.
  * In the fusion it adds a little with weight 0.15 (tuning Recall@5 0.925 → 0.942); at 0.5 or 1
  * its neighbours pushed BM25's right answers down.
  */
-export const USE_LITE_THRESHOLDS: Thresholds = { duplicate: 0.95, consolidate: 0.96, systemic: 0.92, autoLink: 0.9, related: 0.2, fileFloor: 0.5, semanticWeight: 0.15, semanticFloor: 0.3 };
+export const USE_LITE_THRESHOLDS: Thresholds = { duplicate: 0.95, consolidate: 0.96, systemic: 0.92, autoLink: 0.9, gate: GATE, fileFloor: 0.5, semanticWeight: 0.15, semanticFloor: 0.3 };
 
 export function thresholdsFor(embedderId: string): Thresholds {
   if (embedderId.startsWith('lexical-')) return LEXICAL_THRESHOLDS;

@@ -3,7 +3,7 @@
 // snapshot in `vector_cache`, else from the `embeddings` rows) and kept in step with this
 // process's own writes; another process's commit makes it reload (store-context.ts compares the store
 // generation). Brute force beats reading BLOBs per query by ~10× and needs no extension
-// (shared/notes: 100K × 384 in ~45 ms, 10K in ~4 ms).
+// (`npm run bench:memory` times recall at 1K and 10K memories: docs/benchmarks.md).
 import { MEMORY_TYPES, type MemoryType } from './constants.js';
 
 const typeCode = (type: string): number => MEMORY_TYPES.indexOf(type as (typeof MEMORY_TYPES)[number]);

@@ -1,4 +1,4 @@
-// How helix judges an action's answer by the trailers its action file demands (bash-interface §6,
+// How helix judges an action's answer by the trailers its action file demands (docs/contract/bash-interface.md §6,
 // §9): review and backfill are decided by their trailers and print the Bash CLI's verdict lines;
 // plan, polish, align and experiment by the exit status. Shared by the one-shot commands and
 // `helix run`.

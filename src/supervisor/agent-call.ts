@@ -1,4 +1,4 @@
-// One agent call as the user sees it (bash-interface §0.3, §0.4): the start line and the prompt
+// One agent call as the user sees it (docs/contract/bash-interface.md §0.3, §0.4): the start line and the prompt
 // echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
 // in the session log, and the completion line — long form in normal mode, the summary form with its
 // log range under --summary. What the agent answered is returned for the caller to print.
@@ -19,6 +19,13 @@ export interface CallInfo {
   prompt?: string;
   /** A build or the verify command: not a prompt through a harness. */
   purpose: 'action' | 'build' | 'verify';
+  /** The call's own limit in seconds, when not HELIX_AGENT_TIMEOUT (`ddx try`: DDx's wall clock plus its wrap-up). */
+  timeoutSec?: number;
+  /**
+   * What the call spent, read after it ended from the program's own records (`ddx try` prints no
+   * tokens: DDx keeps them in .ddx/metrics and .ddx/executions); used when the output has none.
+   */
+  spentAfter?: () => { tokens: number; costUsd?: number } | undefined;
 }
 
 /** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */
@@ -68,7 +75,7 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
   const { output } = ctx;
   const time = () => clockTime(ctx.now());
   const print = (line: Say) => output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text);
-  const timeoutSec = agentTimeoutSeconds(ctx.env);
+  const timeoutSec = call.timeoutSec ?? agentTimeoutSeconds(ctx.env);
   const kind = callKind(command, call);
   const bytes = Buffer.byteLength(call.prompt ?? '', 'utf8');
   const harness = harnessOf(command, call.label);
@@ -98,6 +105,11 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
     });
   } finally {
     if (heartbeat) clearInterval(heartbeat);
+  }
+  const recorded = result.tokens === 0 && result.usage?.costUsd === undefined ? call.spentAfter?.() : undefined;
+  if (recorded) {
+    const usage = result.usage ?? { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
+    result = { ...result, tokens: recorded.tokens, ...(recorded.costUsd !== undefined ? { usage: { ...usage, costUsd: recorded.costUsd } } : {}) };
   }
   totals.tokens += result.tokens;
   const seconds = Math.round(result.durationMs / 1000);

@@ -1,4 +1,4 @@
-// The blocker report (bash-interface §2.13, §12.2): each skipped bead gets the labels `helix` and
+// The blocker report (docs/contract/bash-interface.md §2.13, §12.2): each skipped bead gets the labels `helix` and
 // `blocked` (its other labels kept) and a note, and `.helix-logs/blockers-<stamp>.md` keeps the
 // list with the Bash CLI's headers. The stderr lines are in lines.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';

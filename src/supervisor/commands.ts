@@ -1,6 +1,7 @@
 // The supervisor's entry points, one per command: run the loop, one build pass, one check, a
 // dry run. Each takes plain options and returns its exit code and the lines it leaves for the
-// terminal (a CommandResult); src/cli only parses and prints.
+// terminal (a CommandResult); src/cli/commands/run.ts, build.ts and check.ts turn flags into these
+// options and print the result.
 import { describeDdx, formatDryRun, parseNextAction } from '../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../tracker/index.js';
@@ -17,6 +18,7 @@ import { callOnce } from './one-shot.js';
 import { answerOf } from './agent-call.js';
 import { BUILD, RUN } from './lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
+import { assertDdxCanBuild } from './ddx-repository.js';
 import type { Bead } from '../tracker/index.js';
 import { selectNext } from './selection.js';
 import { renderContext } from './context.js';
@@ -62,11 +64,14 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
     try {
       releaseMutex = acquireRunMutex(session.store.dir);
     } catch (error) {
-      // A refused run is counted where the running one keeps its state (bash-interface §2.2).
+      // A refused run is counted where the running one keeps its state (docs/contract/bash-interface.md §2.2).
       if (isHelixError(error) && error.kind === 'runActive') countInRunState(session.store.dir, 'parallel_run_denied_count');
       throw error;
     }
     try {
+      // After the mutex: a second run is refused as already running, whatever the first one's
+      // agent has left in the tree meanwhile.
+      assertDdxCanBuild(session, options.env);
       return { exitCode: await superviseRun(session, options, settings, watch) };
     } finally {
       releaseMutex();
@@ -149,6 +154,7 @@ function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead,
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
 export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  if (!options.dryRun) assertDdxCanBuild(session, options.env);
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
   const bead = resolveSelector(ready, options.selector);
@@ -192,7 +198,7 @@ function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome)
 }
 
 /**
- * The build selector (bash-interface §11): the first ready bead, in ready order, whose id, parent
+ * The build selector (docs/contract/bash-interface.md §11): the first ready bead, in ready order, whose id, parent
  * or spec-id equals it, that carries it as a label, or whose title contains it. helix also takes
  * a unique id suffix or a unique case-insensitive title match. No selector: the first ready bead.
  */
@@ -214,9 +220,10 @@ export function resolveSelector<T extends { id: string; title: string; parent?: 
   return byTitle.length === 1 ? byTitle[0] : undefined;
 }
 
-/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (cli.md §2). */
+/** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (docs/contract/cli.md §2). */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
+  if (!options.dryRun) assertDdxCanBuild(session, options.env);
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const setup = { ...session, env: options.env };

@@ -1,4 +1,4 @@
-// `.helix/context.md` (bash-interface §12.1): what an agent should know before it reads its bead —
+// `.helix/context.md` (docs/contract/bash-interface.md §12.1): what an agent should know before it reads its bead —
 // the project, the tracker, the queue counts, the build and test commands of AGENTS.md's Quick
 // Reference, the focused epic, the rules — under the Bash CLI's headers. Prepended to the
 // implementation prompt.
@@ -45,7 +45,7 @@ export function quickReference(root: string): string | undefined {
 /**
  * The rules. The Bash list began "Implement all listed issues in one cycle. Claim each before work,
  * close each after verification."; helix claims (and on the managed path closes) itself, so its
- * first rule says that instead (cli.md's deliberate choice, bash-interface §19.10).
+ * first rule says that instead (docs/contract/bash-interface.md §19, item 10: cli.md decides).
  */
 function keyRules(trackerCli: string): string[] {
   return [

@@ -18,6 +18,7 @@ import {
 import { HelixError } from '../errors.js';
 import { join } from 'node:path';
 import type { CallInfo } from './agent-call.js';
+import { allowsNonDefaultBranch } from './ddx-preflight.js';
 import { type Say, rotation } from './lines.js';
 import type { ActionName, BuildOwnership } from './prompts.js';
 
@@ -52,7 +53,9 @@ export function buildCommand(setup: DispatchSetup, beadId: string, prompt: strin
   if (setup.buildPath === 'execute-bead') {
     return executeBeadCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile: promptFileFor(root, beadId) });
   }
-  if (setup.buildPath === 'try') return tryCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort });
+  if (setup.buildPath === 'try') {
+    return tryCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, wallClockSeconds: agentTimeoutSeconds(setup.env), allowNonDefaultBranch: allowsNonDefaultBranch(setup.env) });
+  }
   return directCommand(root, choice, prompt);
 }
 

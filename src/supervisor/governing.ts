@@ -1,4 +1,4 @@
-// The governing bead an alignment runs under (bash-interface §5, seed 004: "acquire the
+// The governing bead an alignment runs under (docs/contract/bash-interface.md §5, docs/contract/design.md §1: "acquire the
 // kind:planning,action:align bead, then run the stored prompt"). One per scope, found by its exact
 // title `align: <scope>` and the labels kind:planning + action:align — the way the action file
 // finds it too. It is planning, not buildable work: never execution-eligible.
@@ -36,7 +36,7 @@ const IDENTITY_LABELS = ['kind:planning', 'action:align'];
 export const governingTitle = (scope: string) => `align: ${scope}`;
 export const GOVERNING_ACCEPTANCE = 'Alignment review complete; all gaps classified; execution issues created for real gaps; traceability matrix produced';
 
-/** Areas a repo-wide alignment covers when the project names none (bash-interface §5.2). */
+/** Areas a repo-wide alignment covers when the project names none (docs/contract/bash-interface.md §5.2). */
 const DEFAULT_AREAS = ['area:ui', 'area:api', 'area:data', 'area:infra', 'area:cli'];
 
 /** The area labels a path implies (§5.2); several rules can apply. */

@@ -1,8 +1,8 @@
 // Was an attempt a completion? Judged from the tracker, DDx's result and verification
-// (contract §6.4) — never from what the agent says about itself. DDx's statuses are read per
+// (docs/contract/cli.md §6.4) — never from what the agent says about itself. DDx's statuses are read per
 // version (agents/ddx-outcomes.ts): only a landed result counts, a `preserved` one never does.
 import { type ExecuteBeadResult, type InvalidExecuteBeadResult, judgeDdxResult } from '../agents/index.js';
-import { type Bead, type Fingerprint, fingerprintChanges } from '../tracker/index.js';
+import { type Bead, type Fingerprint, fingerprintChanges, retryAfterOf } from '../tracker/index.js';
 
 /** agent-failed: the agent errored; no-completion: it exited 0 but the work is not done and verified. */
 export type FailureKind = 'agent-failed' | 'no-completion';
@@ -20,6 +20,33 @@ export interface DispatchFacts {
   closer?: 'helix' | 'ddx';
   /** Why the agent program could not be started at all (then it never ran). */
   startFailure?: string;
+  /** When the bead was re-read (a park in the past is over). */
+  now?: Date;
+}
+
+/**
+ * On `ddx try` DDx owns the bead for the attempt: when it reports a result it did not land, a
+ * change of `execution-eligible` is DDx parking the bead (triage's "mark execution-ineligible"),
+ * not someone changing its governance.
+ */
+function parkedByDdx(facts: DispatchFacts, field: string): boolean {
+  if (field !== 'execution-eligible' || facts.closer !== 'ddx') return false;
+  const result = facts.result && !('invalid' in facts.result) ? facts.result : undefined;
+  return result !== undefined && judgeDdxResult(result).kind !== 'landed';
+}
+
+/**
+ * How DDx parked a bead it did not land, in words, or undefined: a future `work-retry-after`
+ * (current DDx: 5 min or 6 h after no_changes / execution_failed, 24 h after push_conflict), the
+ * operator lane (`proposed` with `needs-human-reason`, after no_evidence_produced), or
+ * `execution-eligible: false`. helix honours each: the bead is not ready until DDx's time passes.
+ */
+export function ddxParkOf(bead: Bead, now: Date = new Date()): string | undefined {
+  const retry = retryAfterOf(bead, now);
+  if (retry) return `DDx parked it until ${new Date(retry.at).toISOString()} (${retry.key})`;
+  if (bead.status === 'proposed' && typeof bead['needs-human-reason'] === 'string') return `DDx moved it to proposed for a human (${bead['needs-human-reason']})`;
+  if (bead['execution-eligible'] === false) return 'DDx marked it execution-ineligible';
+  return undefined;
 }
 
 export type DispatchAssessment =
@@ -32,11 +59,11 @@ export type DispatchAssessment =
 export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
   const { after, result } = facts;
   if (!after || !facts.afterFingerprint) return { kind: 'drift', changes: ['removed'] };
-  const changes = fingerprintChanges(facts.before, facts.afterFingerprint);
+  const validResult = result && !('invalid' in result) ? result : undefined;
+  const changes = fingerprintChanges(facts.before, facts.afterFingerprint).filter((field) => !parkedByDdx(facts, field));
   if (changes.length > 0) return { kind: 'drift', changes };
   const closed = after.status === 'closed';
   const agentFailed = facts.exitCode !== 0 || facts.timedOut;
-  const validResult = result && !('invalid' in result) ? result : undefined;
 
   if (facts.startFailure && !closed) return { kind: 'failed', failure: 'agent-failed', detail: facts.startFailure };
   if (facts.timedOut && !closed) return { kind: 'failed', failure: 'agent-failed', detail: 'agent timed out' };
@@ -49,7 +76,8 @@ export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
       return { kind: 'verify', helixCloses: !closed, salvaged: agentFailed };
     }
     if (closed) return { kind: 'verify', helixCloses: false, salvaged: true };
-    return { kind: 'failed', failure: verdict.agentFailed || agentFailed ? 'agent-failed' : 'no-completion', detail: verdict.detail };
+    const park = ddxParkOf(after, facts.now);
+    return { kind: 'failed', failure: verdict.agentFailed || agentFailed ? 'agent-failed' : 'no-completion', detail: park ? `${verdict.detail}; ${park}` : verdict.detail };
   }
   if (closed) return { kind: 'verify', helixCloses: false, salvaged: agentFailed };
   const invalidNote = result && 'invalid' in result ? ` (${result.reason})` : '';
@@ -94,7 +122,8 @@ export interface Verification {
  * that a close or reopen already dropped; `close` is helix's own close with the held token.
  */
 export type TrackerOp =
-  | { op: 'release'; id: string }
+  /** `note`: why, appended to the bead's notes (a retry's prompt shows them). */
+  | { op: 'release'; id: string; note?: string }
   | { op: 'reopen'; id: string; reason: string }
   | { op: 'forget'; id: string }
   | { op: 'close'; id: string; commit?: string; session?: string };
@@ -110,6 +139,17 @@ export interface SettleFacts {
   closer: 'helix' | 'ddx';
   /** DDx's landed commit and session, recorded by helix's close. */
   landed?: { commit?: string; session?: string };
+  /** DDx reported the work landed on the branch (a verdict of agents/ddx-outcomes.ts). */
+  result?: 'landed' | 'not-landed';
+}
+
+/**
+ * The line for work DDx landed that helix's verification then refused. helix does not revert it:
+ * the commit may be pushed and built on already; the bead is reopened with the reason, so the next
+ * attempt starts from the landed work and sees why it was refused.
+ */
+export function landedButRefuted(id: string, commit: string): string {
+  return `helix: ${id}: DDx landed ${commit.slice(0, 12)} before helix verified it, and verification failed: ${id} is reopened and the commit stays on the branch (\`git revert ${commit.slice(0, 12)}\` if it must go)`;
 }
 
 /** The attempt's outcome before the runner measures the change, and the tracker writes that settle it. */
@@ -143,7 +183,10 @@ export function settleAttempt(facts: SettleFacts): Settled {
     case 'verify': {
       if (facts.verification && !facts.verification.passed) {
         const reason = `verification failed: ${facts.verification.detail}`;
-        return { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true }, trackerOps: reopenAfterFailedVerification(id, after, reason) };
+        const refuted = { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true } as const, trackerOps: reopenAfterFailedVerification(id, after, reason) };
+        // DDx lands before helix verifies (and v0.6.1 pushes too): the work stays, and helix says so
+        const landed = facts.result === 'landed' ? facts.landed?.commit : undefined;
+        return landed ? { ...refuted, notice: landedButRefuted(id, landed) } : refuted;
       }
       const close: TrackerOp[] = assessment.helixCloses ? [{ op: 'close', id, ...facts.landed }] : [];
       return { outcome: { kind: 'completed', salvaged: assessment.salvaged }, trackerOps: [...close, { op: 'forget', id }] };
@@ -170,9 +213,12 @@ export function settleMember(facts: { id: string; after: Bead | undefined; asses
   return { outcome: { kind: 'failed', detail: reason }, trackerOps: [{ op: 'forget', id }, { op: 'reopen', id, reason }] };
 }
 
-/** A failed verification reopens a closed bead (which drops its claim); one still in progress is released. */
+/**
+ * A failed verification reopens a closed bead (which drops its claim); one still in progress is
+ * released — both say why in the notes, so the next attempt's prompt carries the reason.
+ */
 function reopenAfterFailedVerification(id: string, after: Bead | undefined, reason: string): TrackerOp[] {
-  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'forget', id }] : [{ op: 'release', id }];
+  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'forget', id }] : [{ op: 'release', id, note: reason }];
 }
 
 /** After drift: release the claim; a closed bead stays closed unless it was superseded (or DDx closed it). */

@@ -1,5 +1,5 @@
-// Every line helix prints as the Bash CLI did, in one place (contract addendum
-// `bash-interface.md` §0–§18, with cli.md's deliberate changes). Each line carries the level that
+// Every line helix prints as the Bash CLI did, in one place (where docs/contract/cli.md decides
+// otherwise, as it does: docs/contract/bash-interface.md §0–§18). Each line carries the level that
 // decides its stream per output mode (output.ts, §0.2):
 //   always     stderr in every mode (and the session log)
 //   narrative  stderr in normal and --quiet; only the session log with --summary
@@ -9,7 +9,8 @@
 // Lines marked "stamped" are printed as `helix: [HH:MM:SS] <text>` (see `stamp`). Lines helix adds
 // beyond the Bash CLI are at the end of each group, marked "helix".
 // The file layouts (.helix/context.md, the blocker report, `helix status`, `helix doctor`) live
-// with the code that writes them: context.ts, blockers.ts, status.ts, doctor-report.ts.
+// with the code that writes them: context.ts, blockers.ts, status.ts; doctor.ts computes the
+// doctor's rows and src/cli/commands/doctor.ts prints them.
 
 export type LineLevel = 'always' | 'narrative' | 'noise' | 'summary' | 'terminal';
 
@@ -124,10 +125,10 @@ export const RUN = {
   cycleBatch: (ready: number, cycle: number, ids: string[]) => stamped('terminal', `ready=${ready}, cycle=${cycle}, batch=${ids.length} issues (${ids.join(',')})`),
   cycleSummary: (ready: number, cycle: number, id: string) => stamped('summary', `cycle ${cycle}: ${id} (${ready} ready)`),
   cycleBatchSummary: (ready: number, cycle: number, ids: string[]) => stamped('summary', `cycle ${cycle}: batch ${ids.length} issues (${ids.join(',')}), ${ready} ready`),
-  /** cli.md §9: with memory on; a narrative line in the other modes (helix). */
+  /** With memory on (docs/contract/cli.md §9); a narrative line in the other modes (helix). */
   injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${count} memories`),
 
-  // §2.5 dispatch
+  // docs/contract/bash-interface.md §2.5 dispatch
   delegatingLoop: (command: string) => say('narrative', `helix: delegating helix run build cycle to ${command}`),
 
   // §2.6 after a failing build call
@@ -157,6 +158,7 @@ export const RUN = {
   reviewFallback: (id: string, sha: string) => say('narrative', `helix: review fallback: closing_commit_sha for ${id} is unavailable locally (${sha})`),
   reviewSkipped: (scope: string, lines: number, files: number, threshold: number) =>
     say('narrative', `helix: skipping review for small change (${scope}, ${lines} lines, ${files} files < threshold ${threshold})`),
+  reviewedByDdx: (id: string) => say('narrative', `helix: skipping review of ${id}: DDx reviewed it before landing (one review per build)`),
   reviewStarting: (cycle: number, scope: string) => say('narrative', `helix: post-implementation review after cycle ${cycle} (${scope})`),
   reviewFiled: say('narrative', 'helix: review filed actionable findings as tracker issues — continuing'),
   reviewUninterpretable: (cycle: number) => say('narrative', `helix: review output was not safely interpretable after cycle ${cycle} — continuing`),
@@ -279,6 +281,9 @@ export const BACKGROUND = {
   stopped: (pid: number) => `helix: stopped (pid=${pid})`,
   // helix: the background run died before it wrote its pid file
   exitedAtOnce: (file: string) => `helix: background run exited at once; see ${file}`,
+  // helix start got SIGTERM (helix stop) or SIGINT while the run was still starting
+  stoppedWhileStarting: (pid: number | undefined) =>
+    pid === undefined ? 'helix: stopped before the background run started; nothing was started' : `helix: stopped while starting (pid=${pid})`,
 };
 
 // ── §0.7 the usage (`helix help`, `-h`, `--help`, no command; `<command> --help`) ─────────────

@@ -1,6 +1,6 @@
 // The `helix run` loop as a state machine: step(state, event) → { state, effects }, no I/O.
 // The runner (runner.ts) performs the effects — tracker reads and writes, agent calls, sleeps,
-// output — and feeds each result back as the next event. Every policy of contract §6 lives here:
+// output — and feeds each result back as the next event. Every policy of docs/contract/cli.md §6 lives here:
 // cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
 // breaker, periodic alignment, typed stops.
 import type { NextAction } from '../agents/index.js';
@@ -73,7 +73,7 @@ export function initialState(): MachineState {
 }
 
 /**
- * What the attempt changed and how the review would be scoped (bash-interface §2.8): `commit:<sha>`
+ * What the attempt changed and how the review would be scoped (docs/contract/bash-interface.md §2.8): `commit:<sha>`
  * when the bead's closing commit exists locally, else `last-commit`. Lines and files count
  * everything the attempt changed, committed or not; UNMEASURED when git could not say.
  */
@@ -96,6 +96,8 @@ export type AttemptOutcome =
       /** For a salvaged attempt: the agent's exit code and the closed count before and after it. */
       salvage?: { rc: number; closedBefore: number; closedAfter: number };
       change?: ChangeFacts;
+      /** DDx reviewed the work before it landed it (`ddx try`): helix's post-implementation review is not added. */
+      reviewedBy?: 'ddx';
     }
   | { kind: 'drift'; changes: string[] }
   /** `refuted`: the agent reported success and verification refused it. */
@@ -138,7 +140,7 @@ export type Event =
   | { type: 'epicCloseFailed'; epicId: string }
   /**
    * The run was cut short (a signal or an unexpected error) with `attemptInFlight` when it held a
-   * claim: that attempt was attempted (contract §6.8 counts it), never completed.
+   * claim: that attempt was attempted (docs/contract/cli.md §6.8 counts it), never completed.
    */
   | { type: 'interrupted'; attemptInFlight: boolean; exitCode: number }
   | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
@@ -278,7 +280,7 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
   }
 }
 
-/** One pass over the ready queue (bash-interface §2.3): epic focus, then the next bead, or drain. */
+/** One pass over the ready queue (docs/contract/bash-interface.md §2.3): epic focus, then the next bead, or drain. */
 function selectFromQueue(state: MachineState, event: Extract<Event, { type: 'queue' }>, settings: SupervisorSettings): Step {
   if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
     return stop(state, 0, 'completed', RUN.maxCycles(settings.maxCycles).text);
@@ -342,6 +344,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     if (velocity.kind === 'warning') effects.push(line(RUN.velocityWarning(velocity.detail)));
     if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
     if (!settings.autoReview) return continueAfterCompletion(next, settings, [...effects, ...completion]);
+    if (outcome.reviewedBy === 'ddx') return continueAfterCompletion(next, settings, [...effects, line(RUN.reviewedByDdx(bead.id)), ...completion]);
     return reviewGate(next, settings, cycle, bead.id, outcome.change, effects, completion);
   }
 
@@ -375,7 +378,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
       return { state: stopped.state, effects: [...effects, ...stopped.effects] };
     }
   }
-  // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s seed 004 promises.
+  // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s of docs/contract/design.md §1.
   const seconds = backoffSeconds(count, settings.backoffOverride);
   if (count < MAX_ATTEMPTS) {
     effects.push(line(RUN.attemptBackoff(count + 1, bead.id, seconds)));
@@ -393,13 +396,13 @@ function passOver(state: MachineState, id: string, reason: string): Step {
   return { state: { ...state, passedOver: [...state.passedOver, id] }, effects: [line(RUN.passedOver(id, reason)), { type: 'readQueue' }] };
 }
 
-/** The post-epic review's scope (bash-interface §2.8): the epic's governing spec, else the last commit. */
+/** The post-epic review's scope (docs/contract/bash-interface.md §2.8): the epic's governing spec, else the last commit. */
 export function epicReviewScope(epic: Bead): string {
   return typeof epic['spec-id'] === 'string' && epic['spec-id'] ? epic['spec-id'] : 'last-commit';
 }
 
 /**
- * The post-implementation review gate (bash-interface §2.8). It fails safe: a change that could
+ * The post-implementation review gate (docs/contract/bash-interface.md §2.8). It fails safe: a change that could
  * not be measured counts as UNMEASURED lines and files, and a threshold of 0 reviews every cycle.
  * Skipped only when the threshold is above 0 and the change is below it in lines and below 3 files.
  */
@@ -507,7 +510,7 @@ function continueAfterCompletion(state: MachineState, settings: SupervisorSettin
   return continueOrStopAtMax(state, settings, effects);
 }
 
-/** The routing table of bash-interface §2.11 (cli.md §6.6 where they differ). */
+/** The routing table of docs/contract/bash-interface.md §2.11 (docs/contract/cli.md §6.6 where they differ). */
 export function routeNextAction(state: MachineState, action: NextAction | undefined, settings: SupervisorSettings): Step {
   if (!action) return stop(state, 1, 'error', RUN.noNextAction);
   const repeated = state.drainAnswers.includes(action);
@@ -542,7 +545,7 @@ export function routeNextAction(state: MachineState, action: NextAction | undefi
     case 'GUIDANCE':
       return stopAfter(0, 'blocked');
     case 'STOP':
-      // Align once before stopping, also when this run built nothing (bash-interface §2.11).
+      // Align once before stopping, also when this run built nothing (docs/contract/bash-interface.md §2.11).
       if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'pre-stop', RUN.preStopAlignment);
       return stopAfter(0, 'completed');
   }

@@ -102,7 +102,14 @@ class StoreMemoryPort implements MemoryPort {
     const trailers = parseTrailers(input.output);
     const verdict =
       input.injected.length > 0
-        ? this.store.feedbackVerify({ taskId: input.bead.id, verifyPassed: input.verified, injected: input.injected, utilized: trailers.utilized })
+        ? this.store.feedbackVerify({
+            taskId: input.bead.id,
+            verifyPassed: input.verified,
+            injected: input.injected,
+            utilized: trailers.utilized,
+            // Fair credit: an injected memory the bead is not about is left alone (docs/memory.md).
+            task: { objective: beadObjective(input.bead), files: beadFiles(input.bead) },
+          })
         : undefined;
     const learned = trailers.learned.join(' ').trim();
     if (!input.verified && input.failureDetail) {

@@ -1,4 +1,4 @@
-// The one-shot HELIX actions (contract §2, §8): align, design/plan, polish, review, backfill,
+// The one-shot HELIX actions (docs/contract/cli.md §2, §8): align, design/plan, polish, review, backfill,
 // experiment. Each builds its prompt, runs one agent call (or prints it under --dry-run) and
 // judges the answer by the trailers the action file demands; a review files the findings its
 // agent counted but did not file, as the review inside `helix run` does.
@@ -30,9 +30,9 @@ export interface ActionOptions extends SessionFlags {
 }
 
 /**
- * Default scope and rounds per action (cli.md §2). An action without a default scope says so in
+ * Default scope and rounds per action (docs/contract/cli.md §2). An action without a default scope says so in
  * its prompt in its own words: polish `all open issues`, experiment `auto-select from ready
- * phase:iterate issues` (bash-interface §1.7, §1.9).
+ * phase:iterate issues` (docs/contract/bash-interface.md §1.7, §1.9).
  */
 export const ACTION_DEFAULTS: Record<OneShotAction, { scope?: string; rounds?: number }> = {
   align: { scope: 'repo' },
@@ -165,6 +165,6 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
     if (followUp.outcome === 'failed') return { exitCode: isHelixError(followUp.error) ? followUp.error.exitCode : EXIT.error };
     return { exitCode: verdict.exitCode };
   }
-  // align, design, polish, experiment: the exit status is the agent's (bash-interface §5.4, §7, §8, §10).
+  // align, design, polish, experiment: the exit status is the agent's (docs/contract/bash-interface.md §5.4, §7, §8, §10).
   return { exitCode: Math.min(Math.max(run.exitCode, 0), 255) };
 }

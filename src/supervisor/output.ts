@@ -1,4 +1,4 @@
-// Where helix's lines go (bash-interface §0.2, §0.3). Three modes: normal, --quiet (hides only
+// Where helix's lines go (docs/contract/bash-interface.md §0.2, §0.3). Three modes: normal, --quiet (hides only
 // agent-call noise) and --summary (narrative lines go to the session log only; short summary
 // lines take their place). Everything printed is also appended to the session log
 // `<root>/.helix-logs/helix-YYYYMMDD-HHMMSS.log`; agent output is appended there as framed blocks

@@ -1,8 +1,8 @@
 // The supervisor's numbers, named once with the reason they have the value they have
-// (seed 004, contract §3 and §6).
+// (docs/contract/design.md §1, docs/contract/cli.md §3 and §6).
 import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../numbers.js';
 
-/** After this many failed attempts a bead is skipped for the rest of the run (seed 004). */
+/** After this many failed attempts a bead is skipped for the rest of the run (docs/contract/design.md §1). */
 export const MAX_ATTEMPTS = 4;
 
 /** Backoff after the n-th failure: 5·2^(n-1) s capped at 40 s — 5, 10, 20, 40 (75 s in all). */
@@ -18,7 +18,7 @@ export function backoffOverride(env: NodeJS.ProcessEnv): number | undefined {
   return parseNumber('HELIX_BACKOFF_SLEEP', raw, { min: 0, max: MAX_TIMER_SECONDS, fraction: true });
 }
 
-/** `.helix/context.md` is refreshed every this many completed cycles (seed 004). */
+/** `.helix/context.md` is refreshed every this many completed cycles (docs/contract/design.md §1). */
 export const CONTEXT_REFRESH_EVERY = 5;
 
 /** A change this small skips the post-implementation review: < threshold lines and < 3 files. */

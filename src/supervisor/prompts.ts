@@ -1,7 +1,7 @@
-// The prompts helix hands to agents, line for line as the Bash CLI wrote them (bash-interface §1):
-// the first line names the action (the action phrases of cli.md §8 occur in it), the second points
+// The prompts helix hands to agents, line for line as the Bash CLI wrote them (docs/contract/bash-interface.md §1):
+// the first line names the action (the action phrases of docs/contract/cli.md §8 occur in it), the second points
 // at the action file under `<HELIX_LIBRARY_ROOT>/actions/` with an absolute path. Where helix owns
-// the claim and the close (cli.md's deliberate choice, §19.10), the tracker and concurrency lines
+// the claim and the close (cli.md decides: docs/contract/bash-interface.md §19, item 10), the tracker and concurrency lines
 // say so instead of telling the agent to claim or close. Lines helix adds (the bead's own fields,
 // memories, the reviewed bead) come after the Bash lines.
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import type { Bead } from '../tracker/index.js';
 
 export type ActionName = 'implementation' | 'check' | 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';
 
-/** Action file and phrase for each action (contract §8). */
+/** Action file and phrase for each action (docs/contract/cli.md §8). */
 export const ACTIONS: Record<ActionName, { file: string; phrase: string }> = {
   implementation: { file: 'implementation.md', phrase: 'implementation action' },
   check: { file: 'check.md', phrase: 'check action' },
@@ -73,6 +73,13 @@ const references = (place: PromptPlace, ...files: string[]) => {
   return `Use supporting references at ${files.map((f) => join(lib, f)).join(' and ')} as needed.`;
 };
 const repository = (place: PromptPlace) => `Execute in the current repository rooted at ${place.root}.`;
+/**
+ * `ddx agent execute-bead` (v0.6.x) runs the agent in a worktree of its own under the temp folder
+ * and lands what the agent commits there (93be5c8cb2 execute_bead.go): an agent sent to the
+ * project root would edit the user's checkout and leave DDx nothing to land.
+ */
+const ddxWorktree = (place: PromptPlace, id: string) =>
+  `DDx runs you in a worktree of its own, a copy of the repository at ${place.root}: work in your current directory, never in ${place.root}. Commit your work there (the subject ends with [${id}]); DDx lands your commit.`;
 const trackerIntro = (place: PromptPlace) => `Issue tracker: built-in JSONL at ${place.tracker} (legacy: .ddx/issues.jsonl).`;
 const trackerSubcommands = (place: PromptPlace) => `${trackerIntro(place)} Use \`${place.trackerCli}\` subcommands.`;
 const sessionLog = (place: PromptPlace) => (place.log ? [`Session log: ${place.log}`] : []);
@@ -97,7 +104,7 @@ export interface ImplementationPromptInput extends PromptPlace {
   ownership: BuildOwnership;
 }
 
-/** The context block (§1.1): the whole context file, an empty line, `---`. */
+/** The context block (docs/contract/bash-interface.md §1.1): the whole context file, an empty line, `---`. */
 function contextBlock(context: string): string[] {
   const text = context.replace(/\n+$/, '');
   return text ? [text, '', '---'] : [];
@@ -124,13 +131,19 @@ function concurrencyRule(ownership: BuildOwnership, many: boolean): string {
   return `Concurrency rule: helix has claimed ${which} for this session; do not claim it again. Re-read it immediately before close. If tracker metadata drifted materially, do not close from stale assumptions; re-check instead.`;
 }
 
-/** Lines helix adds after the Bash prompt: the bead's own fields and the injected memories. */
+/**
+ * Lines helix adds after the Bash prompt: the bead's own fields — its notes too, where helix's
+ * REOPENED / BLOCKED reasons and review findings live, so a retry sees why the last attempt failed
+ * (DDx's own prompt renders them; `--prompt` replaces that prompt) — and the injected memories.
+ */
 function beadDetails(input: ImplementationPromptInput): string[] {
   const { bead } = input;
   const parts: string[] = ['', `Title: ${bead.title}`];
   if (bead['spec-id']) parts.push(`Spec: ${String(bead['spec-id'])}`);
   if (bead.parent) parts.push(`Parent: ${bead.parent}`);
-  for (const [label, value] of [['Description', bead.description], ['Acceptance', bead.acceptance], ['Design', bead.design]] as const) {
+  const labels = Array.isArray(bead.labels) ? bead.labels.filter((l): l is string => typeof l === 'string') : [];
+  if (labels.length > 0) parts.push(`Labels: ${labels.join(', ')}`);
+  for (const [label, value] of [['Description', bead.description], ['Acceptance', bead.acceptance], ['Design', bead.design], ['Notes', bead.notes]] as const) {
     if (typeof value === 'string' && value.trim()) parts.push('', `${label}:`, value.trim());
   }
   if (input.memory && input.memory.names.length > 0) {
@@ -140,7 +153,7 @@ function beadDetails(input: ImplementationPromptInput): string[] {
   return parts;
 }
 
-/** §1.1 (one bead) and §1.2 (a batch of related beads, direct prompting only). */
+/** docs/contract/bash-interface.md §1.1 (one bead) and §1.2 (a batch of related beads, direct prompting only). */
 export function implementationPrompt(input: ImplementationPromptInput): string {
   const related = input.related ?? [];
   if (related.length > 0) return batchPrompt(input, [input.bead, ...related]);
@@ -148,7 +161,7 @@ export function implementationPrompt(input: ImplementationPromptInput): string {
     ...contextBlock(input.context),
     ...opening('implementation', input),
     references(input, 'README.md', 'phases/04-build/enforcer.md'),
-    repository(input),
+    input.ownership === 'helix-closes' ? ddxWorktree(input, input.bead.id) : repository(input),
     trackerForBuild(input, input.ownership),
     concurrencyRule(input.ownership, false),
     `Implementation target: ${input.bead.id}.`,
@@ -189,7 +202,7 @@ function batchPrompt(input: ImplementationPromptInput, beads: Bead[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The governing-bead line of the alignment prompt (§1.4), by how helix holds the bead. */
+/** The governing-bead line of the alignment prompt (docs/contract/bash-interface.md §1.4), by how helix holds the bead. */
 export type GoverningMode = 'created' | 'claimed' | 'reused';
 
 export function governingLine(bead: string | undefined, mode: GoverningMode | undefined): string {
@@ -286,7 +299,7 @@ function actionLines(action: Exclude<ActionName, 'implementation'>, p: ActionPro
         FOLLOW,
       );
       if (p.reviewed) {
-        // helix: what was built, and the markers `helix status --json` traces findings by (§14.2).
+        // helix: what was built, and the markers `helix status --json` traces findings by (docs/contract/bash-interface.md §14.2).
         const { id, parent, cycle } = p.reviewed;
         lines.push(
           '',

@@ -1,4 +1,4 @@
-// Review findings the reviewer counted but did not file (seed 004: "review findings must create
+// Review findings the reviewer counted but did not file (docs/contract/design.md §1: "review findings must create
 // or reopen follow-up work before the loop advances"). The reviewer files each finding itself;
 // when ISSUES_COUNT is larger than what it filed, helix files one follow-up bead holding the
 // review's answer, linked to the reviewed bead (dependency) and its parent epic, so the queue
@@ -10,7 +10,7 @@ import { reviewParseable } from './action-verdict.js';
 import { REVIEW } from './lines.js';
 import { countSupervisoryInjection } from './run-state.js';
 
-/** Review findings carry this label (bash-interface §1.8): `ddx bead list --label review-finding` finds them. */
+/** Review findings carry this label (docs/contract/bash-interface.md §1.8): `ddx bead list --label review-finding` finds them. */
 export const REVIEW_LABEL = 'review-finding';
 /** helix's follow-up bead is build work like any finding: a build phase label makes it execution-eligible. */
 export const FOLLOW_UP_LABELS = ['helix', 'phase:build', REVIEW_LABEL];

@@ -1,4 +1,4 @@
-// `.ddx/run-state.json` (contract §9): the run controller's state, merged into whatever object the
+// `.ddx/run-state.json` (docs/contract/cli.md §9): the run controller's state, merged into whatever object the
 // file already holds so other tools' keys survive; `helix status` reads it.
 import { readFileSync } from 'node:fs';
 import { writeFileAtomically } from '../atomic-write.js';
@@ -55,7 +55,7 @@ export function unfinishedAttempt(state: Record<string, unknown> | undefined, is
   return { id: state.current_issue, since, pid };
 }
 
-/** The migration counters every run-state carries, zero when never counted (bash-interface §12.3). */
+/** The migration counters every run-state carries, zero when never counted (docs/contract/bash-interface.md §12.3). */
 function withCounters(state: Record<string, unknown>): Record<string, unknown> {
   const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   return {

@@ -17,6 +17,10 @@ import {
   parseExecuteBeadResult,
   parseNextAction,
   parseTryResult,
+  judgeDdxResult,
+  TRY_GRACE_SECONDS,
+  agentTimeoutSeconds,
+  ddxAttemptSpend,
 } from '../agents/index.js';
 import { CHILD_EXIT, isHelixError } from '../errors.js';
 import {
@@ -44,11 +48,17 @@ import {
   hasUnsettledInjections,
   releaseOrphan,
   takeUnsettledInjections,
+  appendNote,
+  type Snapshot,
+  archivedIds,
+  beadsLostError,
+  vanishedIds,
 } from '../tracker/index.js';
 import { answerAction } from './one-shot.js';
 import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
 import { markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
+import { hasNotesBlock, renderNotesBlock, withNotesBlock, withoutNotesBlock } from './ddx-notes.js';
 import { type BuildPath, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from './dispatch.js';
 import { acquireGoverningBead } from './governing.js';
 import { type Settled, type TrackerOp, type Verification, assessDispatch, assessMember, settleAttempt, settleFailedClose, settleMember } from './judge.js';
@@ -72,7 +82,7 @@ import {
 } from './machine.js';
 import { type RunOutput, clockTime } from './output.js';
 import type { SupervisorSettings } from './policy.js';
-import { type ActionName, type PromptPlace, actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
+import { type ActionName, type PromptPlace, actionFile, actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
 import { type UnfinishedAttempt, countInRunState, readRunState, unfinishedAttempt, writeRunState } from './run-state.js';
 import { batchFor, tasksToPromote } from './selection.js';
 
@@ -150,7 +160,6 @@ export class Supervisor {
   /** This run's live claims (bead id → claim token): the primary and its batch, released on every exit path. */
   private readonly held = new Map<string, string>();
   private warnedProblems = false;
-  private checkedDirty = false;
   /** Systemic memories known at the end of the run, for the blocker report. */
   private systemicLines: string[] = [];
   /** The attempt an earlier run died in the middle of, settled by the first orphan recovery. */
@@ -192,7 +201,7 @@ export class Supervisor {
   }
 
   /**
-   * Ends an attempt cut short by a signal or an error: it was attempted (contract §6.8 counts it),
+   * Ends an attempt cut short by a signal or an error: it was attempted (docs/contract/cli.md §6.8 counts it),
    * and every claim it holds is released. Returns the released ids.
    */
   abandonAttempt(exitCode: number): string[] {
@@ -249,7 +258,7 @@ export class Supervisor {
     }
   }
 
-  /** The run-complete line, blocker report and final run-state: printed on every exit path (§2.13). */
+  /** The run-complete line, blocker report and final run-state: printed on every exit path (docs/contract/bash-interface.md §2.13). */
   finish(reason: string, extra: Record<string, unknown> = {}): void {
     const s = this.state;
     const { output } = this.ctx;
@@ -376,7 +385,7 @@ export class Supervisor {
     return { type: 'queue', ready: this.ready(beads), epics: readyEpics(beads, { now, held: this.ctx.store.leased(now) }), beads };
   }
 
-  /** Promotes tasks that gained more than one child (§2.7 step 4); true when the file changed. */
+  /** Promotes tasks that gained more than one child (docs/contract/bash-interface.md §2.7 step 4); true when the file changed. */
   private promoteEpics(beads: Bead[]): boolean {
     const candidates = tasksToPromote(beads);
     for (const task of candidates) {
@@ -414,10 +423,14 @@ export class Supervisor {
     return promptPlaceOf(this.ctx, this.ctx.output.logName);
   }
 
-  // ── orphan recovery (bash-interface §3, contract §7) ───────────────────────────────────────
+  // ── orphan recovery (docs/contract/bash-interface.md §3, docs/contract/cli.md §7) ───────────────────────────────────────
 
   private async recoverOrphans(why: 'start' | 'failure' | 'build-breaker'): Promise<Event> {
-    if (why === 'start') this.reopenUnverified();
+    if (why === 'start') {
+      this.reopenUnverified();
+      // a run that died during `ddx try` left its notes block behind
+      for (const bead of this.snapshot().beads.filter((b) => hasNotesBlock(b.notes))) this.editNotes(bead.id, withoutNotesBlock);
+    }
     const readyBefore = this.readyCount();
     const recovered = recoverOrphanedClaims(this.ctx.store, this.now(), orphanThresholdSec(this.ctx.env), (line) => this.say(line));
     // A crashed attempt's injected memories did not help a verified task: feed that back once.
@@ -477,19 +490,31 @@ export class Supervisor {
       ownership: ownershipOf(this.ctx.buildPath),
     });
     const baseRev = gitHead(this.ctx.root);
-    if (this.ctx.buildPath === 'execute-bead') this.warnIfDirty();
     const closedBefore = closedCount(queue);
-    const run = await this.dispatchClaimed(bead, prompt, command, injected);
-    const { result, tokens, costUsd } = this.readBuildResult(bead.id, run);
-
-    // One verify run per command per attempt: the tree does not change between the members' checks.
-    const verify = onceEach((verifyCommand: string) => this.verify(verifyCommand));
-    let outcome: AttemptOutcome = await this.settle({ claim, run, result, verify, baseRev: (result && !('invalid' in result) ? result.base_rev : undefined) ?? baseRev });
-    if (outcome.kind === 'completed' && outcome.salvaged && run.exitCode !== 0) {
-      outcome = { ...outcome, salvage: { rc: run.exitCode, closedBefore, closedAfter: closedCount(this.snapshot().beads) } };
-    }
+    // `ddx try` takes no prompt: what helix would prompt reaches DDx's prompt through the notes.
+    const notes = this.ctx.buildPath === 'try' ? renderNotesBlock({ action: `Follow the HELIX implementation action at ${actionFile('implementation', this.ctx.env)}.`, context: this.contextText(queue), memory }) : undefined;
+    // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
+    // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
+    const stopHeartbeats = this.startHeartbeats();
+    let outcome: AttemptOutcome;
+    let run: AgentCall;
+    let spent: { tokens: number; costUsd: number | undefined };
     const batch: MemberVerdict[] = [];
-    for (const member of members) batch.push({ bead: member.bead, outcome: await this.settleBatchMember(member, verify) });
+    try {
+      run = await this.dispatchClaimed(bead, prompt, command, injected, notes);
+      const read = this.readBuildResult(bead.id, run);
+      spent = read;
+      // One verify run per command per attempt: the tree does not change between the members' checks.
+      const verify = onceEach((verifyCommand: string) => this.verify(verifyCommand));
+      outcome = await this.settle({ claim, run, result: read.result, verify, baseRev: (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev });
+      if (outcome.kind === 'completed' && outcome.salvaged && run.exitCode !== 0) {
+        outcome = { ...outcome, salvage: { rc: run.exitCode, closedBefore, closedAfter: closedCount(this.snapshot().beads) } };
+      }
+      for (const member of members) batch.push({ bead: member.bead, outcome: await this.settleBatchMember(member, verify) });
+    } finally {
+      stopHeartbeats();
+    }
+    const { tokens, costUsd } = spent;
     await this.feedBack(bead, injected, outcome, run.answer);
 
     const durationSec = this.persistCycleEnd(started);
@@ -519,7 +544,7 @@ export class Supervisor {
     return { bead, before, verifyCommand: verifyCommandOf(bead, this.ctx.env), queue: current.beads };
   }
 
-  /** The cycle line (§2.4): long form in normal and --quiet, the short one with --summary. */
+  /** The cycle line (docs/contract/bash-interface.md §2.4): long form in normal and --quiet, the short one with --summary. */
   private sayCycle(readyCount: number, cycle: number, ids: [string, ...string[]]): void {
     if (ids.length > 1) {
       this.say(RUN.cycleBatch(readyCount, cycle, ids));
@@ -530,10 +555,9 @@ export class Supervisor {
     }
   }
 
-  /** The memories for the prompt, their names kept on the bead so a crash does not lose them. */
+  /** The memories for the prompt (on `ddx try`: the notes block), their names kept on a claimed bead so a crash does not lose them. */
   private async injectMemories(bead: Bead, cycle: number): Promise<{ block: string; names: string[] } | undefined> {
-    // `ddx try` takes no prompt from helix: memories injected there would reach no agent.
-    if (!this.ctx.memory || this.ctx.buildPath === 'try') return undefined;
+    if (!this.ctx.memory) return undefined;
     try {
       const memoryBlock = await this.ctx.memory.inject(bead);
       const injected = memoryBlock.names;
@@ -548,9 +572,9 @@ export class Supervisor {
     }
   }
 
-  /** The build's agent call, with heartbeats on the held claims while it runs. */
-  private async dispatchClaimed(bead: Bead, prompt: string, command: 'run' | 'build', injected: string[]): Promise<AgentCall> {
-    const stopHeartbeats = this.startHeartbeats();
+  /** The build's agent call; on `ddx try` with helix's block in the bead's notes while it runs. */
+  private async dispatchClaimed(bead: Bead, prompt: string, command: 'run' | 'build', injected: string[], notes: string | undefined): Promise<AgentCall> {
+    if (notes) this.editNotes(bead.id, (text) => withNotesBlock(text, notes));
     try {
       return await this.dispatchBuild(bead, prompt, command);
     } catch (error) {
@@ -559,14 +583,29 @@ export class Supervisor {
       if (injected.length > 0) this.forgetInjected(bead.id);
       throw error;
     } finally {
-      stopHeartbeats();
+      if (notes) this.editNotes(bead.id, withoutNotesBlock);
+    }
+  }
+
+  /** Rewrites a bead's notes under the lock (helix's block in or out); a failure is said, never fatal. */
+  private editNotes(id: string, edit: (notes: string) => string): void {
+    try {
+      this.ctx.store.mutate((d) => {
+        const current = d.get(id);
+        if (!current) return;
+        const before = typeof current.notes === 'string' ? current.notes : '';
+        const after = edit(before);
+        if (after !== before) d.change(id, (b) => { b.notes = after; });
+      });
+    } catch (error) {
+      this.ctx.output.narrative(`helix: could not update the notes of ${id}: ${(error as Error).message}`);
     }
   }
 
   /** What the build printed: its answer, DDx's result (counted on `ddx try`), and what it spent. */
   private readBuildResult(id: string, run: AgentCall): { result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined; tokens: number; costUsd: number | undefined } {
     if (this.ctx.buildPath === 'try') {
-      // DDx's own claim-and-close is counted by outcome (bash-interface §12.3, its execute-loop).
+      // DDx's own claim-and-close is counted by outcome (docs/contract/bash-interface.md §12.3, its execute-loop).
       if (run.exitCode === 0) countInRunState(this.ctx.store.dir, 'ddx_delegation_success_count');
       else countInRunState(this.ctx.store.dir, 'ddx_delegation_failure_count', run.timedOut || run.exitCode === CHILD_EXIT.timedOut ? 'timeout' : 'other');
     }
@@ -601,12 +640,17 @@ export class Supervisor {
       result,
       closer: this.closer(),
       startFailure: run.startFailure,
+      now: this.now(),
     });
     if (assessment.kind === 'failed' && assessment.unknown) this.ctx.output.always(`helix: ${id}: ${assessment.detail}`);
     const verification = assessment.kind === 'verify' && claim.verifyCommand ? await attempt.verify(claim.verifyCommand) : undefined;
-    const landed = result && !('invalid' in result) ? { commit: result.result_rev, session: result.session_id } : undefined;
-    const outcome = this.performSettlement(settleAttempt({ id, after, assessment, verification, closer: this.closer(), landed }));
-    return outcome.kind === 'completed' ? { ...outcome, change: this.changeFacts(id, attempt.baseRev) } : outcome;
+    const valid = result && !('invalid' in result) ? result : undefined;
+    const landed = valid ? { commit: valid.result_rev, session: valid.session_id } : undefined;
+    const reported = valid ? (judgeDdxResult(valid).kind === 'landed' ? 'landed' : 'not-landed') : undefined;
+    const outcome = this.performSettlement(settleAttempt({ id, after, assessment, verification, closer: this.closer(), landed, result: reported }));
+    if (outcome.kind !== 'completed') return outcome;
+    // `ddx try` reviews before it lands: that is the build's one review, helix does not add a second
+    return { ...outcome, change: this.changeFacts(id, attempt.baseRev), ...(this.ctx.buildPath === 'try' ? { reviewedBy: 'ddx' as const } : {}) };
   }
 
   /** Writes what settleAttempt decided; a close the tracker refuses settles as a failed attempt. */
@@ -627,7 +671,11 @@ export class Supervisor {
   }
 
   private performTrackerOp(op: Exclude<TrackerOp, { op: 'close' }>): void {
-    if (op.op === 'release') this.releaseClaim(op.id);
+    if (op.op === 'release') {
+      this.releaseClaim(op.id);
+      const note = op.note;
+      if (note) this.editNotes(op.id, (notes) => appendNote(notes, `ATTEMPT FAILED [${this.now().toISOString()}]: ${note}`));
+    }
     else if (op.op === 'reopen') this.reopen(op.id, op.reason);
     else this.held.delete(op.id);
   }
@@ -715,7 +763,7 @@ export class Supervisor {
   }
 
   /**
-   * The review scope and the size of what the attempt changed (bash-interface §2.8): scope
+   * The review scope and the size of what the attempt changed (docs/contract/bash-interface.md §2.8): scope
    * `commit:<sha>` when the bead's closing commit exists here, else `last-commit`; the size counts
    * everything since the attempt's base revision, committed or not (UNMEASURED when it cannot).
    */
@@ -764,24 +812,6 @@ export class Supervisor {
     return () => clearInterval(timer);
   }
 
-  /**
-   * DDx v0.6.x execute-bead commits every uncommitted change as a checkpoint on the current branch
-   * before it runs (93be5c8cb2 internal/agent/execute_bead.go: SynthesizeCommit
-   * "chore: checkpoint pre-execute-bead <attempt>"): say so before it happens.
-   */
-  private warnIfDirty(): void {
-    // Once per run: the tree a user leaves dirty is dirty before the first build.
-    if (this.checkedDirty) return;
-    this.checkedDirty = true;
-    // The tracker itself is DDx's to commit (it commits beads.jsonl first, CommitTracker).
-    const tracker = relative(this.ctx.root, this.ctx.store.dir) || '.ddx';
-    const status = spawnSync('git', ['status', '--porcelain', '--', '.', `:(exclude)${tracker}`], { cwd: this.ctx.root, encoding: 'utf8' });
-    const changed = status.status === 0 ? status.stdout.split('\n').filter((l) => l.trim()).length : 0;
-    if (changed > 0) {
-      this.ctx.output.always(`helix: warning: ${changed} uncommitted change(s) in ${this.ctx.root}: DDx ${this.ctx.ddx?.version ?? 'v0.6.x'} execute-bead commits them as a checkpoint on the current branch before it runs (\`git reset HEAD~\` undoes it)`);
-    }
-  }
-
   private async dispatchBuild(bead: Bead, prompt: string, invokedBy: 'run' | 'build'): Promise<AgentCall> {
     const choice = agentForAction(this.ctx.plan, 'build');
     if (this.ctx.buildPath === 'execute-bead') {
@@ -797,7 +827,14 @@ export class Supervisor {
       this.say(rotation('build', choice.agent));
     }
     // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
-    return this.callAgent(command, { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build' });
+    const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build' };
+    if (this.ctx.buildPath === 'try') {
+      // DDx's wall clock is HELIX_AGENT_TIMEOUT; helix waits for DDx's wrap-up after it, and reads what it spent from DDx's records
+      const since = this.now();
+      const timeout = agentTimeoutSeconds(this.ctx.env);
+      Object.assign(call, { timeoutSec: timeout + TRY_GRACE_SECONDS, spentAfter: () => ddxAttemptSpend(this.ctx.store.dir, bead.id, since) });
+    }
+    return this.callAgent(command, call);
   }
 
   /** Runs one agent call with its lines and its framed block in the log (agent-call.ts). */
@@ -813,14 +850,23 @@ export class Supervisor {
    * attempt on the bead being built, never the end of the run.
    */
   private async callAgent(command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+    const before = this.ctx.store.read();
     try {
-      return await this.runAgent(command, call);
+      const run = await this.runAgent(command, call);
+      this.assertNoBeadsLost(before, call.label);
+      return run;
     } catch (error) {
       if (!(error instanceof AgentStartError)) throw error;
       this.ctx.output.summary(error.message);
       const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun; // as a shell reports a program it could not find / run
       return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
     }
+  }
+
+  /** A call after which beads are missing from the file stops the run (exit 15), saying which. */
+  private assertNoBeadsLost(before: Snapshot, label: string): void {
+    const lost = vanishedIds(before, this.ctx.store.read(), () => archivedIds(this.ctx.store.dir));
+    if (lost.length > 0) throw beadsLostError(this.ctx.store.dir, before, lost, label, this.now());
   }
 
   private async verify(commandText: string): Promise<Verification> {
@@ -998,7 +1044,7 @@ export class RunInterrupted extends Error {
 }
 
 /**
- * Orphan recovery (bash-interface §3, contract §7): unclaims every stale helix claim, re-reading
+ * Orphan recovery (docs/contract/bash-interface.md §3, docs/contract/cli.md §7): unclaims every stale helix claim, re-reading
  * each bead under the lock just before acting (it may have closed meanwhile). Says why each
  * in-progress helix bead it left alone was left alone. Returns what it recovered, and the names
  * `tracker doctor --fix` kept from claims it released (their feedback is owed too).
@@ -1035,7 +1081,8 @@ export function recoverOrphanedClaims(store: BeadStore, now: Date, thresholdSec:
     if (!released) continue;
     recovered.push({ bead: released.bead, injected: released.injected });
     const age = Number.isFinite(released.stale.ageSec) ? released.stale.ageSec : 0;
-    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, released.stale.why));
+    const { aheadSec } = released.stale;
+    say(ORPHANS.reclaiming(released.stale.id, age, released.stale.pid, aheadSec === undefined ? released.stale.why : `${released.stale.why}; claim dated ${aheadSec}s in the future`));
   }
   if (recovered.length > 0) say(ORPHANS.recovered(recovered.length));
   return [...unsettled, ...recovered];

@@ -1,4 +1,4 @@
-// Which bead the loop works on next (contract §6.2): epic focus first, then beads that carry their
+// Which bead the loop works on next (docs/contract/cli.md §6.2): epic focus first, then beads that carry their
 // own governance (spec-id, acceptance or design), then any task, then an epic that hands over to a
 // child. Pure: the ready list and the whole file in, a decision out.
 // Epics are not execution work (DDx's `ready --execution` leaves them out, and so does helix's),
@@ -9,7 +9,7 @@ import { type Bead, issueTypeOf, labelsOf } from '../tracker/index.js';
 /**
  * `focus`: how the bead relates to epic focus — `child` of the focused epic (focus goes on),
  * `parent` a task whose parent epic now takes focus. `released`: the focused epic still has
- * unclosed children but none can be worked now, so focus was dropped (bash-interface §2.3).
+ * unclosed children but none can be worked now, so focus was dropped (docs/contract/bash-interface.md §2.3).
  */
 export type Selection =
   | { kind: 'attempt'; bead: Bead; focusedEpic: string | undefined; focus?: 'child' | 'parent'; released?: ReleasedFocus }
@@ -81,7 +81,7 @@ export function selectNext(input: SelectionInput): Selection {
   return withRelease<Selection>({ kind: 'drained', focusedEpic: focus });
 }
 
-/** Tasks that gained more than one child: they are epics now (contract §6.2). */
+/** Tasks that gained more than one child: they are epics now (docs/contract/cli.md §6.2). */
 export function tasksToPromote(beads: Bead[]): Bead[] {
   const childCount = new Map<string, number>();
   for (const b of beads) if (b.parent) childCount.set(b.parent, (childCount.get(b.parent) ?? 0) + 1);

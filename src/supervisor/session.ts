@@ -25,7 +25,7 @@ export interface Session {
   ddx: DdxInstall | undefined;
   buildPath: BuildPath;
   actionsViaDdx: boolean;
-  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (bash-interface §1). */
+  /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (docs/contract/bash-interface.md §1). */
   ddxPresent: boolean;
 }
 
@@ -89,5 +89,6 @@ export function assertToolsPresent(plan: AgentPlan, buildPath: BuildPath, action
       'helix: install DDx, or install the codex or claude CLI, and make sure it is on PATH;',
       'helix: choose the agent with --agent codex|claude or HELIX_AGENT. Nothing in the tracker was changed.',
     ].join('\n'),
+    { multiline: true },
   );
 }

@@ -1,22 +1,16 @@
-// `helix status` (contract §10): the tracker counts, the active run, claimed beads and the last
+// `helix status` (docs/contract/cli.md §10): the tracker counts, the active run, claimed beads and the last
 // run's state, as text or as the JSON document other tools read.
-import {
-  type Bead,
-  type BeadStore,
-  blockedBeads,
-  claimerAlive,
-  isPidAlive,
-  labelsOf,
-  orphanThresholdSec,
-  retryAfterOf,
-  staleClaims,
-  statusCounts,
-  timeOf,
-} from '../tracker/index.js';
+// The tracker's modules one by one, not its index: `helix status` is run often and loads only these.
+import { type Bead, labelsOf, timeOf } from '../tracker/bead.js';
+import { claimerAlive } from '../tracker/liveness.js';
+import { isPidAlive } from '../tracker/process.js';
+import { blockedBeads, retryAfterOf, statusCounts } from '../tracker/ready.js';
+import { orphanThresholdSec, staleClaims } from '../tracker/stale.js';
+import type { BeadStore } from '../tracker/store.js';
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 
-/** Labels of the beads review, alignment and acceptance checks file (bash-interface §14.2). */
+/** Labels of the beads review, alignment and acceptance checks file (docs/contract/bash-interface.md §14.2). */
 export const SUPERVISORY_LABELS = ['review-finding', 'alignment-review', 'acceptance-failure'] as const;
 /** Labels older helix versions used for the same beads, read as their Bash names. */
 const LEGACY_SUPERVISORY: Record<string, (typeof SUPERVISORY_LABELS)[number]> = {
@@ -138,7 +132,7 @@ export function buildStatus(
   };
 }
 
-/** The text view (bash-interface §14.1). */
+/** The text view (docs/contract/bash-interface.md §14.1). */
 export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunState: boolean): string {
   const t = report.tracker as Partial<ReturnType<typeof statusCounts>>;
   const lines = ['HELIX Status', '============', '', 'Tracker:', `  Total:   ${t.total ?? 0}`, `  Open:    ${t.open ?? 0}`, `  Closed:  ${t.closed ?? 0}`, `  Ready:   ${t.ready ?? 0}`, `  Blocked: ${t.blocked ?? 0}`];

@@ -1,4 +1,4 @@
-// Typed stops the supervisor decides itself (contract §6.7, seed 000's orchestrator), not an agent:
+// Typed stops the supervisor decides itself (docs/contract/cli.md §6.7, docs/contract/design.md §10), not an agent:
 // SYSTEMIC_FAILURE when distinct beads keep failing for the same reason, VELOCITY_COLLAPSE when
 // cycles suddenly take far longer than they did.
 

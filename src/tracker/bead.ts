@@ -1,7 +1,7 @@
-// The bead record (contract §5) and the accessors every tracker operation shares.
+// The bead record (docs/contract/cli.md §5) and the accessors every tracker operation shares.
 // A bead is kept as the plain JSON object read from the file: keys helix does not know are never
 // touched, and keys it changes keep their position, so a rewrite preserves other tools' data.
-import { parseNumber } from '../numbers.js';
+import { parseNumber, quoted } from '../numbers.js';
 import { HelixError } from '../errors.js';
 import { STATUSES, type BeadStatus, isStatus } from './lifecycle.js';
 
@@ -144,6 +144,16 @@ export function validateIssueType(value: unknown): string {
     throw new HelixError('validation', `bead: invalid type ${JSON.stringify(value)}: must be one of ${ISSUE_TYPES.join(', ')}`);
   }
   return value;
+}
+
+/**
+ * Ids a record brought from elsewhere (an import) may carry: letters, digits, dots, dashes and
+ * underscores, at most 128 — every id DDx generates, and the ids of real DDx files (one starts with
+ * a dot) — never a path separator, a space or a control character. Exit 7.
+ */
+export function validateBeadId(value: unknown, what = 'id'): string {
+  if (typeof value === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(value) && value !== '.' && value !== '..') return value;
+  throw new HelixError('validation', `bead: invalid ${what} ${quoted(String(value))}: letters, digits, '.', '-' and '_' only, at most 128`);
 }
 
 export function validateTitle(value: unknown): string {

@@ -1,7 +1,7 @@
-// The fingerprint of a bead (contract §6.3): the governance fields whose change during an
+// The fingerprint of a bead (docs/contract/cli.md §6.3): the governance fields whose change during an
 // attempt means the work may no longer be what was asked for (queue drift).
 import { type Bead, allDependencyIds } from './bead.js';
-import { isExecutionEligible } from './ready.js';
+import { isEligibleByGovernance } from './ready.js';
 
 export interface Fingerprint {
   'spec-id': string;
@@ -14,14 +14,16 @@ export interface Fingerprint {
 
 const text = (value: unknown): string => (value == null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
 
-export function fingerprintOf(bead: Bead, now: Date = new Date()): Fingerprint {
+// A park (DDx's `work-retry-after` after a failed `ddx try`) is scheduling, not governance: it
+// never changes the fingerprint, so a parked attempt is a failed attempt, not drift.
+export function fingerprintOf(bead: Bead, _now?: Date): Fingerprint {
   return {
     'spec-id': text(bead['spec-id']),
     parent: text(bead.parent),
     'superseded-by': text(bead['superseded-by']),
     replaces: text(bead.replaces),
     dependencies: [...new Set(allDependencyIds(bead))].sort(),
-    'execution-eligible': isExecutionEligible(bead, now),
+    'execution-eligible': isEligibleByGovernance(bead),
   };
 }
 

@@ -21,5 +21,7 @@ export * from './transfer.js';
 export * from './lifecycle.js';
 export * from './schema.js';
 export * from './liveness.js';
+export * from './backend.js';
 export { MAX_PID, isPidAlive, thisMachine } from './process.js';
 export { withLock, lockTimeoutMs, parseGoDurationMs, releaseLock, tryStaleBreakGuard, staleBreakGuardPath } from './lock.js';
+export * from './vanished.js';

@@ -8,10 +8,11 @@ import { type BeadCopy, chooseCopies, conflictSides, describeChoice } from './co
 import { createUniquely } from '../unique-path.js';
 import { allCycles } from './deps.js';
 import { QUARANTINE_FILE } from './paths.js';
-import { type StaleClaim, type StaleClaimFacts, staleClaims } from './stale.js';
+import { type StaleClaim, type StaleClaimFacts, claimAheadSec, staleClaims } from './stale.js';
 import { type BeadStore, type StoreProblem, Draft, parseBeads } from './store.js';
 import { releaseOrphan } from './orphans.js';
 import { repairSchema, schemaProblems } from './schema.js';
+import { encodeBeadsText } from './bytes.js';
 
 export interface DoctorReport {
   healthy: boolean;
@@ -22,22 +23,32 @@ export interface DoctorReport {
   stale_claims: StaleClaim[];
   /** Known fields DDx's next rewrite would drop or change (string-form deps, wrong types). */
   ddx_damage: Array<{ id: string; problem: string }>;
+  /** in_progress beads whose claim is dated in the future (stale ones are also in stale_claims, and --fix releases them). */
+  future_claims: Array<{ id: string; ahead_sec: number }>;
+  /** Lines starting with a UTF-8 byte order mark: DDx drops such a line on its next read (`--fix` removes the mark). */
+  bom_lines: number[];
 }
 
-export function diagnose(beads: Bead[], problems: StoreProblem[], facts: StaleClaimFacts): DoctorReport {
+export function diagnose(beads: Bead[], problems: StoreProblem[], facts: StaleClaimFacts, bomLines: number[] = []): DoctorReport {
   const ids = new Set(beads.map((b) => b.id));
   const dangling = beads.flatMap((b) => allDependencyIds(b).filter((d) => !ids.has(d)).map((d) => ({ id: b.id, depends_on_id: d })));
   const cycles = allCycles(beads);
   const stale = staleClaims(beads, facts);
   const damage = beads.flatMap((b) => schemaProblems(b).map((problem) => ({ id: b.id, problem })));
+  const future = beads.flatMap((b) => {
+    const ahead = claimAheadSec(b, facts.now);
+    return ahead === undefined ? [] : [{ id: b.id, ahead_sec: ahead }];
+  });
   return {
-    healthy: problems.length === 0 && dangling.length === 0 && cycles.length === 0 && stale.length === 0 && damage.length === 0,
+    healthy: problems.length === 0 && dangling.length === 0 && cycles.length === 0 && stale.length === 0 && damage.length === 0 && future.length === 0 && bomLines.length === 0,
     total: beads.length,
     problems,
     dangling,
     cycles,
     stale_claims: stale,
     ddx_damage: damage,
+    future_claims: future,
+    bom_lines: bomLines,
   };
 }
 
@@ -68,12 +79,12 @@ export function fixStore(store: BeadStore, facts: StaleClaimFacts): FixResult {
     const snapshot = parseBeads(text);
     const stale = staleClaims(snapshot.beads, facts);
     const needsRepair = snapshot.beads.some((b) => repairSchema(b) !== undefined);
-    if (snapshot.problems.length === 0 && stale.length === 0 && !needsRepair) return { backup: undefined, quarantined: 0, released: [], unsettled: [], repaired: [], choices: [] };
+    if (snapshot.problems.length === 0 && stale.length === 0 && !needsRepair && snapshot.bomLines.length === 0) return { backup: undefined, quarantined: 0, released: [], unsettled: [], repaired: [], choices: [] };
     mkdirSync(store.dir, { recursive: true });
     // Never over an earlier backup: two fixes in one second keep both originals.
     const backup = createUniquely(join(store.dir, `beads.jsonl.bak-${backupStamp(facts.now)}`), '', (path) => copyFileSync(store.file, path, constants.COPYFILE_EXCL));
     const { kept, moved, choices } = sortLines(text, snapshot.problems);
-    if (moved.length > 0) appendFileSync(join(store.dir, QUARANTINE_FILE), moved.map((raw) => `${raw}\n`).join(''));
+    if (moved.length > 0) appendFileSync(join(store.dir, QUARANTINE_FILE), encodeBeadsText(moved.map((raw) => `${raw}\n`).join('')));
     const draft = new Draft(parseBeads(kept));
     const repaired: string[] = [];
     for (const bead of draft.beads) {
@@ -128,4 +139,14 @@ function sortLines(text: string, problems: StoreProblem[]): { kept: string; move
     (movedLines.has(i + 1) ? moved : kept).push(raw);
   });
   return { kept: kept.map((l) => `${l}\n`).join(''), moved, choices };
+}
+
+/** `age=Ns`, or how far in the future a claim is dated. */
+export function claimAge(stale: { ageSec: number; aheadSec?: number }): string {
+  return stale.aheadSec !== undefined ? `dated ${stale.aheadSec}s in the future` : `age=${stale.ageSec}s`;
+}
+
+/** What doctor says about a linked bead file (DDx 93be5c8cb2 store.go:418, ae663ca012 store.go:519: os.Rename over the path). */
+export function linkNote(file: string, target: string): string {
+  return `note: ${file} is a link to ${target}: helix writes through it, but DDx replaces the link with a plain file on its next write, and the two then diverge`;
 }

@@ -2,19 +2,24 @@
 // and keeping helix's runtime files out of `git status` through `.git/info/exclude`.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { assertUsableTrackerDir, overrideTrackerDir } from './location.js';
+import { HelixError } from '../errors.js';
+import { quoted } from '../numbers.js';
 
 export const BEADS_FILE = 'beads.jsonl';
 export const QUARANTINE_FILE = 'beads.quarantine.jsonl';
 
-/** Runtime files that must never show up in `git status` (contract §5). */
+/** Runtime files that must never show up in `git status` (docs/contract/cli.md §5). */
 export const RUNTIME_EXCLUDES = [
   '.ddx/beads.lock',
   '.ddx/beads.lock.stale-*',
   '.ddx/beads.lock.break',
   '.ddx/beads.lock.tombstone.*',
   '.ddx/beads.jsonl.tmp-*',
+  '.ddx/beads.jsonl.bak-*',
   '.ddx/helix.pid',
   '.ddx/run-state.json',
+  '.ddx/run-state.json.tmp-*',
   '.helix/',
   '.helix-logs/',
 ];
@@ -34,10 +39,16 @@ export function projectRoot(cwd: string = process.cwd()): string {
   return gitTopLevel(cwd) ?? resolve(cwd);
 }
 
+/**
+ * The tracker folder: HELIX_TRACKER_DIR, else DDX_BEAD_DIR (a relative one read from the project
+ * root), else `<project root>/.ddx`. Exit 16 when it is a file or a dangling link (location.ts).
+ */
 export function trackerDir(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
-  const override = env.HELIX_TRACKER_DIR || env.DDX_BEAD_DIR;
-  if (override) return resolve(cwd, override);
-  return join(projectRoot(cwd), '.ddx');
+  const name = env.HELIX_TRACKER_DIR ? 'HELIX_TRACKER_DIR' : 'DDX_BEAD_DIR';
+  const override = env[name];
+  const dir = override ? overrideTrackerDir(name, override, resolve(cwd), projectRoot(cwd)) : join(projectRoot(cwd), '.ddx');
+  assertUsableTrackerDir(dir);
+  return dir;
 }
 
 export function beadsFile(dir: string): string {
@@ -46,12 +57,25 @@ export function beadsFile(dir: string): string {
 
 /** Id prefix: DDX_BEAD_PREFIX, else `bead.id_prefix` in `.ddx/config.yaml`, else the project folder name, else `bx`. */
 export function idPrefix(dir: string, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
-  if (env.DDX_BEAD_PREFIX) return env.DDX_BEAD_PREFIX;
+  if (env.DDX_BEAD_PREFIX) return validPrefix('DDX_BEAD_PREFIX', env.DDX_BEAD_PREFIX);
   const fromConfig = configScalar(join(dir, 'config.yaml'), 'bead', 'id_prefix')?.split(/\s/)[0];
-  if (fromConfig) return fromConfig;
+  if (fromConfig) return validPrefix(`bead.id_prefix in ${join(dir, 'config.yaml')}`, fromConfig);
   const top = gitTopLevel(cwd);
   const name = top ? basename(top).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') : '';
   return name || 'bx';
+}
+
+/** The longest prefix whose ids (`<prefix>-<8 hex>`) stay within DDx's 64 characters. */
+export const MAX_PREFIX_LENGTH = 64 - 9;
+
+/**
+ * An id prefix as DDx accepts ids (internal/bead/id.go ValidateID: letters, digits and dashes, at
+ * most 64 characters): anything else — a path separator, a dot, a space — would put the character
+ * into every new id, where DDx refuses it and tools that name files after ids go astray. Exit 7.
+ */
+export function validPrefix(source: string, prefix: string): string {
+  if (/^[A-Za-z0-9-]+$/.test(prefix) && prefix.length <= MAX_PREFIX_LENGTH) return prefix;
+  throw new HelixError('validation', `helix: ${source} must be letters, digits and dashes, at most ${MAX_PREFIX_LENGTH} characters, got ${quoted(prefix)}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-// Readiness (contract §5), with DDx's rules: ready = open and every dependency closed, whatever
+// Readiness (docs/contract/cli.md §5), with DDx's rules: ready = open and every dependency closed, whatever
 // its type (an unknown or lost dependency never counts as closed; DDx store.go readyFiltered uses
 // DepIDs()); blocked = open with an unclosed dependency. `execution` readiness also drops what the
 // supervisor must not build: epics (structural containers, as DDx's `ready --execution`),
@@ -41,11 +41,18 @@ export function retryAfterOf(bead: Bead, now: Date = new Date()): { key: string;
   return found;
 }
 
-export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
+/**
+ * Eligible by governance: not `execution-eligible: false`, not superseded. A retry time is not
+ * governance — it is DDx's (or helix's) schedule — so the fingerprint reads this, not the next one.
+ */
+export function isEligibleByGovernance(bead: Bead): boolean {
   if (bead['execution-eligible'] === false || bead['execution-eligible'] === 'false') return false;
   const superseded = bead['superseded-by'];
-  if (typeof superseded === 'string' ? superseded.trim() !== '' : superseded != null && superseded !== false) return false;
-  return retryAfterOf(bead, now) === undefined;
+  return !(typeof superseded === 'string' ? superseded.trim() !== '' : superseded != null && superseded !== false);
+}
+
+export function isExecutionEligible(bead: Bead, now: Date = new Date()): boolean {
+  return isEligibleByGovernance(bead) && retryAfterOf(bead, now) === undefined;
 }
 
 const isEpic = (bead: Bead) => issueTypeOf(bead) === 'epic';
@@ -91,7 +98,7 @@ export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
 
 /**
  * Open epics whose dependencies are closed, in ready order. Epics are not execution work, but the
- * supervisor still looks at them to focus one and work its children (contract §6.2).
+ * supervisor still looks at them to focus one and work its children (docs/contract/cli.md §6.2).
  */
 export function readyEpics(beads: Bead[], options: Omit<ReadyOptions, 'execution'> = {}): Bead[] {
   const closed = closedIds(beads);

@@ -1,4 +1,4 @@
-// The stale-claim rule (contract §7), shared by `tracker doctor` and the supervisor's orphan
+// The stale-claim rule (docs/contract/cli.md §7), shared by `tracker doctor` and the supervisor's orphan
 // recovery: an in_progress bead claimed by helix whose claimer is gone on this machine and whose
 // claim is older than HELIX_ORPHAN_THRESHOLD. A claim from another host is never judged here.
 // "Gone" is more than a dead pid (issue #12 item 6): a pid now used by another process (its
@@ -20,9 +20,14 @@ export function orphanThresholdSec(env: NodeJS.ProcessEnv = process.env): number
   return numberFromEnv(env, 'HELIX_ORPHAN_THRESHOLD', { min: 0, max: MAX_ORPHAN_THRESHOLD_SEC }, DEFAULT_ORPHAN_THRESHOLD_SEC);
 }
 
+/** A claim dated further ahead than this is not clock skew but damage (or a clock that jumped). */
+export const FUTURE_CLAIM_SKEW_SEC = 300;
+
 export interface StaleClaim {
   id: string;
   ageSec: number;
+  /** Seconds the claim's date lies in the future, when it does (past FUTURE_CLAIM_SKEW_SEC). */
+  aheadSec?: number;
   pid: number | undefined;
   /** Why the claimer counts as gone: `dead`, `reused` (same pid, another process) or `lapsed` (no heartbeat). */
   why: 'dead' | 'reused' | 'lapsed';
@@ -62,10 +67,21 @@ export function staleClaimOf(bead: Bead, facts: StaleClaimFacts): StaleClaim | u
   if (typeof machine === 'string' && machine && machine !== (facts.machine ?? thisMachine())) return undefined;
   const why = claimerGone(bead, facts);
   if (!why) return undefined;
+  const aheadSec = claimAheadSec(bead, facts.now);
   const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
-  const ageSec = claimedAt === undefined ? Number.POSITIVE_INFINITY : Math.floor((facts.now.getTime() - claimedAt) / 1000);
+  // a claim dated in the future has no age to wait out: its date says nothing, as a missing one
+  const ageSec = claimedAt === undefined || aheadSec !== undefined ? Number.POSITIVE_INFINITY : Math.floor((facts.now.getTime() - claimedAt) / 1000);
   if (ageSec < facts.thresholdSec) return undefined;
-  return { id: bead.id, ageSec, pid: claimedPidOf(bead), why };
+  return { id: bead.id, ageSec, pid: claimedPidOf(bead), why, ...(aheadSec !== undefined ? { aheadSec } : {}) };
+}
+
+/** How far in the future an in_progress bead's claim is dated, past the skew allowed; else undefined. */
+export function claimAheadSec(bead: Bead, now: Date): number | undefined {
+  if (bead.status !== 'in_progress') return undefined;
+  const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
+  if (claimedAt === undefined) return undefined;
+  const ahead = Math.floor((claimedAt - now.getTime()) / 1000);
+  return ahead > FUTURE_CLAIM_SKEW_SEC ? ahead : undefined;
 }
 
 export function staleClaims(beads: Bead[], facts: StaleClaimFacts): StaleClaim[] {

@@ -2,17 +2,20 @@
 // it (strictly, under the lock, atomically). Reads go on past malformed lines, duplicate ids and
 // conflict markers; writes refuse until `helix tracker doctor --fix` has resolved them, so no line
 // is ever dropped or folded silently. Records a write did not change are written back verbatim.
-import { existsSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomically } from '../atomic-write.js';
 import { HelixError } from '../errors.js';
 import type { Bead } from './bead.js';
 import { withLock } from './lock.js';
 import { beadsFile, excludeRuntimeFiles } from './paths.js';
+import { assertUsableBeadsFile } from './location.js';
 import { isPidAlive } from './process.js';
 import { describeProblems, parseBeads, readBeadsText, type Snapshot } from './read.js';
 import { schemaProblems } from './schema.js';
 import { leaseDir, leasedIn } from './liveness.js';
+import { encodeBeadsText } from './bytes.js';
+import { stringifyKeeping } from './lossless.js';
 
 export { describeProblems, parseBeads, problemsWarning, type ProblemKind, type Snapshot, type StoreProblem } from './read.js';
 
@@ -70,8 +73,9 @@ export class Draft {
     const sorted = [...this.snapshot.beads].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let out = '';
     for (const bead of sorted) {
-      const raw = this.dirty.has(bead) ? undefined : this.snapshot.rawLines.get(bead.id);
-      out += `${raw ?? JSON.stringify(bead)}\n`;
+      const raw = this.snapshot.rawLines.get(bead.id);
+      // a changed record keeps the text of every value it did not change (lossless.ts)
+      out += `${this.dirty.has(bead) || raw === undefined ? stringifyKeeping(bead, raw) : raw}\n`;
     }
     return out;
   }
@@ -136,11 +140,37 @@ export class BeadStore {
         if (draft.changed) {
           this.removeAbandonedTempFiles();
           this.writeAtomically(draft.serialise());
+          if (snapshot.bomLines.length > 0) warnBomDropped(this.file, snapshot.bomLines);
         }
         return result;
       },
       this.env,
     );
+  }
+
+  /**
+   * Where the bytes of the bead file live: the file itself, or — when `beads.jsonl` is a symbolic
+   * link (a backlog shared between checkouts) — the file it points to. helix replaces that file,
+   * never the link, so every checkout keeps seeing the same backlog; the lock stays this
+   * checkout's `beads.lock`, the one DDx here takes. A link to nothing is refused (exit 16).
+   */
+  writeTarget(): string {
+    try {
+      return realpathSync(this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      assertUsableBeadsFile(this.file);
+      return this.file;
+    }
+  }
+
+  /** The file `beads.jsonl` links to, or undefined when it is a plain file (or missing). */
+  linkTarget(): string | undefined {
+    try {
+      return lstatSync(this.file).isSymbolicLink() ? this.writeTarget() : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Replaces the file while already holding the lock (doctor --fix uses this with its own text). */
@@ -158,17 +188,20 @@ export class BeadStore {
    * behind. Under the lock no live writer has one in flight, so those of dead pids are removed.
    */
   private removeAbandonedTempFiles(): void {
+    const target = this.writeTarget();
+    const dir = dirname(target);
+    const prefix = `${basename(target)}.tmp-`;
     let names: string[];
     try {
-      names = readdirSync(this.dir);
+      names = readdirSync(dir);
     } catch {
       return;
     }
     for (const name of names) {
-      const pid = /^beads\.jsonl\.tmp-(\d+)-\d+$/.exec(name)?.[1];
+      const pid = name.startsWith(prefix) ? /^(\d+)-\d+$/.exec(name.slice(prefix.length))?.[1] : undefined;
       if (pid === undefined || isPidAlive(Number(pid))) continue;
       try {
-        unlinkSync(join(this.dir, name));
+        unlinkSync(join(dir, name));
       } catch {
         // removed by someone else
       }
@@ -177,12 +210,18 @@ export class BeadStore {
 
   /** temp file → fsync → rename → fsync the directory: readers see the old file or the new one. */
   private writeAtomically(text: string): void {
+    const target = this.writeTarget();
     try {
-      writeFileAtomically(this.file, text, { mode: 0o644 });
+      writeFileAtomically(target, encodeBeadsText(text), { mode: 0o644 });
     } catch (error) {
       throw new HelixError('writeFailed', `bead: could not write ${this.file}: ${(error as Error).message}; the previous file is unchanged`);
     }
   }
+}
+
+/** A write drops a byte order mark (DDx rejects a line starting with one, and sorting would move it into the file). */
+function warnBomDropped(file: string, lines: number[]): void {
+  process.stderr.write(`helix: warning: ${file}: removed the UTF-8 byte order mark at the start of line ${lines.join(', ')} (DDx cannot read a line that starts with one)\n`);
 }
 
 /** Refuses a write that would put a record in the file that DDx's next rewrite would damage. */

@@ -2,7 +2,8 @@
 // beads file (missing fields normalised), and writing the file out as JSONL.
 import { readFileSync } from 'node:fs';
 import { HelixError } from '../errors.js';
-import { type Bead, DEFAULT_PRIORITY, nowIso } from './bead.js';
+import { type Bead, DEFAULT_PRIORITY, nowIso, validateBeadId } from './bead.js';
+import { decodeBeadsBytes } from './bytes.js';
 import { type Draft, parseBeads } from './store.js';
 
 /** Older HELIX tracker statuses and their DDx names. */
@@ -63,7 +64,7 @@ export interface ImportResult {
 export function importBeads(draft: Draft, file: string, now: Date = new Date()): ImportResult {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = decodeBeadsBytes(readFileSync(file)); // odd bytes kept, as in the bead file
   } catch (error) {
     throw new HelixError('notFound', `bead: cannot read import file ${file}: ${(error as Error).message}`);
   }
@@ -73,6 +74,7 @@ export function importBeads(draft: Draft, file: string, now: Date = new Date()):
     throw new HelixError('validation', `bead: import refused: ${file} has bad lines: ${lines}; nothing was imported`);
   }
   const result: ImportResult = { imported: [], skipped: [] };
+  for (const record of parsed.beads) validateBeadId(record.id);
   for (const record of parsed.beads) {
     if (draft.get(record.id)) {
       result.skipped.push(record.id);

@@ -1,4 +1,4 @@
-// `helix run` after the ready queue drains (contract §6.6), black-box: the real CLI with stub
+// `helix run` after the ready queue drains (docs/contract/cli.md §6.6), black-box: the real CLI with stub
 // agents on PATH answering check and the actions it routes to. Each test reads the stubs' call log
 // to see which agent calls the run made, in which order.
 import { spawn } from 'node:child_process';
@@ -88,7 +88,7 @@ describe('queue drain routing, black-box', () => {
     });
     const r = w.helix(['run']);
     expect(r.status).toBe(0);
-    // the backfill's answer on stdout, then its lines on stderr (§2.12, §6)
+    // the backfill's answer on stdout, then its lines on stderr (docs/contract/bash-interface.md §2.12, §6)
     expect(r.stdout).toContain('Reconstructed the docs.');
     expect(r.stderr).toContain('helix: queue drained, running backfill\n');
     expect(r.stderr).toContain('helix: research epic=none\nhelix: backfill report=docs/backfill.md\n');
@@ -190,7 +190,7 @@ describe('queue drain routing, black-box', () => {
     expect(off.helix(['run', '--no-auto-align']).status).toBe(0);
     expect(off.actions()).toEqual(['implementation', 'check']);
 
-    // bash-interface §2.11: "including a run that built nothing"
+    // docs/contract/bash-interface.md §2.11: "including a run that built nothing"
     const idle = new World({ responses: [check('STOP')] });
     expect(idle.helix(['run']).status).toBe(0);
     expect(idle.actions()).toEqual(['check', 'align']);

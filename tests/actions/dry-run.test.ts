@@ -1,6 +1,6 @@
 // `--dry-run` prints the exact agent command each action would run, on stdout, and runs nothing
-// (contract §8): codex and claude called directly, and `ddx agent run …` when ddx is installed.
-// The prompts are written out line for line as bash-interface §1 gives them.
+// (docs/contract/cli.md §8): codex and claude called directly, and `ddx agent run …` when ddx is installed.
+// The prompts are written out line for line as docs/contract/bash-interface.md §1 gives them.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ const FOLLOW = 'Follow the action exactly. Do the work — do not just describe 
 const quoted = (lines: string[]) => shellQuote(`${lines.join('\n')}\n`);
 
 /**
- * Each action's prompt, line for line as bash-interface §1 gives it. `cli` is the tracker command
+ * Each action's prompt, line for line as docs/contract/bash-interface.md §1 gives it. `cli` is the tracker command
  * the prompt names: `ddx bead` with DDx installed, helix's own `helix tracker` without it.
  */
 const tracker = (root: string) => `Issue tracker: built-in JSONL at ${root}/.ddx/beads.jsonl (legacy: .ddx/issues.jsonl).`;
@@ -222,7 +222,7 @@ describe('--dry-run prints the exact agent command and runs nothing', () => {
   });
 });
 
-describe('the implementation prompt (bash-interface §1.1, with cli.md’s claim and close)', () => {
+describe('the implementation prompt (docs/contract/bash-interface.md §1.1, with cli.md’s claim and close)', () => {
   const CRITICAL =
     'CRITICAL: If tests fail after your changes, fix them. 99% of test failures are caused by your changes, not by pre-existing breakage. Do not blame external causes, do not skip tests, do not commit with failing tests. Fix the code or fix the test. Retry up to 3 times before giving up. Never commit broken work.';
 

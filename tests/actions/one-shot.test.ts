@@ -1,4 +1,4 @@
-// The one-shot actions (contract §2, §8): align under its governing bead, design/plan and polish
+// The one-shot actions (docs/contract/cli.md §2, §8): align under its governing bead, design/plan and polish
 // with --rounds, backfill's trailers and report file, experiment's clean-worktree rule, and the
 // prompt every action hands its agent. Black-box: the real CLI, stub agents, temp git repos.
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ const GOVERNING_LABELS = ['helix', 'phase:review', 'kind:planning', 'action:alig
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
 const deadPid = () => String(spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid);
 
-describe('helix align: the governing bead (bash-interface §5)', () => {
+describe('helix align: the governing bead (docs/contract/bash-interface.md §5)', () => {
   it('is created as `align: <scope>` with the Bash labels, description and acceptance, left open for the agent', () => {
     const w = new World();
     const first = w.helix(['align']);

@@ -1,4 +1,4 @@
-// Fresh-eyes review (contract §6.5, §8): after a big enough completed cycle inside `helix run`,
+// Fresh-eyes review (docs/contract/cli.md §6.5, §8): after a big enough completed cycle inside `helix run`,
 // after an epic closes, and as `helix review` on its own. Black-box with stub agents; the
 // implementation stub commits real files so the change size is measured from git.
 import { readFileSync, rmSync } from 'node:fs';
@@ -89,7 +89,7 @@ describe('post-implementation review inside helix run', () => {
     const statusJson = JSON.parse(w.helix(['status', '--json']).stdout) as { injected_supervisory: Array<{ id: string; type: string; triggering_bead: string | null; triggering_cycle: number | null }> };
     expect(statusJson.injected_supervisory.map((i) => i.type)).toEqual(['review-finding', 'review-finding']);
     expect(statusJson.injected_supervisory).toEqual(expect.arrayContaining([expect.objectContaining({ id: followUp!.id, triggering_bead: task.id, triggering_cycle: 1 })]));
-    // and the run-state counts the one helix filed (§12.3)
+    // and the run-state counts the one helix filed (docs/contract/bash-interface.md §12.3)
     expect(JSON.parse(readFileSync(join(w.repo, '.ddx', 'run-state.json'), 'utf8')).supervisory_injection_count).toEqual({ 'review-finding': 1 });
   });
 
@@ -207,7 +207,7 @@ describe('post-epic review', () => {
 });
 
 describe('helix review on its own', () => {
-  // bash-interface §9: the lines and exit codes of the Bash CLI (10 when it found issues)
+  // docs/contract/bash-interface.md §9: the lines and exit codes of the Bash CLI (10 when it found issues)
   const cases: Array<{ name: string; stdout: string; status: number; line: string }> = [
     { name: 'CLEAN exits 0 and says nothing more', stdout: 'REVIEW_STATUS: CLEAN\nISSUES_COUNT: 0\nFINDINGS_FILED: 0\n', status: 0, line: '' },
     { name: 'ISSUES_FOUND with its count exits 10', stdout: '**REVIEW_STATUS:** `ISSUES_FOUND`\nISSUES_COUNT: 3\nFINDINGS_FILED: 3\n', status: 10, line: 'helix: review reported 3 issue(s), 3 filed as tracker issues\n' },
@@ -342,7 +342,7 @@ describe('helix review on its own', () => {
   });
 });
 
-describe('the review gate fails safe (bash-interface §2.8)', () => {
+describe('the review gate fails safe (docs/contract/bash-interface.md §2.8)', () => {
   /** A `run` step: write `lines` lines to `file` in the worktree, without committing. */
   const write = (file: string, lines: number): string[] => ['sh', '-c', `seq 1 ${lines} > ${file}`];
   const close: string[] = ['helix', 'tracker', 'close', '{{id}}'];

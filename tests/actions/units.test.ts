@@ -16,7 +16,7 @@ import { bead, play, settings } from '../supervisor/builders.js';
 
 const judge = (action: Parameters<typeof judgeAction>[0], text: string, exitCode = 0, root = '/nonexistent') => judgeAction(action, exitCode, parseTrailers(text), root);
 
-describe('judging an answer by its trailers (bash-interface §6, §9)', () => {
+describe('judging an answer by its trailers (docs/contract/bash-interface.md §6, §9)', () => {
   it('backfill names the first thing wrong, in the Bash order: status, report trailer, report file, then BLOCKED', () => {
     const root = tempDir();
     writeFileSync(join(root, 'r.md'), 'report\n');
@@ -67,7 +67,7 @@ function store(): BeadStore {
   return new BeadStore(join(tempDir(), '.ddx'), {});
 }
 
-describe('the governing bead on a real tracker file (bash-interface §5.3)', () => {
+describe('the governing bead on a real tracker file (docs/contract/bash-interface.md §5.3)', () => {
   const now = new Date('2026-03-01T12:00:00Z');
   const acquire = (s: BeadStore, scope: string, env: NodeJS.ProcessEnv = {}) => acquireGoverningBead(s, scope, { root: tempDir(), now, env });
 

@@ -5,7 +5,7 @@ import type { AgentChoiceInput } from '../../src/agents/index.js';
 const onPath = (...programs: string[]) => (p: string) => programs.includes(p);
 const plan = (input: Partial<AgentChoiceInput>) => resolveAgentPlan({ env: {}, isOnPath: onPath(), ...input });
 
-describe('agent choice (contract §3, §8)', () => {
+describe('agent choice (docs/contract/cli.md §3, §8)', () => {
   it('defaults to codex with no alternate when claude is not installed', () => {
     const p = plan({ isOnPath: onPath('codex') });
     expect(p).toEqual({ primary: { agent: 'codex' }, review: { agent: 'codex' } });
@@ -72,7 +72,7 @@ describe('agent choice (contract §3, §8)', () => {
     expect(() => plan({ env: { HELIX_EFFORT: 'HIGH' } })).toThrow(/invalid effort in HELIX_EFFORT/);
   });
 
-  it('without --effort or HELIX_EFFORT each action gets its default (addendum §0.5); experiment gets none', () => {
+  it('without --effort or HELIX_EFFORT each action gets its default (docs/contract/bash-interface.md §0.5); experiment gets none', () => {
     const p = plan({ isOnPath: onPath('codex', 'claude') });
     const efforts = Object.fromEntries(
       (['build', 'check', 'align', 'backfill', 'design', 'polish', 'review', 'experiment'] as const).map((a) => [a, agentForAction(p, a).effort]),

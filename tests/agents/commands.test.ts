@@ -10,7 +10,7 @@ import {
 
 const root = '/repo/root';
 
-describe('ddx command builders (contract §8)', () => {
+describe('ddx command builders (docs/contract/cli.md §8)', () => {
   it('execute-bead: id, --effort defaults to medium, --json, selected issue in the environment', () => {
     expect(executeBeadCommand({ root, beadId: 'hx-1a2b3c4d' })).toEqual({
       file: 'ddx',
@@ -27,9 +27,11 @@ describe('ddx command builders (contract §8)', () => {
     ]);
   });
 
-  it('ddx try (current DDx) carries the bead and the routing flags it has (no --json, no --prompt)', () => {
-    expect(tryCommand({ root, beadId: 'hx-2' })).toEqual({ file: 'ddx', args: ['try', 'hx-2'], cwd: root, env: { HELIX_SELECTED_ISSUE: 'hx-2' } });
-    expect(tryCommand({ root, beadId: 'hx-2', harness: 'codex', model: 'm', effort: 'low' }).args).toEqual(['try', 'hx-2', '--harness', 'codex', '--model', 'm', '--effort', 'low']);
+  it('ddx try (current DDx) carries the bead, the routing flags it has (no --json, no --prompt) and HELIX_AGENT_TIMEOUT as its wall clock', () => {
+    expect(tryCommand({ root, beadId: 'hx-2', wallClockSeconds: 2700 })).toEqual({ file: 'ddx', args: ['try', 'hx-2', '--attempt-wall-clock', '2700s'], cwd: root, env: { HELIX_SELECTED_ISSUE: 'hx-2' } });
+    expect(tryCommand({ root, beadId: 'hx-2', harness: 'codex', model: 'm', effort: 'low', wallClockSeconds: 60 }).args).toEqual(['try', 'hx-2', '--harness', 'codex', '--model', 'm', '--effort', 'low', '--attempt-wall-clock', '60s']);
+    // no timeout → DDx's 0 (disabled); a branch DDx would refuse, when the user allows it
+    expect(tryCommand({ root, beadId: 'hx-2', wallClockSeconds: Number.POSITIVE_INFINITY, allowNonDefaultBranch: true }).args).toEqual(['try', 'hx-2', '--attempt-wall-clock', '0', '--allow-non-default-branch']);
   });
 
   it.each([
@@ -50,7 +52,7 @@ describe('ddx command builders (contract §8)', () => {
   });
 });
 
-describe('direct agent command builders (contract §8)', () => {
+describe('direct agent command builders (docs/contract/cli.md §8)', () => {
   it('codex: bypass flag before exec, -C root, model, model_reasoning_effort, --ephemeral --json, prompt on stdin (`-`)', () => {
     expect(codexCommand({ root, prompt: 'the prompt' })).toEqual({
       file: 'codex',

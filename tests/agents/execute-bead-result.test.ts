@@ -16,7 +16,7 @@ const full = {
   exit_code: 0,
 };
 
-describe('parseExecuteBeadResult (contract §8)', () => {
+describe('parseExecuteBeadResult (docs/contract/cli.md §8)', () => {
   it('ignores advisory lines before the JSON and keeps every contract field', () => {
     const output = `warning: ddx update available\n[ddx] preparing worktree\n${JSON.stringify(full, null, 2)}\n`;
     expect(parseExecuteBeadResult(output)).toEqual({

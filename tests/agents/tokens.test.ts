@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractTokens } from '../../src/agents/index.js';
 
-describe('extractTokens (contract §8)', () => {
+describe('extractTokens (docs/contract/cli.md §8)', () => {
   it('reads the number on the line after "tokens used", commas allowed', () => {
     expect(extractTokens('working…\ntokens used\n12,345\n')).toBe(12345);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseNameList, parseNextAction, parseTrailers } from '../../src/agents/index.js';
 
-describe('NEXT_ACTION (contract §6, §8)', () => {
+describe('NEXT_ACTION (docs/contract/cli.md §6, §8)', () => {
   it('matches a plain trailer', () => {
     expect(parseNextAction('NEXT_ACTION: STOP\nreason: nothing left\n')).toBe('STOP');
   });

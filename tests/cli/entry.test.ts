@@ -43,7 +43,7 @@ describe('helix entry point', () => {
   });
 });
 
-describe('the common flags (contract §3: accepted by every command)', () => {
+describe('the common flags (docs/contract/cli.md §3: accepted by every command)', () => {
   const COMMON = ['--agent', '--claude', '--codex', '--model', '--effort', '--dry-run', '--quiet', '--summary'];
 
   it('every command and sub-command of the program declares them', async () => {
@@ -55,7 +55,7 @@ describe('the common flags (contract §3: accepted by every command)', () => {
       if (path.length > 0) for (const flag of COMMON) if (!longs.includes(flag)) missing.push(`${path.join(' ')} ${flag}`);
       for (const sub of command.commands) walk(sub, [...path, sub.name()]);
     };
-    walk(buildProgram() as unknown as Node, []);
+    walk((await buildProgram()) as unknown as Node, []);
     expect(missing).toEqual([]);
   });
 
@@ -68,7 +68,7 @@ describe('the common flags (contract §3: accepted by every command)', () => {
   });
 });
 
-describe('the usage (bash-interface §0.7)', () => {
+describe('the usage (docs/contract/bash-interface.md §0.7)', () => {
   const usage = helix(['help'], { cwd: tempDir() }).stdout;
 
   it('has the Bash parts in order, the synopsis of every command, --summary, and no stage-model overrides', () => {
@@ -115,7 +115,7 @@ describe('the usage (bash-interface §0.7)', () => {
   });
 });
 
-describe('helix doctor (bash-interface §18)', () => {
+describe('helix doctor (docs/contract/bash-interface.md §18)', () => {
   const version = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version as string;
 
   it('opens with the Bash header, checks the workflows, and ends with the Result line', () => {

@@ -1,5 +1,6 @@
-// bin/helix serves plain `tracker ready|blocked` without commander; it must print exactly what
-// the full CLI prints for the same question.
+// bin/helix serves plain `tracker ready|blocked`, `status` and `next` without commander
+// (src/cli/plain.ts); they must print exactly what the full CLI prints for the same question,
+// warnings and exit codes included.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,18 @@ describe('tracker read fast path', () => {
     expect(ids(['ready'])).toEqual(['hx-00000004', 'hx-00000002']);
     expect(ids(['ready', '--execution'])).toEqual(['hx-00000002']);
   });
+
+  it.each([[['tracker', 'ready']], [['tracker', 'blocked', '--json']], [['status', '--json']], [['next']]])(
+    '%j is refused with exit 14 when DDx keeps the beads in another backend, on both paths',
+    (args) => {
+      const env = { DDX_BEAD_BACKEND: 'axon' };
+      for (const r of [helix(args, { cwd, env }), helix([...args, '--agent', 'codex'], { cwd, env })]) {
+        expect(r.status).toBe(14);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/^helix: DDx keeps this project's beads in the axon backend \(DDX_BEAD_BACKEND\)[^\n]*\n$/);
+      }
+    },
+  );
 
   it('an unknown flag still gets the contract error from the full CLI', () => {
     const r = helix(['tracker', 'ready', '--bogus'], { cwd });
@@ -94,3 +107,27 @@ describe('tracker read fast path', () => {
   });
 });
 
+describe('plain status and next', () => {
+  const cwd = projectWithBeads();
+
+  it.each([[['status']], [['status', '--json']], [['status', '--json', '-q']], [['next']], [['next', '--summary']]])(
+    '%j prints what the full CLI prints, warnings included',
+    (args) => {
+      const plain = helix(args, { cwd });
+      // `--agent codex` takes a value, so this call goes through commander
+      const full = helix([...args, '--agent', 'codex'], { cwd });
+      expect(plain.status).toBe(0);
+      // a parked bead's age is counted in whole seconds at each call: the two calls may straddle one
+      const ageless = (text: string) => text.replace(/"age_seconds": \d+/g, '"age_seconds": N');
+      expect(ageless(plain.stdout)).toBe(ageless(full.stdout));
+      expect(plain.stderr).toBe(full.stderr);
+      expect(plain.stderr).toContain('malformed line(s) 5');
+    },
+  );
+
+  it('next names the first ready execution bead; a positional or --help goes to the full CLI', () => {
+    expect(helix(['next'], { cwd }).stdout).toBe('hx-00000002\n');
+    expect(helix(['next', 'extra'], { cwd }).status).not.toBe(0);
+    expect(helix(['status', '--help'], { cwd }).stdout).toMatch(/^Usage:\n  helix run /);
+  });
+});

@@ -110,7 +110,7 @@ for (const agent of ['codex', 'claude'] as const) {
         { text: 'Three problems in the last commit.\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 0' },
       ]);
       const r = await p.helix(['review']);
-      // bash-interface §9: the Bash line, and exit 10 when the review found issues
+      // docs/contract/bash-interface.md §9: the Bash line, and exit 10 when the review found issues
       expect(r.stderr).toContain('helix: review reported 3 issue(s), 0 filed as tracker issues\n');
       expect(r.status).toBe(10);
       expect(r.stdout).toBe('Three problems in the last commit.\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 3\nFINDINGS_FILED: 0\n');

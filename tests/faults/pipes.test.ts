@@ -1,5 +1,5 @@
 // Broken stdout and stderr pipes: the reader of helix's output goes away (`| head -1`) while helix
-// holds a claim. helix prints a build's answer after the call (bash-interface §2.5), so while an
+// holds a claim. helix prints a build's answer after the call (docs/contract/bash-interface.md §2.5), so while an
 // agent runs it writes nothing to the terminal and learns that its reader left at its next line. The real shell pipeline, its exit status from PIPESTATUS. Each
 // asserts: claim released, run-state recorded, no process left, exit 141 (like SIGPIPE), and the
 // one line — in the session log, since the terminal is gone.

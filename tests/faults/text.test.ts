@@ -69,7 +69,7 @@ describe('escape sequences in every printed field', () => {
     const logs = readdirSync(join(p.root, '.helix-logs')).map((f) => join(p.root, '.helix-logs', f));
     expect(logs.some((f) => f.includes('blockers-'))).toBe(true);
     for (const file of logs) expectPrintable(file, readFileSync(file, 'utf8'));
-    // a build's answer is on stdout in normal mode (bash-interface §2.5); blocker lines on stderr
+    // a build's answer is on stdout in normal mode (docs/contract/bash-interface.md §2.5); blocker lines on stderr
     expect(normal.stdout).toContain('agent says \\u001b]52');
     expect(normal.stderr).toContain(`helix:   ${A} — intractable after 4 attempts with exponential backoff\nhelix:     Title \\u001b]52`);
     expect(check.stdout).toContain('check says \\u001b]52');

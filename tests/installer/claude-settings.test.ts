@@ -20,7 +20,7 @@ const older = helixHookSpecs(shellQuote('/old/place/bin/helix'));
 type Settings = { [key: string]: Json };
 
 describe('helix hooks in settings.json', () => {
-  it('adds a SessionStart hook and an Edit|Write|MultiEdit PreToolUse hook', () => {
+  it('adds a SessionStart hook, an Edit|Write|MultiEdit PreToolUse hook and the Stop and SubagentStop hooks', () => {
     const { settings, changed } = addHelixHooks({}, ours);
     expect(changed).toBe(true);
     expect(settings).toEqual({
@@ -29,6 +29,8 @@ describe('helix hooks in settings.json', () => {
         PreToolUse: [
           { matcher: 'Edit|Write|MultiEdit', hooks: [{ type: 'command', command: "node '/opt/helix/bin/helix' hook pre-tool-use", timeout: 10 }] },
         ],
+        Stop: [{ hooks: [{ type: 'command', command: "node '/opt/helix/bin/helix' hook stop", timeout: 10 }] }],
+        SubagentStop: [{ hooks: [{ type: 'command', command: "node '/opt/helix/bin/helix' hook subagent-stop", timeout: 10 }] }],
       },
     });
   });
@@ -38,7 +40,7 @@ describe('helix hooks in settings.json', () => {
     const twice = addHelixHooks(once, ours);
     expect(twice.changed).toBe(false);
     expect(twice.settings).toEqual(once);
-    expect(findHelixHooks(twice.settings)).toHaveLength(2);
+    expect(findHelixHooks(twice.settings)).toHaveLength(4);
   });
 
   it('keeps the user\'s hooks, in order, and replaces an older checkout\'s helix hooks', () => {
@@ -58,10 +60,12 @@ describe('helix hooks in settings.json', () => {
       ['fmt.sh'],
       ["node '/opt/helix/bin/helix' hook pre-tool-use"],
     ]);
-    expect(hooks.Stop).toEqual(user.hooks && (user.hooks as Settings).Stop);
-    expect(findHelixHooks(settings).map((h) => h.command)).toEqual([
+    expect(hooks.Stop!.map((g) => g.hooks.map((h) => h.command))).toEqual([['notify.sh'], ["node '/opt/helix/bin/helix' hook stop"]]);
+    expect(findHelixHooks(settings).map((h) => h.command).sort()).toEqual([
       "node '/opt/helix/bin/helix' hook pre-tool-use",
       "node '/opt/helix/bin/helix' hook session-start",
+      "node '/opt/helix/bin/helix' hook stop",
+      "node '/opt/helix/bin/helix' hook subagent-stop",
     ]);
   });
 
@@ -124,7 +128,7 @@ describe('settings.json file changes', () => {
   it('creates settings.json (and its folder) when there is none', () => {
     const file = join(tempDir(), 'new claude', 'settings.json');
     changeSettingsFile({ action: 'add', settingsPath: file, helixBin: '/h/bin/helix', dryRun: false });
-    expect(findHelixHooks(JSON.parse(readFileSync(file, 'utf8')) as Settings)).toHaveLength(2);
+    expect(findHelixHooks(JSON.parse(readFileSync(file, 'utf8')) as Settings)).toHaveLength(4);
   });
 
   it('writes through a symlinked settings.json to the real file and keeps the link', () => {
@@ -136,7 +140,7 @@ describe('settings.json file changes', () => {
     symlinkSync(real, link);
     changeSettingsFile({ action: 'add', settingsPath: link, helixBin: '/h/bin/helix', dryRun: false });
     expect(readlinkSync(link)).toBe(real);
-    expect(findHelixHooks(JSON.parse(readFileSync(real, 'utf8')) as Settings)).toHaveLength(2);
+    expect(findHelixHooks(JSON.parse(readFileSync(real, 'utf8')) as Settings)).toHaveLength(4);
   });
 
   it('dry run and invalid JSON leave the file as it was', () => {

@@ -36,8 +36,9 @@ export function requireBuild(): void {
 export function checkoutCopy(prefix = 'helix checkout-'): string {
   const root = join(tempDir(prefix), 'helix src');
   mkdirSync(root);
-  // dist/unique-path.js and dist/atomic-write.js: settings-cli.js names its backups and writes with them
-  for (const path of ['bin', 'skills', 'package.json', 'scripts/install-local-skills.sh', 'dist/installer', 'dist/unique-path.js', 'dist/atomic-write.js']) {
+  // dist/unique-path.js and dist/atomic-write.js: settings-cli.js names its backups and writes with them;
+  // dist/version.js: the launcher's `--version`
+  for (const path of ['bin', 'skills', 'package.json', 'scripts/install-local-skills.sh', 'dist/installer', 'dist/unique-path.js', 'dist/atomic-write.js', 'dist/version.js']) {
     cpSync(join(REPO_ROOT, path), join(root, path), { recursive: true });
   }
   return root;

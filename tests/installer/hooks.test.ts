@@ -35,6 +35,10 @@ function memoryWith(memories: HookRecalledMemory[], health?: HookMemoryHealth) {
         call.limit = limit;
         return memories;
       },
+      systemicWarnings: () => memories.filter((m) => m.type === 'systemic'),
+      async recordSessionEnd() {
+        return undefined;
+      },
       async health() {
         if (!health) throw new Error('no health');
         return health;
@@ -117,7 +121,7 @@ describe('pre-tool-use hook', () => {
     const { open } = memoryWith([JWT, systemic]);
     const out = await preToolUse(payload('Edit', join(root, 'a.ts')), { cwd: root, env: {}, openMemory: open });
     const context = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    expect(context.split('\n')[1]).toMatch(/^- \[67%\] repeated-timeout \(systemic: seen 3\+ times/);
+    expect(context.split('\n')[1]).toMatch(/^- \[67%\] repeated-timeout \(systemic: seen 3 times/);
     expect(context.split('\n')[2]).toContain('jwt-expiry-in-seconds');
   });
 
@@ -143,6 +147,8 @@ describe('pre-tool-use hook', () => {
       recallForFile: async () => {
         throw new Error('no such table: memories');
       },
+      systemicWarnings: () => [],
+      recordSessionEnd: async () => undefined,
       health: async () => ({ status: 'HEALTHY', total_memories: 0 }),
       close: () => {
         closed = true;

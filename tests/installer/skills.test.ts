@@ -1,12 +1,12 @@
 // Every skill has valid front matter and tells the agent to run commands the contract defines
-// (cli.md §2, memory.md); the commands `helix --help` already lists must answer `--help`.
+// (docs/contract/cli.md §2, memory.md); the commands `helix --help` already lists must answer `--help`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { helix, REPO_ROOT, tempDir } from '../helpers/cli.js';
 import { SKILL_NAMES } from './fixtures.js';
 
-/** cli.md §2 (with aliases) plus the entry points of §1 and the installer of §11. */
+/** docs/contract/cli.md §2 (with aliases) plus the entry points of §1 and the installer of §11. */
 const CONTRACT_COMMANDS = new Set([
   'run', 'build', 'implement', 'check', 'align', 'design', 'plan', 'polish', 'review', 'backfill', 'experiment',
   'next', 'status', 'start', 'stop', 'triage', 'tracker', 'memory', 'doctor', 'install', 'help', 'version',
@@ -16,11 +16,11 @@ const MEMORY_SUBCOMMANDS = new Set([
   'store', 'recall', 'get', 'edge', 'edges', 'feedback', 'feedback-verify', 'decay', 'prune', 'consolidate', 'health',
   'similar-recent', 'suggest-edges', 'inject', 'batch-inject', 'strategic-recall', 'chunk', 'connected', 'decay-edges',
 ]);
-/** cli.md §5's tracker sub-commands. */
+/** docs/contract/cli.md §5's tracker sub-commands. */
 const TRACKER_SUBCOMMANDS = new Set([
   'init', 'create', 'show', 'update', 'close', 'reopen', 'list', 'ready', 'blocked', 'dep', 'status', 'doctor', 'import', 'export',
 ]);
-/** The command each skill is about (the seed's /helix-query and /helix-stats map onto memory and status). */
+/** The command each skill is about (the memory plugin's /helix-query and /helix-stats, docs/contract/design.md, map onto memory and status). */
 const PRIMARY: Record<string, string[]> = {
   'helix-query': ['memory recall', 'memory strategic-recall'],
   'helix-stats': ['memory health', 'status'],
@@ -108,7 +108,7 @@ describe('skills', () => {
     it.skipIf(!listed.has(command))(`helix ${command}, named by a skill, answers --help`, () => {
       const r = helix([command, '--help'], { cwd: tempDir() });
       expect(r.status).toBe(0);
-      // the Bash CLI's commands print the general usage (bash-interface §0.6); the others their own
+      // the Bash CLI's commands print the general usage (docs/contract/bash-interface.md §0.6); the others their own
       expect(r.stdout).toMatch(new RegExp(`Usage: helix ${command}|^Usage:\\n[\\s\\S]*^ {2}helix ${command}\\b`, 'm'));
     });
   }

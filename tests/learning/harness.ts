@@ -2,7 +2,7 @@
 // store, the stub `ddx` (tests/stubs) first on PATH, and `helix run` run as a child process.
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemoryStore, resolveDbPath, type StoreInput } from '../../src/memory/index.js';
 import { BeadStore, createBead, type Bead, type CreateInput } from '../../src/tracker/index.js';
@@ -13,15 +13,19 @@ const STUBS = join(REPO_ROOT, 'tests', 'stubs');
 /** Flags that keep a test run to the builds: no review, no alignment. */
 export const RUN = ['run', '--summary', '--no-auto-review', '--no-auto-align'];
 
-/** A bead several memories look alike for, and three of those memories (learning and recovery tests). */
+/**
+ * A bead several memories look alike for, and three of those memories (learning and recovery
+ * tests). The memories name the bead's file, so they pass the relevance gate, and the bead's text
+ * names their situations, so feedback counts them as about it (src/memory/match.ts).
+ */
 export const WEBHOOK_BEAD = {
   title: 'Repair the payment webhook handler',
-  description: 'The payment webhook handler in src/payments/webhook.ts is broken for some users.',
+  description: 'The payment webhook handler in src/payments/webhook.ts is broken for some users: reports say it breaks on Windows paths, times out under heavy load, and charges retried customers twice.',
   acceptance: 'The payment webhook handler works again.',
 };
-export const WINDOWS = { trigger: 'Payment webhook handler breaks on Windows paths', resolution: 'Normalise path separators before comparing them' };
-export const LOAD = { trigger: 'Payment webhook handler times out under heavy load', resolution: 'Raise the worker pool size and the request timeout' };
-export const TWICE = { trigger: 'Retried payment webhooks charge the customer twice', resolution: 'Record each webhook event id and skip ids already processed' };
+export const WINDOWS = { trigger: 'Payment webhook handler (src/payments/webhook.ts) breaks on Windows paths', resolution: 'Normalise path separators before comparing them' };
+export const LOAD = { trigger: 'Payment webhook handler in src/payments/webhook.ts times out under heavy load', resolution: 'Raise the worker pool size and the request timeout' };
+export const TWICE = { trigger: 'Retried payment webhooks charge the customer twice (src/payments/webhook.ts)', resolution: 'Record each webhook event id and skip ids already processed' };
 
 export interface StubResponse {
   when?: string | string[];
@@ -50,6 +54,8 @@ export class Project {
 
   constructor(env: NodeJS.ProcessEnv = {}) {
     mkdirSync(this.scratch, { recursive: true });
+    // the test's own files are not the user's work: DDx's build would refuse a tree they dirtied
+    appendFileSync(join(this.root, '.git', 'info', 'exclude'), '.scratch/\n');
     mkdirSync(join(this.root, '.ddx'), { recursive: true });
     this.env = {
       PATH: `${STUBS}:${process.env.PATH}`,

@@ -288,7 +288,7 @@ describe('systemic failures', () => {
     const kept = p.keepPrompt();
     p.script([{ when: 'execute-bead', run: kept.run, result: {} }]);
     expect(p.helix([...RUN, '--max-cycles', '1']).status).toBe(0);
-    expect(read(kept.file)).toMatch(/^WARNING: \[[^\]]+\] Repeated: .*ModuleNotFoundError.*\[seen 3\+ times/m);
+    expect(read(kept.file)).toMatch(/^WARNING: \[[^\]]+\] Repeated: .*ModuleNotFoundError.*\[seen \d+ times/m);
   });
 });
 

@@ -80,6 +80,21 @@ describe('ablations swap one mechanism of the built helix, nothing else', () => 
     expect(probe('decay', code)).toEqual([[0.5, 0], [0, 0]]);
   });
 
+  it('credit: feedback-verify is not told the task, so an unused memory it is not about counts against it', () => {
+    const code = `
+      import { mkdtempSync } from 'node:fs'; import { tmpdir } from 'node:os'; import { join } from 'node:path';
+      const m = await import(${dist('memory/index.js')});
+      const store = m.openMemoryStore({ dbPath: join(mkdtempSync(join(tmpdir(), 'abl-')), 'h.db'), env: { HELIX_EMBEDDER: 'lexical' }, warn: () => {} });
+      const fix = (await store.store({ type: 'pattern', trigger: 'Payment webhook retries charge twice', resolution: 'set retry_policy = exponential-jitter' })).name;
+      const other = (await store.store({ type: 'pattern', trigger: 'Payment logs fill the disk', resolution: 'set log_level = warn in config/payments.toml' })).name;
+      const task = { objective: 'Repair the payment webhook retries: customers are charged twice', files: ['config/payments.toml'] };
+      const verdict = store.feedbackVerify({ taskId: 't1', verifyPassed: true, injected: [fix, other], utilized: [fix], task });
+      console.log(JSON.stringify({ unhelpful: verdict.unhelpful.length, leftAlone: verdict.left_alone.length }));`;
+    const built = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: REPO_ROOT, env: cleanEnv(), encoding: 'utf8' });
+    expect(JSON.parse(built.stdout)).toEqual({ unhelpful: 0, leftAlone: 1 });
+    expect(probe('credit', code)).toEqual({ unhelpful: 1, leftAlone: 0 });
+  });
+
   it("gating: feedback takes the agent's own verdict; learn: no failure memory and no pattern from LEARNED", () => {
     // One failed attempt whose agent claimed success and printed a LEARNED line, fed through the
     // built memory port: prints the injected memory's counts and how many memories exist after.

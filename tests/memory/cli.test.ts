@@ -36,10 +36,11 @@ describe('helix memory (CLI)', () => {
       injected_count: 2,
       helped: [name],
       unhelpful: [pattern],
+      left_alone: [],
     });
     expect(m('decay').json).toEqual({ decayed: 0, threshold_days: 30, min_uses: 2 });
     expect(m('prune').json).toEqual({ pruned: 0, remaining: 2, removed: [] });
-    expect(m('consolidate').json).toEqual({ merged: 0, remaining: 2 });
+    expect(m('consolidate').json).toEqual({ merged: 0, remaining: 2, pairs: [] });
     expect(m('health').json).toMatchObject({ status: 'HEALTHY', total_memories: 2, embedder: 'lexical-v1-384' });
     expect(m('similar-recent', 'Docker build cannot find dist in the context').json.map((x: { name: string }) => x.name)).toEqual([name]);
     expect(Array.isArray(m('suggest-edges', name, '--limit', '3').json)).toBe(true);
@@ -84,7 +85,7 @@ describe('helix memory (CLI)', () => {
     writeFileSync(bad, 'this is not an SQLite file, just text that is long enough to have a header............');
     const r = helix(['memory', 'health', '--db', bad], { cwd, env: ENV });
     expect(r.status).toBe(10);
-    expect(r.stderr).toMatch(/^helix memory: cannot open .*not-a-db\.db: /);
+    expect(r.stderr).toMatch(/^helix memory: the memory database .*not-a-db\.db is damaged \(file is not a database, SQLITE_NOTADB\)/);
   });
 
   it('uses HELIX_DB_PATH, and --db over it', () => {

@@ -29,7 +29,7 @@ describe('feedback-verify verdicts (verification gates the agent claim)', () => 
     [true, ['a'], ['a', 'never-injected'], ['a'], []],
     [false, ['a'], [], [], []],
   ])('passed=%s injected=%j utilized=%j → helped %j, unhelpful %j', (verifyPassed, injected, utilized, helped, unhelpful) => {
-    expect(verifyVerdicts({ verifyPassed, injected, utilized })).toEqual({ helped, unhelpful });
+    expect(verifyVerdicts({ verifyPassed, injected, utilized })).toEqual({ helped, unhelpful, left_alone: [] });
   });
 });
 
@@ -44,6 +44,7 @@ describe('feedback-verify', () => {
       injected_count: 2,
       helped: [name],
       unhelpful: [],
+      left_alone: [],
     });
     const failed = store.feedbackVerify({ taskId: 't2', verifyPassed: false, injected: [name] });
     expect(failed).toMatchObject({ credited: 0, helped: [], unhelpful: [name] });

@@ -14,7 +14,7 @@ describe('inject', () => {
     expect(result.injected.sort()).toEqual([fresh, proven, systemic].sort());
     const lines = result.prompt.split('\n');
     expect(lines[0]).toBe(PROMPT_HEADER);
-    expect(lines[1]).toBe(`WARNING: [unproven] Repeated: CI tests flaky from environment differences -> Pin the CI env in one place (memory: ${systemic}) [seen 3+ times: consider an architectural fix]`);
+    expect(lines[1]).toBe(`WARNING: [unproven] Repeated: CI tests flaky from environment differences -> Pin the CI env in one place (memory: ${systemic}) [seen 3 times: consider an architectural fix]`);
     expect(lines).toContain(`[67%] Flaky CI test because of locale number formatting -> Set LC_ALL=C.UTF-8 in the test env (memory: ${proven})`);
     expect(lines).toContain(`[unproven] CI test fails on date formatting in another timezone -> Set TZ=UTC in the test env (memory: ${fresh})`);
   });

@@ -49,13 +49,13 @@ describe('consolidate', () => {
     const first = await added(store, 'Jest test times out because setInterval in src/poller.ts keeps the event loop alive', 'Use fake timers and stop the poller');
     const target = await added(store, 'Unrelated memory about terraform plans', 'Read the plan first', { type: 'pattern' });
     // Similar enough for consolidate at 0.5, not for a merge at store time (0.85).
-    const second = await added(store, 'Jest hangs: the poller interval keeps the event loop alive in tests', 'Fake timers, stop the poller');
+    const second = await added(store, 'Jest hangs: the poller interval in src/poller.ts keeps the event loop alive in tests', 'Fake timers, stop the poller');
     store.feedback([first], 1);
     store.feedback([second], 2);
     store.feedback([second], -1);
     store.edge(first, target, 'causes', 2);
     const result = await store.consolidate(0.5);
-    expect(result).toEqual({ merged: 1, remaining: 2 });
+    expect(result).toMatchObject({ merged: 1, remaining: 2, pairs: [{ kept: expect.any(String), archived: expect.any(String) }] });
     // `second` has more uses, so it survives with both memories' counts and the re-pointed edge.
     expect(store.get(first)).toBeUndefined();
     expect(store.get(second)).toMatchObject({ helped: 3, failed: 1 });
@@ -66,6 +66,6 @@ describe('consolidate', () => {
     const { store } = testStore();
     await added(store, 'Docker build cannot find dist folder', 'Multi-stage build');
     await added(store, 'Prisma migrate reports schema drift', 'New migration');
-    expect(await store.consolidate()).toEqual({ merged: 0, remaining: 2 });
+    expect(await store.consolidate()).toEqual({ merged: 0, remaining: 2, pairs: [] });
   });
 });

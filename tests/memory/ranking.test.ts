@@ -125,9 +125,10 @@ describe('schema upgrade', () => {
     const { store, dbPath } = testStore();
     await added(store, 'TS2307 in web/src/lib/api.ts after moving worker/Dockerfile', 'Fix the useInvoices import');
     store.close();
-    // Turn the file back into a version-2 store: the plain-word FTS table, no memory_search.
+    // Turn the file back into a version-2 store: the plain-word FTS table, no memory_search, nothing of 4.
     const db = new Database(dbPath);
-    db.exec(`DROP TABLE memory_search; DELETE FROM schema_version WHERE version = 3; DELETE FROM memory_files;
+    db.exec(`DROP TABLE memory_search; DELETE FROM schema_version WHERE version >= 3; DELETE FROM memory_files;
+      ALTER TABLE memories DROP COLUMN repeats; ALTER TABLE memories DROP COLUMN session_uses; DROP TABLE memory_archive; DROP TABLE session_memories;
       CREATE VIRTUAL TABLE memories_fts USING fts5(trigger, resolution, content='memories', content_rowid='id', tokenize='porter unicode61');`);
     db.close();
     const reopened = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });

@@ -62,7 +62,7 @@ describe('store', () => {
       resolution: 'Use fake timers and stop the poller in afterEach',
     });
     expect(near).toMatchObject({ status: 'merged', name });
-    expect(near.reason).toMatch(/^similarity 0\.\d+ ≥ 0\.85$/);
+    expect(near.reason).toMatch(/^similarity 0\.\d+ ≥ 0\.85; the newer text kept, the older archived$/);
   });
 
   it('deduplicates per type: the same text as a pattern is a separate memory with a suffixed name', async () => {
@@ -100,17 +100,37 @@ describe('store', () => {
     const keep = { mergeNearDuplicates: false };
     // Near-duplicates by cosine: by default the second merges into the first.
     expect((await store.store({ trigger, resolution: lesson('immediate') })).status).toBe('added');
-    expect(await store.store({ trigger, resolution: lesson('linear-backoff') })).toMatchObject({ status: 'merged', reason: expect.stringMatching(/^similarity/) });
+    const merged = await store.store({ trigger, resolution: lesson('linear-backoff') });
+    expect(merged).toMatchObject({ status: 'merged', reason: expect.stringMatching(/^similarity/) });
+    // The merge kept the newer lesson and archived the older one.
+    expect(store.get(merged.name)).toMatchObject({ resolution: lesson('linear-backoff') });
 
-    expect((await store.store({ trigger, resolution: lesson('linear-backoff') }, keep)).status).toBe('added');
+    expect((await store.store({ trigger, resolution: lesson('immediate') }, keep)).status).toBe('added');
     const first = await store.store({ trigger, resolution: lesson('fixed-interval') }, keep);
     expect(first).toMatchObject({ status: 'added', reason: 'promoted to systemic: 2 similar failures in the last 7 days' });
-    // The next systemic near-duplicate is a lesson of its own; the same text merges as always.
+    // The next repeat is a lesson of its own, kept as a failure; the systemic row counts it (one
+    // systemic row per problem). The same text merges as always.
     const second = await store.store({ trigger, resolution: lesson('circuit-breaker') }, keep);
-    expect(second).toMatchObject({ status: 'added', reason: expect.stringMatching(/^promoted to systemic/) });
-    expect(second.name).not.toBe(first.name);
+    expect(second).toMatchObject({ status: 'added', reason: `repeat of systemic ${first.name} (seen 4 times)` });
+    expect(store.get(second.name)).toMatchObject({ type: 'failure', resolution: lesson('circuit-breaker') });
+    expect(store.get(first.name)).toMatchObject({ type: 'systemic', repeats: 1 });
     expect(await store.store({ trigger, resolution: lesson('circuit-breaker') }, keep)).toMatchObject({ status: 'merged', name: second.name, reason: 'identical text' });
-    expect(store.get(second.name)).toMatchObject({ type: 'systemic', resolution: lesson('circuit-breaker') });
+  });
+
+  it('one systemic row per problem: every repeat after the third strengthens it, none adds a row', async () => {
+    const { store, clock } = testStore();
+    const failures = ['react', 'react-dom', 'react-router', 'react-query', 'react-hook-form', 'react-intl'];
+    const results = [];
+    for (const pkg of failures) {
+      results.push(await store.store({ trigger: `npm ci fails: ERESOLVE could not resolve peer dependency ${pkg}`, resolution: `Pin the ${pkg} peer with overrides` }, { mergeNearDuplicates: false }));
+      clock.advanceDays(0.5);
+    }
+    const systemic = results.filter((r) => store.get(r.name)!.type === 'systemic');
+    expect(systemic).toHaveLength(1);
+    expect(store.get(systemic[0]!.name)).toMatchObject({ repeats: 3 });
+    const { prompt } = await store.inject({ objective: 'npm ci fails with ERESOLVE for a react peer dependency' });
+    expect(prompt.match(/^WARNING: /gm)).toHaveLength(1);
+    expect(prompt).toContain('[seen 6 times: consider an architectural fix]');
   });
 
   it('does not promote when the earlier similar failures are older than 7 days', async () => {
@@ -140,7 +160,7 @@ describe('store', () => {
     expect((await reopened.health()).total_memories).toBe(1);
     reopened.close();
     const db = new Database(dbPath, { readonly: true });
-    expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });

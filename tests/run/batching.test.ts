@@ -55,7 +55,7 @@ describe('direct-agent batching', () => {
     expect(mid.get(OTHER)?.status).toBe('open');
 
     const prompt = p.buildCalls()[0]?.stdin ?? '';
-    // the batch prompt of bash-interface §1.2; helix claimed the beads, so it does not ask the agent to
+    // the batch prompt of docs/contract/bash-interface.md §1.2; helix claimed the beads, so it does not ask the agent to
     expect(prompt).toContain('Execute the following HELIX implementation action for 3 related issues.\n');
     expect(prompt).toContain('BATCH MODE: Implement these 3 related issues sequentially in this session:\n');
     expect(prompt).toContain(`  - ${S1}: Sibling one\n`);

@@ -1,4 +1,4 @@
-// The small commands around the loop: status (text and §10 JSON), next, build/implement, triage,
+// The small commands around the loop: status (text and docs/contract/cli.md §10 JSON), next, build/implement, triage,
 // and what `helix run` does when neither ddx nor an agent is installed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ describe('helix status', () => {
     expect(r.status).toBe(0);
     const state = p.runState();
     expect(r.stdout).toContain('Claimed:\n  hx-00000009  Being worked\n');
-    // bash-interface §14.1; `Epic focus:` only when a run ended focused on an epic
+    // docs/contract/bash-interface.md §14.1; `Epic focus:` only when a run ended focused on an epic
     expect(r.stdout).toContain(
       ['', 'Last Run:', '  Agent:       codex', '  Completed:   1 cycles', '  Attempted:   1 cycles', '  Tokens:      0', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, ''].join('\n'),
     );
@@ -54,7 +54,7 @@ describe('helix status', () => {
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
   });
 
-  it('--json has every §10 key with the right shapes', () => {
+  it('--json has every docs/contract/cli.md §10 key with the right shapes', () => {
     const dead = deadPid();
     const p = new Project({
       beads: [
@@ -71,7 +71,7 @@ describe('helix status', () => {
     expect(Object.keys(before).sort()).toEqual(
       ['active_run', 'current_cycle', 'ddx', 'injected_supervisory', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
     );
-    // bash-interface §14.2: last_stop_reason is a string, never null; run is {} without run-state
+    // docs/contract/bash-interface.md §14.2: last_stop_reason is a string, never null; run is {} without run-state
     expect(before).toMatchObject({ current_cycle: 0, running_bead: null, last_stop_reason: 'unknown', run: {}, active_run: null });
     // which DDx was found: the stub answers `ddx version` as v0.6.1, the `ddx agent` surface
     expect(before.ddx).toEqual({ version: 'v0.6.1', surface: 'agent', path: expect.stringMatching(/\/ddx$/), supported: true });
@@ -172,7 +172,7 @@ describe('helix build', () => {
   });
 });
 
-describe('helix triage (bash-interface §13)', () => {
+describe('helix triage (docs/contract/bash-interface.md §13)', () => {
   it('creates a bead and prints its id', () => {
     const p = new Project();
     const r = p.helix(['triage', 'Fix the flaky test', '--type', 'bug', '--priority', '1', '--labels', 'area:ci']);
@@ -218,7 +218,7 @@ describe('helix triage (bash-interface §13)', () => {
   });
 });
 
-describe('helix build --dry-run (bash-interface §11)', () => {
+describe('helix build --dry-run (docs/contract/bash-interface.md §11)', () => {
   it('on an empty queue prints the build command with the <ready-bead> placeholder and exits 0', () => {
     const p = new Project({ beads: [bead({ id: 'hx-00000001', status: 'closed' })] });
     const r = p.helix(['build', '--dry-run']);

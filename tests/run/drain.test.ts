@@ -1,5 +1,5 @@
 // `helix run` end to end: the queue drains through the stub `ddx agent execute-bead`, then check
-// decides (contract §6.6). Real CLI, real git repo, real bead file; only the agents are stubs.
+// decides (docs/contract/cli.md §6.6). Real CLI, real git repo, real bead file; only the agents are stubs.
 import { describe, expect, it } from 'vitest';
 import { Project, RUN_COMPLETE, bead } from './harness.js';
 

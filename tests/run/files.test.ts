@@ -1,4 +1,4 @@
-// The files a run leaves (contract §5, §9): `.helix/context.md` with the queue counts and the
+// The files a run leaves (docs/contract/cli.md §5, §9): `.helix/context.md` with the queue counts and the
 // AGENTS.md Quick Reference, prepended to the implementation prompt; and nothing of the run's
 // runtime state visible to git.
 import { spawnSync } from 'node:child_process';
@@ -9,13 +9,15 @@ import { Project, bead } from './harness.js';
 
 const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' }).stdout;
 
-describe('.helix/context.md (bash-interface §12.1)', () => {
+describe('.helix/context.md (docs/contract/bash-interface.md §12.1)', () => {
   it('is written at run start with the Bash headers, the Quick Reference bash block, and leads the implementation prompt', () => {
     const p = new Project({ beads: [bead({ id: 'hx-00000001' }), bead({ id: 'hx-00000002', status: 'closed' })] });
     writeFileSync(
       join(p.root, 'AGENTS.md'),
       '# Agents\n\n## Quick reference\n\nRun these:\n\n```bash\nnpm run build\nnpm test\n```\n\n```bash\nnot this block\n```\n',
     );
+    git(p.root, 'add', 'AGENTS.md'); // committed, as a project's AGENTS.md is (DDx refuses a build over uncommitted changes)
+    git(p.root, 'commit', '-q', '-m', 'agents');
     const r = p.helix(['run', '--summary']);
     expect(r.status).toBe(0);
     const context = readFileSync(join(p.root, '.helix', 'context.md'), 'utf8');
@@ -45,7 +47,7 @@ describe('.helix/context.md (bash-interface §12.1)', () => {
     // the context block ends with an empty line and `---`, then the action's first line (§1.1)
     expect(prompt).toMatch(/\n\n---\nExecute the following HELIX implementation action\.\n/);
     expect(prompt).toContain('Implementation target: hx-00000001.\n');
-    // execute-bead: helix claims and closes, so the agent is told neither to claim nor to close (§19.10)
+    // execute-bead: helix claims and closes, so the agent is told neither to claim nor to close (docs/contract/bash-interface.md §19, item 10)
     expect(prompt).toContain(`Issue tracker: built-in JSONL at ${p.beadsFile} (legacy: .ddx/issues.jsonl). Use \`ddx bead ready --json\`, \`ddx bead show <id>\`.\n`);
     expect(prompt).toContain(
       'Concurrency rule: helix has claimed the selected issue for this session and closes it after verifying your work; do not claim or close it. If tracker metadata drifted materially, stop and say so instead of working from stale assumptions.\n',

@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Bead } from '../../src/tracker/index.js';
 import { type CliResult, HELIX_BIN, cleanEnv, helix, tempGitRepo } from '../helpers/cli.js';
 import type { StubCall } from '../helpers/stub-call.js';
+import { isRunning } from '../agents/process-helpers.js';
 
 export type { StubCall } from '../helpers/stub-call.js';
 
@@ -155,13 +156,14 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
   }
 }
 
+/** A pid runs: kill(pid, 0) succeeds and it is no zombie (init may reap a finished run late). */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return isRunning(pid);
 }
 
 /** stderr lines that start with `helix:`. */

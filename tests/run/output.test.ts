@@ -1,4 +1,4 @@
-// What a person (or a harness) sees, per output mode (bash-interface §0.2–§0.4, §2): `--summary`
+// What a person (or a harness) sees, per output mode (docs/contract/bash-interface.md §0.2–§0.4, §2): `--summary`
 // prints only the summary forms and the always-lines, each agent call's `log L<a>–L<b>` pointing at
 // exactly its framed block in the session log; `--quiet` hides only the agent-call noise and keeps
 // the narrative and the long cycle line; normal mode shows all of it. Run-state carries every key.
@@ -125,7 +125,7 @@ describe('--summary', () => {
   });
 });
 
-describe('--quiet hides only the agent-call noise (bash-interface §0.2)', () => {
+describe('--quiet hides only the agent-call noise (docs/contract/bash-interface.md §0.2)', () => {
   it('narrative lines stay on stderr, the cycle line keeps its long form, answers go to stdout; no call, context or rotation lines', () => {
     const p = scenario();
     const r = p.helix(['run', '--quiet']);
@@ -209,7 +209,7 @@ describe('normal mode', () => {
   });
 });
 
-describe('run-state (bash-interface §12.3, contract §9)', () => {
+describe('run-state (docs/contract/bash-interface.md §12.3, docs/contract/cli.md §9)', () => {
   it('holds every key after a run, merged into what was there, with the migration counters', () => {
     const p = new Project({ beads: [bead({ id: 'hx-0000000a' })] });
     const stateFile = join(p.root, '.ddx', 'run-state.json');

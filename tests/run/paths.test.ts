@@ -58,7 +58,7 @@ describe('helix check', () => {
     expect(r.stdout).toBe('All good.\n**NEXT_ACTION:** `BUILD`\n');
     const [call] = p.checkCalls();
     expect(call?.stdin).toContain('Review scope: src.');
-    // The per-call lines name the agent that ran (bash-interface §0.4), not the action.
+    // The per-call lines name the agent that ran (docs/contract/bash-interface.md §0.4), not the action.
     const harness = call?.argv[call.argv.indexOf('--harness') + 1];
     expect(['codex', 'claude']).toContain(harness);
     expect(r.stderr).toMatch(new RegExp(`^helix: \\[[\\d:]+\\] ddx agent run --harness ${harness} \\(requested: ${harness}\\)  <prompt \\d+ bytes> \\(timeout 2700s\\)$`, 'm'));

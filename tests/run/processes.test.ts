@@ -28,13 +28,13 @@ describe('a run in progress', () => {
     expect(second.status).toBe(2);
     expect(second.stderr.trim()).toBe(`helix run: already running (pid=${first.child.pid}, started=${pidFile[1]})`);
     expect(p.bead('hx-000000aa')).toEqual(claimed);
-    // a refused run is counted in run-state (bash-interface §2.2)
+    // a refused run is counted in run-state (docs/contract/bash-interface.md §2.2)
     expect(p.runState().parallel_run_denied_count).toBe(1);
 
     first.child.kill('SIGTERM');
     const result = await first.done;
     expect(result.status).not.toBe(0);
-    // The cut-short attempt counts as attempted, not completed (contract §6.8).
+    // The cut-short attempt counts as attempted, not completed (docs/contract/cli.md §6.8).
     expect(RUN_COMPLETE.exec(result.stderr)?.slice(1, 3)).toEqual(['1', '0']);
     const released = p.bead('hx-000000aa');
     expect(released.status).toBe('open');
@@ -162,7 +162,7 @@ describe('start / stop', () => {
     p.script({ responses: [{ when: 'execute-bead', marker, hang: true }] });
     const started = p.helix(['start']);
     expect(started.status).toBe(0);
-    // bash-interface §16: the run's own log (it runs with --summary), not a log of `start`
+    // docs/contract/bash-interface.md §16: the run's own log (it runs with --summary), not a log of `start`
     const runLog = String(p.runState().log);
     expect(started.stderr).toMatch(/^helix: started \(pid=\d+, log=\/.+\/\.helix-logs\/helix-\d{8}-\d{6}\.log\)\n$/);
     expect(started.stderr).toBe(`helix: started (pid=${String(p.runState().pid)}, log=${runLog})\n`);

@@ -1,4 +1,4 @@
-// The blocker report (bash-interface §2.13, §12.2): the bead's labels and note (never repeated on a
+// The blocker report (docs/contract/bash-interface.md §2.13, §12.2): the bead's labels and note (never repeated on a
 // retry), and the markdown file with the Bash headers.
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';

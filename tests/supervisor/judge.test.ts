@@ -1,4 +1,4 @@
-// Was an attempt a completion? (contract §6.4): drift on every fingerprint field, the
+// Was an attempt a completion? (docs/contract/cli.md §6.4): drift on every fingerprint field, the
 // execute-bead result, the tracker state and the exit code decide; the skip reason names how it failed.
 import { describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../src/agents/index.js';

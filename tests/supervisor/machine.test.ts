@@ -1,5 +1,5 @@
 // The run loop's state machine, played in memory against a scripted world: cycle accounting,
-// backoff and skipping, drift, epic focus, the NEXT_ACTION routing table (contract §6.6) and the
+// backoff and skipping, drift, epic focus, the NEXT_ACTION routing table (docs/contract/cli.md §6.6) and the
 // typed stops. No processes, no files.
 import { describe, expect, it } from 'vitest';
 import type { NextAction } from '../../src/agents/index.js';
@@ -10,7 +10,7 @@ import { bead, completed, failed, play, settings } from './builders.js';
 
 const stopMessage = (p: ReturnType<typeof play>) => p.of('stop')[0]?.message;
 
-describe('queue drain routing (contract §6.6)', () => {
+describe('queue drain routing (docs/contract/cli.md §6.6)', () => {
   const cases: Array<{
     name: string;
     checks: Array<NextAction | undefined>;
@@ -241,7 +241,7 @@ describe('epic focus', () => {
   });
 });
 
-describe('typed stops (contract §6.7)', () => {
+describe('typed stops (docs/contract/cli.md §6.7)', () => {
   it('SYSTEMIC_FAILURE: three distinct beads failing with one category stop the run with exit 1', () => {
     const importError = failed('agent-failed', 'Error: Cannot find module "left-pad"');
     const p = play({

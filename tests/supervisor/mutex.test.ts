@@ -1,4 +1,4 @@
-// The run mutex (contract §4): `.ddx/helix.pid` = `<pid> <iso>`; a live holder refuses with exit
+// The run mutex (docs/contract/cli.md §4): `.ddx/helix.pid` = `<pid> <iso>`; a live holder refuses with exit
 // 2, a dead holder's file is replaced, release removes only our own file.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Orphan recovery (contract §7) against a real bead file: a dead and old helix claim is released,
+// Orphan recovery (docs/contract/cli.md §7) against a real bead file: a dead and old helix claim is released,
 // a fresh claim, a live claimer, another host's claim and a bead closed meanwhile are left alone.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ describe('recoverOrphanedClaims', () => {
     const lines: Array<{ level: string; text: string }> = [];
     const recovered = recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l));
     expect(recovered.map((o) => o.bead.id)).toEqual(['hx-orphan']);
-    // bash-interface §3: why each one was left alone (narrative); the reclaim lines in every mode
+    // docs/contract/bash-interface.md §3: why each one was left alone (narrative); the reclaim lines in every mode
     expect(lines).toEqual([
       { level: 'narrative', text: 'helix: found 4 in-progress issue(s), checking for orphans...' },
       { level: 'narrative', text: `helix: issue hx-fresh claimed ${THRESHOLD - 60}s ago (threshold ${THRESHOLD}s), too fresh to reclaim` },

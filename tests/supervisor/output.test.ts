@@ -1,4 +1,4 @@
-// The output modes (bash-interface §0.2) and the session log (§0.3): which stream a line of each
+// The output modes (docs/contract/bash-interface.md §0.2) and the session log (§0.3): which stream a line of each
 // level reaches in normal, --quiet and --summary mode, and the log ranges of agent blocks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The supervisor's numbers (seed 004, contract §3/§6): backoff and the settings read from the environment.
+// The supervisor's numbers (docs/contract/design.md §1, docs/contract/cli.md §3, §6): backoff and the settings read from the environment.
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, backoffOverride, backoffSeconds, defaultSettings } from '../../src/supervisor/policy.js';
 

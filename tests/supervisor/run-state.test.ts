@@ -28,7 +28,7 @@ describe('run-state', () => {
     expect(readRunState(dir)).toEqual({ total_tokens: 3, ...COUNTERS });
   });
 
-  it('always carries the four migration counters; counting adds to them and keeps other keys (§12.3)', () => {
+  it('always carries the four migration counters; counting adds to them and keeps other keys (docs/contract/bash-interface.md §12.3)', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'run-state.json'), JSON.stringify({ parallel_run_denied_count: 4, other: 1 }));
     countInRunState(dir, 'parallel_run_denied_count');

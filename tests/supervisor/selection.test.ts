@@ -1,4 +1,4 @@
-// Which bead the loop works on next (contract §6.2): epic focus, governance preference, epics
+// Which bead the loop works on next (docs/contract/cli.md §6.2): epic focus, governance preference, epics
 // handing over to children, promotion of tasks that gained children, batching.
 import { describe, expect, it } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
@@ -50,7 +50,7 @@ describe('selectNext', () => {
       bead({ id: 'hx-c2', parent: 'hx-epic', status: 'in_progress' }),
       bead({ id: 'hx-x' }),
     ];
-    // focus is released, and the release says how many children are still open (bash-interface §2.3)
+    // focus is released, and the release says how many children are still open (docs/contract/bash-interface.md §2.3)
     expect(select(beads, 'hx-epic')).toMatchObject({ kind: 'attempt', bead: { id: 'hx-x' }, focusedEpic: undefined, released: { epic: 'hx-epic', open: 1 } });
     expect(select(beads.slice(0, 3), 'hx-epic')).toEqual({ kind: 'drained', focusedEpic: undefined, released: { epic: 'hx-epic', open: 1 } });
   });

@@ -83,7 +83,8 @@ describe('settleAttempt', () => {
     [
       'failed verification on a bead helix would close releases it',
       facts({ kind: 'verify', helixCloses: true, salvaged: false }, { verification: refused }),
-      { outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom', refuted: true }, trackerOps: [{ op: 'release', id }] },
+      // the reason goes in the notes: the retry's prompt shows it
+      { outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom', refuted: true }, trackerOps: [{ op: 'release', id, note: 'verification failed: make test exited 2: boom' }] },
     ],
   ];
   it.each(table)('%s', (_name, input, expected) => {

@@ -1,4 +1,4 @@
-// Failure categories (SYSTEMIC_FAILURE) and the velocity verdict (VELOCITY_COLLAPSE), contract §6.7.
+// Failure categories (SYSTEMIC_FAILURE) and the velocity verdict (VELOCITY_COLLAPSE), docs/contract/cli.md §6.7.
 import { describe, expect, it } from 'vitest';
 import { failureCategory, velocityVerdict } from '../../src/supervisor/typed-stops.js';
 

@@ -501,7 +501,7 @@ describe('damaged files', () => {
     expect(report.stdout).toContain('dependency cycle: d -> e -> d');
     expect(beadsText(repo)).toBe(text);
     const asJson = JSON.parse(tracker(repo, ['doctor', '--json']).stdout);
-    expect(Object.keys(asJson)).toEqual(['healthy', 'total', 'problems', 'dangling', 'cycles', 'stale_claims', 'ddx_damage']);
+    expect(Object.keys(asJson)).toEqual(['healthy', 'total', 'problems', 'dangling', 'cycles', 'stale_claims', 'ddx_damage', 'future_claims', 'bom_lines', 'link']);
     expect(asJson.stale_claims).toEqual([]);
 
     const fix = tracker(repo, ['doctor', '--fix']);

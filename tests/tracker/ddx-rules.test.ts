@@ -167,14 +167,16 @@ describe('the lock, as DDx takes it', () => {
     writeFileSync(join(lock, 'acquired_at'), new Date().toISOString());
     // a DDx breaker holds the guard (flock(2) on beads.lock.stale-break.lock) for a while
     writeFileSync(staleBreakGuardPath(lock), '');
-    const holder = spawn('flock', [staleBreakGuardPath(lock), 'sh', '-c', 'echo held; sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // its own process group, so the test can end flock and the shell holding the lock together
+    const holder = spawn('flock', [staleBreakGuardPath(lock), 'sh', '-c', 'echo held; sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     await new Promise((ready) => holder.stdout!.once('data', ready));
     try {
       expect(tryStaleBreakGuard(lock)).toBe('busy');
       expect(() => withLock(dir, () => 'in', { DDX_BEAD_LOCK_TIMEOUT: '300ms' })).toThrow(/lock timeout/);
       expect(existsSync(lock)).toBe(true);
     } finally {
-      holder.kill('SIGKILL');
+      // the whole group: killing flock alone leaves the shell holding the lock (and the pipe) for 30 s
+      process.kill(-holder.pid!, 'SIGKILL');
       await new Promise((done) => holder.on('close', done));
     }
     expect(withLock(dir, () => 'in', { DDX_BEAD_LOCK_TIMEOUT: '2s' })).toBe('in');

@@ -18,7 +18,7 @@ function storeWith(text: string): BeadStore {
 describe('diagnose', () => {
   it('a clean file is healthy', () => {
     const report = diagnose([bead({ id: 'a' }), bead({ id: 'b', deps: ['a'] })], [], facts);
-    expect(report).toEqual({ healthy: true, total: 2, problems: [], dangling: [], cycles: [], stale_claims: [], ddx_damage: [] });
+    expect(report).toEqual({ healthy: true, total: 2, problems: [], dangling: [], cycles: [], stale_claims: [], ddx_damage: [], future_claims: [], bom_lines: [] });
   });
 
   it('reports dangling dependencies, cycles and stale claims', () => {

@@ -43,7 +43,7 @@ describe('tracker doctor --fix on a crashed attempt', () => {
 
     p.script([{ when: 'execute-bead', result: {} }]);
     const next = p.helix(NORMAL_RUN);
-    expect(next.status).toBe(0);
+    expect(next.status, next.stderr).toBe(0);
     expect(next.stderr.match(new RegExp(`fed back 3 memories of the interrupted attempt on ${id}`, 'g'))).toHaveLength(1);
     expect(p.beads().get(id)).toMatchObject({ status: 'closed' });
     // the interrupted attempt: failed += 0.5 once; the retry's verified success: helped += 0.5

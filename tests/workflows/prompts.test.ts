@@ -1,7 +1,7 @@
 // The action prompts are instructions real agents follow; helix parses what those agents answer.
 // These tests read the real files and check that each one carries the action phrase helix's
-// prompt relies on (contract §8), demands exactly the trailer lines helix parses, and only tells
-// agents to run tracker commands and flags that exist (contract §5).
+// prompt relies on (docs/contract/cli.md §8), demands exactly the trailer lines helix parses, and only tells
+// agents to run tracker commands and flags that exist (docs/contract/cli.md §5).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -191,7 +191,7 @@ describe('action-specific duties', () => {
   });
 });
 
-// Contract §5: the tracker subcommands and the flags each takes.
+// docs/contract/cli.md §5: the tracker subcommands and the flags each takes.
 const TRACKER_FLAGS: Record<string, string[]> = {
   init: [],
   create: ['--type', '--priority', '--labels', '--parent', '--description', '--acceptance', '--deps', '--spec-id', '--set'],

@@ -4,11 +4,11 @@
 // script ($HELIX_STUB_SCRIPT, the same queue the other stubs use, tags `execute-bead`, `try`,
 // `work`, `agent-run`, `run`); every call is logged to $HELIX_STUB_LOG. See README.md here.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.mjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
-import { goNow, goStruct, goValue, indent } from './go-json.mjs';
+import { goNow, goNowSeconds, goStruct, goValue, indent } from './go-json.mjs';
 import { Store, encodeBead, parseDurationOr } from './store.mjs';
 
 const VERSIONS = {
@@ -61,7 +61,7 @@ function logWorked(id, by) {
  * backend; v0.6.1 used an isolated worktree — what helix can observe is the same: the result
  * commit lands on the branch, or exists only under refs/ddx/iterations/…).
  */
-function attempt(root, store, bead, response, by) {
+function attempt(root, store, bead, response, by, { detached = false } = {}) {
   const r = response ?? {};
   const fill = (v) => substitute(v, bead.id);
   for (const argv of r.run ?? []) runCommand(fill(argv), { program: 'ddx', cwd: root });
@@ -81,7 +81,8 @@ function attempt(root, store, bead, response, by) {
     const blob = run('hash-object', '-w', '--stdin');
     run('update-index', '--add', '--cacheinfo', `100644,${blob},${change.path}`);
     const treeId = run('write-tree');
-    resultRev = spawnSync('git', ['commit-tree', treeId, '-p', base, '-m', `${bead.id}: ${bead.title}`], { cwd: root, encoding: 'utf8' }).stdout.trim();
+    // the same content again is no commit at all (the agent's `git commit` finds nothing to commit)
+    if (treeId !== git(root, 'rev-parse', `${base}^{tree}`).out) resultRev = spawnSync('git', ['commit-tree', treeId, '-p', base, '-m', `${bead.id}: ${bead.title}`], { cwd: root, encoding: 'utf8' }).stdout.trim();
     spawnSync('rm', ['-f', index]);
   }
   const preserveRef = `refs/ddx/iterations/${bead.id}/${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z')}-${base.slice(0, 12)}`;
@@ -91,6 +92,8 @@ function attempt(root, store, bead, response, by) {
   else if (exit !== 0 || r.landing === 'preserved') {
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: exit !== 0 ? 'agent execution failed' : (r.reason ?? 'post-run checks failed') });
+  } else if (detached) {
+    // nothing to land on: the result stays where the agent left it
   } else if (git(root, 'rev-parse', 'HEAD').out !== base) {
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'ff-merge not possible' });
@@ -204,7 +207,8 @@ function executeBeadCommand() {
       const root = projectRoot();
       const store = storeFor(root, 'v0.6.1');
       const bead = store.readAll().find((b) => b.id === id);
-      const call = record('execute-bead', process.argv.slice(2), { id });
+      // `--prompt` replaces DDx's whole prompt (93be5c8cb2 execute_bead.go buildPrompt): it is what the harness sees
+      const call = record('execute-bead', process.argv.slice(2), { id, stdin: values.prompt ? readFileSync(values.prompt, 'utf8') : bead ? executeBeadPrompt(bead) : '' });
       const response = harness(call);
       if (!bead) throw new Error(`execute-bead context load: bead: not found: ${id}`);
       // CommitTracker, then the checkpoint of every other uncommitted change (execute_bead.go)
@@ -217,15 +221,21 @@ function executeBeadCommand() {
       git(root, 'add', '-A', '--', '.');
       if (git(root, 'diff', '--cached', '--name-only').out) git(root, 'commit', '-q', '-m', `chore: checkpoint pre-execute-bead ${attemptId}`);
       const started = goNow();
-      const result = attempt(root, store, bead, response ?? {}, 'execute-bead');
+      const detached = !git(root, 'symbolic-ref', '-q', 'HEAD').ok;
+      const result = attempt(root, store, bead, response ?? {}, 'execute-bead', { detached });
       const status = classify(result, response?.status);
       const res = goStruct([
         ['bead_id', id], ['attempt_id', attemptId, true], ['base_rev', result.baseRev], ['result_rev', result.resultRev, true],
         ['outcome', result.outcome], ['status', status, true], ['detail', result.reason || status, true], ['reason', result.reason, true],
         ['preserve_ref', result.preserveRef, true], ['harness', values.harness, true], ['model', values.model, true],
-        ['session_id', `eb-${process.pid}`, true], ['duration_ms', 1], ['tokens', response?.tokens ?? 0, true], ['exit_code', result.exitCode],
+        ['session_id', `eb-${process.pid}`, true], ['duration_ms', 1], ['tokens', response?.tokens ?? 100, true], ['cost_usd', response?.cost ?? 0.001, true], ['exit_code', result.exitCode],
         ['started_at', started], ['finished_at', goNow()],
       ]);
+      if (detached && result.outcome === 'merged') {
+        // measured: the agent ran, then landing failed and the work is on no branch
+        throw new Error('land advancer: resolving target branch: git symbolic-ref HEAD: fatal: ref HEAD is not a symbolic ref: exit status 128');
+      }
+      if (result.outcome === 'merged' && git(root, 'remote', 'get-url', 'origin').ok) git(root, 'push', '-q', 'origin', 'HEAD'); // v0.6.1 pushes what it landed
       if (values.json) io.out(indent(res.text));
       else io.out(`bead:    ${id}\nbase:    ${result.baseRev}\noutcome: ${result.outcome}\nstatus:  ${status}\n`);
     },
@@ -288,6 +298,81 @@ function tree061() {
 
 // ── current ────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * The default-branch preflight of `ddx try` (ae663ca012 internal/git/default_branch_preflight.go),
+ * as measured: detached HEAD is refused; with an `origin`, a branch without an upstream or whose
+ * upstream is not origin/HEAD's branch is refused; `--allow-non-default-branch` lets each through
+ * with a warning. Returns the error line, or undefined.
+ */
+function branchPreflight(root, allow, io) {
+  const head = git(root, 'symbolic-ref', '-q', 'HEAD');
+  const branch = head.ok ? head.out.replace(/^refs\/heads\//, '') : '';
+  if (allow) {
+    io.err(`WARNING: --allow-non-default-branch: continuing on branch "${branch || '(detached HEAD)'}"\n`);
+    return undefined;
+  }
+  if (!branch) return 'HEAD is detached; check out a branch that tracks the remote default branch before draining the queue (e.g. git switch <default-branch>)';
+  if (!git(root, 'remote', 'get-url', 'origin').ok) return undefined;
+  const originHead = git(root, 'symbolic-ref', 'refs/remotes/origin/HEAD');
+  const defaultBranch = originHead.ok ? originHead.out.replace(/^refs\/remotes\/origin\//, '') : '';
+  if (!defaultBranch) return undefined; // a warning only
+  const merge = git(root, 'config', '--get', `branch.${branch}.merge`);
+  const upstream = merge.ok ? merge.out.replace(/^refs\/heads\//, '') : '';
+  if (!upstream) return `branch "${branch}" has no configured upstream; set upstream to the remote default branch "${defaultBranch}" (refs/remotes/origin/${defaultBranch}) before draining (e.g. git branch -u origin/${defaultBranch})`;
+  if (upstream !== defaultBranch) return `current branch "${branch}" upstream ${merge.out} does not match remote default branch refs/remotes/origin/${defaultBranch}; refusing to drain — fix branch.${branch}.merge or check out the default branch (override with --allow-non-default-branch when intentional)`;
+  return undefined;
+}
+
+/** Uncommitted paths DDx counts as implementation changes (ae663ca012 predispatch_dirty.go: its own files do not count). */
+function dirtyPaths(root) {
+  const r = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  return (r.stdout ?? '').split('\0').filter((rec) => rec.length > 3).map((rec) => rec.slice(3))
+    .filter((path) => !/^\.ddx\/(beads\.jsonl|beads-archive\.jsonl|metrics\/|executions|workers|coordination|runs|run-state|attachments|harness-sessions|agent-logs|beads\.lock|\.git-tracker\.lock)/.test(path));
+}
+
+/** CommitTracker: DDx commits the bead file before it runs the agent (`chore: update tracker (execute-bead <stamp>)`). */
+function commitTracker(root) {
+  if (!git(root, 'status', '--porcelain', '--', '.ddx/beads.jsonl').out) return;
+  git(root, 'add', '.ddx/beads.jsonl');
+  git(root, 'commit', '--no-verify', '-q', '-m', `chore: update tracker (execute-bead ${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)})`);
+}
+
+/** The part of DDx's synthesized `<execute-bead>` prompt the bead supplies (execute_bead.go), notes included. */
+function executeBeadPrompt(bead) {
+  const part = (tag, value) => (value && String(value).trim() ? [`    <${tag}>`, String(value).trim(), `    </${tag}>`] : [`    <${tag}/>`]);
+  return ['<execute-bead>', `  <bead id="${bead.id}">`, `    <title>${bead.title}</title>`, ...part('description', bead.description), ...part('acceptance', bead.acceptance), ...(bead.notes ? part('notes', bead.notes) : []), '  </bead>', '</execute-bead>', ''].join('\n');
+}
+
+/** What DDx records per attempt (ae663ca012): a line in .ddx/metrics/attempts.jsonl and .ddx/executions/<attempt>/usage.json. */
+function recordAttempt(store, id, status, response) {
+  const attemptId = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${process.pid.toString(16)}`;
+  const tokens = response?.tokens ?? 100;
+  const cost = response?.cost ?? 0.001;
+  mkdirSync(join(store.dir, 'metrics'), { recursive: true });
+  const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  appendFileSync(join(store.dir, 'metrics', 'attempts.jsonl'), `${JSON.stringify({ schema_version: 1, attempt_id: attemptId, bead_id: id, ts_start: stamp, ts_end: stamp, harness: 'standin', outcome: status, cost_usd: cost })}\n`);
+  mkdirSync(join(store.dir, 'executions', attemptId), { recursive: true });
+  writeFileSync(join(store.dir, 'executions', attemptId, 'usage.json'), JSON.stringify({ attempt_id: attemptId, tokens, cost_usd: cost }, null, 2));
+}
+
+/**
+ * How current DDx parks a bead it did not land (measured on ae663ca012): no_changes → open with
+ * work-retry-after +5 min; execution_failed → +6 h and work-cooldown-base-rev; an agent that
+ * exits without a commit or a rationale (no_evidence_produced) → `proposed` for a human.
+ */
+function park(store, id, status, detail, baseRev) {
+  if (status === 'no_changes') {
+    store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 5 * 60_000)), 'work-last-status': 'no_changes_autonomous_retry', 'work-last-detail': detail, 'work-no-changes-count': 1 }));
+  } else if (status === 'no_evidence_produced') {
+    store.update(id, (x) => {
+      x.status = 'proposed';
+      Object.assign(x.extra, { 'needs-human-reason': 'no_evidence_produced', 'needs-human-since': goNowSeconds(), 'needs-human-summary': detail, 'needs-human-source': 'ddx work' });
+    });
+  } else if (status === 'execution_failed') {
+    store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 6 * 3600_000)), 'work-cooldown-base-rev': baseRev, 'work-last-status': status, 'work-last-detail': detail }));
+  }
+}
+
 function tryCommandTree() {
   return command({
     name: 'try',
@@ -299,6 +384,11 @@ function tryCommandTree() {
     run: (values, [id], io) => {
       const root = projectRoot();
       const store = storeFor(root, 'current');
+      const refused = branchPreflight(root, values['allow-non-default-branch'], io);
+      if (refused) {
+        io.err(`${refused}\n`);
+        throw new ExitError(1);
+      }
       const beads = store.readAll();
       const bead = beads.find((b) => b.id === id);
       const call = record('try', process.argv.slice(2), { id });
@@ -333,18 +423,36 @@ function tryCommandTree() {
         io.err(`bead is not execution-ready (it may be actively claimed by another worker): ${id}\n`);
         throw new ExitError(2);
       }
-      const response = harness(call);
+      const dirty = dirtyPaths(root);
+      if (dirty.length) {
+        store.unclaim(id);
+        log(call, null);
+        io.out(`operator attention: project worktree ${root} has uncommitted implementation changes; released ${id}. commit or clean the listed implementation files before restarting ddx work: ${dirty.join(', ')}\n`);
+        io.err('Error: \n');
+        throw new ExitError(2);
+      }
+      commitTracker(root);
+      // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
+      const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
       const result = attempt(root, store, bead, response ?? {}, 'try');
-      const outcomeStatus = classify(result, response?.status);
+      let outcomeStatus = classify(result, response?.status);
+      // no commit: `no_changes` only with DDx's rationale file, else no evidence at all
+      if (outcomeStatus === 'no_changes' && !response?.noChanges) outcomeStatus = 'no_evidence_produced';
+      const detail = outcomeStatus === 'no_evidence_produced' ? 'agent exited without a commit or no_changes_rationale.txt' : response?.noChanges ?? result.reason;
+      recordAttempt(store, id, outcomeStatus, response);
       if (outcomeStatus === 'success') {
+        // the pre-land review (on by default; --no-review needs its break-glass flag)
+        if (!values['no-review']) log(record('ddx-review', [], { id, action: 'ddx-review' }), null);
         store.closeWithEvidence(id, `try-${process.pid}`, result.resultRev);
       } else {
         store.unclaim(id); // Release: clears the owner and the lease
-        if (['execution_failed', 'no_changes'].includes(outcomeStatus)) store.cooldown(id, 0, outcomeStatus, result.reason);
+        park(store, id, outcomeStatus, detail, result.baseRev);
       }
       io.out(`\nbead: ${id}\nstatus: ${outcomeStatus}\n`);
-      if (result.reason && outcomeStatus !== 'success') io.out(`detail: ${result.reason}\n`);
+      if (detail && outcomeStatus !== 'success') io.out(`detail: ${detail}\n`);
+      else io.out(`detail: ${outcomeStatus}\n`);
       if (result.resultRev) io.out(`result_rev: ${result.resultRev}\n`);
+      if (outcomeStatus === 'success') io.out(`landed_branch: ${git(root, 'symbolic-ref', '--short', 'HEAD').out}\nproject_root: ${root}\n`);
       if (result.preserveRef) io.out(`preserve_ref: ${result.preserveRef}\n`);
       if (['success', 'already_satisfied'].includes(outcomeStatus)) return;
       throw new ExitError(['preserved_needs_review', 'no_changes', 'no_evidence_produced'].includes(outcomeStatus) ? 1 : 2);

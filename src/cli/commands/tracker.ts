@@ -1,39 +1,41 @@
-// `helix tracker <sub>`: the built-in bead tracker, `ddx bead`-compatible (contract §5).
+// `helix tracker <sub>`: the built-in bead tracker, `ddx bead`-compatible (docs/contract/cli.md §5).
 // Thin wiring: parse flags, call src/tracker, print. The library is imported lazily.
 import { Command } from 'commander';
-import { EXIT, HelixError } from '../errors.js';
-import { parseNumber } from '../numbers.js';
-import { type HelixCommand, printJson, withCommonFlags } from './program.js';
-import { printBeads } from './tracker-read.js';
+import { EXIT, HelixError } from '../../errors.js';
+import { parseNumber } from '../../numbers.js';
+import { type CommandContext, type HelixCommand, printJson, withCommonFlags } from '../program.js';
+import { blockedText, formatBeads, readyText } from '../tracker-read.js';
 
-type Bead = import('../tracker/index.js').Bead;
+type Bead = import('../../tracker/index.js').Bead;
 
-const loadTracker = () => import('../tracker/index.js');
+const loadTracker = () => import('../../tracker/index.js');
 
 /**
  * What the read commands use. Loading just these modules instead of the whole library saves ~9 ms
  * of CPU on every cold `ready`/`status`/`show` (measured), which the supervisor runs often.
  */
 const loadReadModules = async () => ({
-  ...(await import('../tracker/bead.js')),
-  ...(await import('../tracker/ready.js')),
-  ...(await import('../tracker/fingerprint.js')),
-  ...(await import('../tracker/deps.js')),
+  ...(await import('../../tracker/bead.js')),
+  ...(await import('../../tracker/ready.js')),
+  ...(await import('../../tracker/fingerprint.js')),
+  ...(await import('../../tracker/deps.js')),
 });
 
-/** Opens the store for the current project and warns (once) about damaged lines. */
-async function open<T>(load: () => Promise<T>) {
+/** Opens the store for the context's project and warns (once) about damaged lines. */
+async function open<T>(ctx: CommandContext, load: () => Promise<T>) {
   const [{ BeadStore, problemsWarning }, { trackerDir }, tracker] = await Promise.all([
-    import('../tracker/store.js'),
-    import('../tracker/paths.js'),
+    import('../../tracker/store.js'),
+    import('../../tracker/paths.js'),
     load(),
   ]);
-  const dir = trackerDir();
-  const store = new BeadStore(dir);
+  const dir = trackerDir(ctx.cwd, ctx.env);
+  // DDx may keep the beads elsewhere (axon, bd, br): then this file is not the tracker (exit 14)
+  (await import('../../tracker/backend.js')).assertJsonlBackend(dir, ctx.env);
+  const store = new BeadStore(dir, ctx.env);
   const read = () => {
     const snapshot = store.read();
     if (snapshot.problems.length > 0) {
-      process.stderr.write(`${problemsWarning(store.file, snapshot.problems)}\n`);
+      ctx.io.stderr(`${problemsWarning(store.file, snapshot.problems)}\n`);
     }
     return snapshot;
   };
@@ -76,9 +78,10 @@ export function withCreateFlags<C extends Command>(command: C, options: { titleO
 }
 
 /** Creates a bead from `withCreateFlags` options in the current project's tracker. */
-export async function createFromFlags(title: string, opts: Record<string, string | string[] | undefined>): Promise<Bead> {
-  const { store, dir, tracker: t } = await open(loadTracker);
+export async function createFromFlags(ctx: CommandContext, title: string, opts: Record<string, string | string[] | undefined>): Promise<Bead> {
+  const { store, dir, tracker: t } = await open(ctx, loadTracker);
   const text = (key: string) => (typeof opts[key] === 'string' ? (opts[key] as string) : undefined);
+  const prefix = t.idPrefix(dir); // a bad prefix is refused before the folder or the lock is touched
   return store.mutate((draft) =>
     t.createBead(draft, {
       title,
@@ -91,7 +94,7 @@ export async function createFromFlags(title: string, opts: Record<string, string
       deps: listFlag(opts.deps).concat(listFlag(opts.dependsOn)).flatMap((v) => t.splitList(v)),
       specId: text('specId'),
       set: Array.isArray(opts.set) ? opts.set : undefined,
-    }, t.idPrefix(dir)),
+    }, prefix),
   );
 }
 
@@ -104,28 +107,28 @@ function sub(parent: Command, name: string, description: string): Command {
   return withCommonFlags(parent.command(name).description(description));
 }
 
-export function registerTrackerCommands(program: HelixCommand): void {
+export function register(program: HelixCommand, ctx: CommandContext): void {
   const tracker = withCommonFlags(program.command('tracker').description('Manage beads (the built-in tracker, ddx bead-compatible)'));
-  registerBeadCommands(tracker);
-  registerQueries(tracker);
-  registerDependencies(tracker);
-  registerHealthAndTransfer(tracker);
+  registerBeadCommands(tracker, ctx);
+  registerQueries(tracker, ctx);
+  registerDependencies(tracker, ctx);
+  registerHealthAndTransfer(tracker, ctx);
 }
 
 /** init, create, show, update, close, reopen (in the order `tracker --help` lists them). */
-function registerBeadCommands(tracker: Command): void {
+function registerBeadCommands(tracker: Command, ctx: CommandContext): void {
   sub(tracker, 'init', 'Initialise the bead tracker (.ddx/beads.jsonl)').action(async () => {
-    const { dir, store, tracker: t } = await open(() => import('../tracker/init.js'));
+    const { dir, store, tracker: t } = await open(ctx, () => import('../../tracker/init.js'));
     t.initTracker(dir, store.file);
-    process.stdout.write(`Initialized bead tracker in ${dir}\n`);
+    ctx.io.stdout(`Initialized bead tracker in ${dir}\n`);
   });
 
   withCreateFlags(sub(tracker, 'create', 'Create a new bead'))
     .option('--json', 'print the created bead as JSON')
     .action(async (title: string, opts) => {
-      const bead = await createFromFlags(title, opts);
-      if (opts.json) printJson(bead);
-      else process.stdout.write(`${bead.id}\n`);
+      const bead = await createFromFlags(ctx, title, opts);
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(`${bead.id}\n`);
     });
 
   sub(tracker, 'show', 'Show one bead')
@@ -133,14 +136,14 @@ function registerBeadCommands(tracker: Command): void {
     .option('--json', 'print the bead as one JSON object')
     .option('--fingerprint', 'print the queue-drift fingerprint (spec-id, parent, superseded-by, replaces, dependencies, eligibility)')
     .action(async (id: string, opts) => {
-      const { read, tracker: t } = await open(loadReadModules);
+      const { read, tracker: t } = await open(ctx, loadReadModules);
       const bead = read().byId.get(id);
       if (!bead) throw new HelixError('notFound', `bead: not found: ${id}`);
       if (opts.fingerprint) {
         const fp = t.fingerprintOf(bead);
-        process.stdout.write(opts.json ? `${JSON.stringify(fp, null, 2)}\n` : `${t.fingerprintKey(fp)}\n`);
-      } else if (opts.json) printJson(bead);
-      else process.stdout.write(showText(bead));
+        ctx.io.stdout(opts.json ? `${JSON.stringify(fp, null, 2)}\n` : `${t.fingerprintKey(fp)}\n`);
+      } else if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(showText(bead));
     });
 
   sub(tracker, 'update', 'Update fields of a bead, or claim / release it')
@@ -165,7 +168,7 @@ function registerBeadCommands(tracker: Command): void {
     .option('--force', 'with --status closed: close even with open dependencies (as close --force)')
     .option('--json', 'print the updated bead as JSON')
     .action(async (id: string, opts) => {
-      const { store, tracker: t } = await open(loadTracker);
+      const { store, tracker: t } = await open(ctx, loadTracker);
       const pid = opts.pid === undefined ? undefined : parseNumber('--pid', String(opts.pid), { min: 1, max: t.MAX_PID }, 'bead:');
       const request = {
         title: opts.title,
@@ -189,8 +192,8 @@ function registerBeadCommands(tracker: Command): void {
       // Without --pid the claimant is the process that called helix: this CLI process exits at
       // once, so recording its own pid would make every such claim look abandoned.
       const bead = store.mutate((draft) => t.editBead(draft, id, request, { claimant: pid ?? process.ppid, leaseDir: store.leaseDir }));
-      if (opts.json) printJson(bead);
-      else process.stdout.write(`${opts.claim ? 'Claimed' : opts.unclaim ? 'Released' : 'Updated'} ${id}\n`);
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(`${opts.claim ? 'Claimed' : opts.unclaim ? 'Released' : 'Updated'} ${id}\n`);
     });
 
   sub(tracker, 'close', 'Close a bead (refuses while a dependency is open)')
@@ -201,10 +204,10 @@ function registerBeadCommands(tracker: Command): void {
     .option('--force', 'close even with open dependencies')
     .option('--json', 'print the closed bead as JSON')
     .action(async (id: string, opts) => {
-      const { store, tracker: t } = await open(loadTracker);
+      const { store, tracker: t } = await open(ctx, loadTracker);
       const bead = store.mutate((draft) => t.closeBead(draft, id, { force: opts.force, session: opts.session, commit: opts.commit, token: opts.token }));
-      if (opts.json) printJson(bead);
-      else process.stdout.write(`Closed ${id}\n`);
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(`Closed ${id}\n`);
     });
 
   sub(tracker, 'reopen', 'Reopen a closed bead')
@@ -213,84 +216,82 @@ function registerBeadCommands(tracker: Command): void {
     .option('--append-notes <text>', 'text to append to the notes, as `ddx bead reopen --append-notes`')
     .option('--json', 'print the bead as JSON')
     .action(async (id: string, opts) => {
-      const { store, tracker: t } = await open(loadTracker);
+      const { store, tracker: t } = await open(ctx, loadTracker);
       const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason, appendNotes: opts.appendNotes }));
-      if (opts.json) printJson(bead);
-      else process.stdout.write(`Reopened ${id}\n`);
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(`Reopened ${id}\n`);
     });
 }
 
 /** list, ready, blocked. */
-function registerQueries(tracker: Command): void {
+function registerQueries(tracker: Command, ctx: CommandContext): void {
   sub(tracker, 'list', 'List beads')
     .option('--status <status>', 'only this status')
     .option('--label <label>', 'only beads with this label')
     .option('--where <k=v>', 'only beads whose field equals the value (repeatable)', collect)
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      const { read, tracker: t } = await open(() => import('../tracker/list.js'));
-      printBeads(t.listBeads(read().beads, { status: opts.status, label: opts.label, where: opts.where }), opts.json);
+      const { read, tracker: t } = await open(ctx, () => import('../../tracker/list.js'));
+      ctx.io.stdout(formatBeads(t.listBeads(read().beads, { status: opts.status, label: opts.label, where: opts.where }), opts.json));
     });
 
   sub(tracker, 'ready', 'List open beads whose dependencies are all closed')
     .option('--execution', 'only beads the supervisor may build (eligible, not superseded, not retry-parked)')
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      const { readyCommand } = await import('./tracker-read.js');
-      await readyCommand(opts);
+      ctx.io.stdout(await readyText(opts, { cwd: ctx.cwd, env: ctx.env, warn: (text) => ctx.io.stderr(text) }));
     });
 
   sub(tracker, 'blocked', 'List open beads waiting on an unclosed dependency')
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      const { blockedCommand } = await import('./tracker-read.js');
-      await blockedCommand(opts);
+      ctx.io.stdout(await blockedText(opts, { cwd: ctx.cwd, env: ctx.env, warn: (text) => ctx.io.stderr(text) }));
     });
 
 }
 
 /** dep add, dep remove, dep tree. */
-function registerDependencies(tracker: Command): void {
+function registerDependencies(tracker: Command, ctx: CommandContext): void {
   const dep = sub(tracker, 'dep', 'Manage dependencies between beads');
   sub(dep, 'add', 'Make <id> depend on <dep> (rejects cycles and self-dependencies)')
     .argument('<id>')
     .argument('<dep>')
     .action(async (id: string, depId: string) => {
-      const { store, tracker: t } = await open(loadTracker);
+      const { store, tracker: t } = await open(ctx, loadTracker);
       store.mutate((draft) => t.addDependency(draft, id, depId));
-      process.stdout.write(`Added dependency ${id} -> ${depId}\n`);
+      ctx.io.stdout(`Added dependency ${id} -> ${depId}\n`);
     });
   sub(dep, 'remove', 'Remove the dependency of <id> on <dep>')
     .argument('<id>')
     .argument('<dep>')
     .action(async (id: string, depId: string) => {
-      const { store, tracker: t } = await open(loadTracker);
+      const { store, tracker: t } = await open(ctx, loadTracker);
       store.mutate((draft) => t.removeDependency(draft, id, depId));
-      process.stdout.write(`Removed dependency ${id} -> ${depId}\n`);
+      ctx.io.stdout(`Removed dependency ${id} -> ${depId}\n`);
     });
   sub(dep, 'tree', 'Show the dependency tree of a bead (or of every bead with dependencies)')
     .argument('[id]')
     .option('--json', 'JSON list of rows in tree order: {id, depth, status, title, repeat?}')
     .action(async (id: string | undefined, opts: { json?: boolean }) => {
-      const { read, tracker: t } = await open(loadReadModules);
+      const { read, tracker: t } = await open(ctx, loadReadModules);
       const snapshot = read();
       if (id && !snapshot.byId.has(id)) throw new HelixError('notFound', `bead: not found: ${id}`);
-      if (opts.json) return printJson(t.dependencyRows(snapshot.beads, id));
+      if (opts.json) return printJson(ctx.io, t.dependencyRows(snapshot.beads, id));
       const tree = t.dependencyTree(snapshot.beads, id);
-      if (tree) process.stdout.write(`${tree}\n`);
+      if (tree) ctx.io.stdout(`${tree}\n`);
     });
 }
 
 /** status, doctor, import, export. */
-function registerHealthAndTransfer(tracker: Command): void {
+function registerHealthAndTransfer(tracker: Command, ctx: CommandContext): void {
   sub(tracker, 'status', 'Counts of beads by state')
     .option('--json', 'JSON object')
     .action(async (opts) => {
-      const { read, tracker: t } = await open(loadReadModules);
+      const { read, tracker: t } = await open(ctx, loadReadModules);
       const counts = t.statusCounts(read().beads);
-      if (opts.json) printJson(counts);
+      if (opts.json) printJson(ctx.io, counts);
       else {
-        process.stdout.write(
+        ctx.io.stdout(
           `Total:   ${counts.total}\nOpen:    ${counts.open}\nClosed:  ${counts.closed}\nReady:   ${counts.ready}\nBlocked: ${counts.blocked}\n`,
         );
       }
@@ -299,57 +300,65 @@ function registerHealthAndTransfer(tracker: Command): void {
     .option('--fix', 'back the file up, quarantine bad lines, fold duplicates, release stale claims')
     .option('--json', 'JSON report')
     .action(async (opts) => {
-      const { store, tracker: t } = await open(loadTracker);
-      const facts = { now: new Date(), thresholdSec: t.orphanThresholdSec() };
+      const { store, tracker: t } = await open(ctx, loadTracker);
+      const facts = { now: new Date(), thresholdSec: t.orphanThresholdSec(ctx.env) };
       if (opts.fix) {
         const fixed = t.fixStore(store, facts);
-        if (fixed.backup) process.stderr.write(`helix: backed up ${store.file} to ${fixed.backup}\n`);
-        if (fixed.quarantined) process.stderr.write(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
-        for (const choice of fixed.choices) process.stderr.write(`helix: ${choice}\n`);
-        for (const id of fixed.released) process.stderr.write(`helix: released stale claim ${id}\n`);
-        for (const u of fixed.unsettled) process.stderr.write(`helix: ${u.id}: ${u.names} injected memory name(s) kept on the bead for the next helix run's feedback\n`);
-        for (const id of fixed.repaired) process.stderr.write(`helix: repaired fields DDx would damage in ${id}\n`);
+        if (fixed.backup) ctx.io.stderr(`helix: backed up ${store.file} to ${fixed.backup}\n`);
+        if (fixed.quarantined) ctx.io.stderr(`helix: moved ${fixed.quarantined} line(s) to ${t.QUARANTINE_FILE}\n`);
+        for (const choice of fixed.choices) ctx.io.stderr(`helix: ${choice}\n`);
+        for (const id of fixed.released) ctx.io.stderr(`helix: released stale claim ${id}\n`);
+        for (const u of fixed.unsettled) ctx.io.stderr(`helix: ${u.id}: ${u.names} injected memory name(s) kept on the bead for the next helix run's feedback\n`);
+        for (const id of fixed.repaired) ctx.io.stderr(`helix: repaired fields DDx would damage in ${id}\n`);
       }
       const snapshot = store.read();
-      const report = t.diagnose(snapshot.beads, snapshot.problems, facts);
-      if (opts.json) printJson(report);
-      else process.stdout.write(doctorText(report));
-      if (report.problems.length > 0) process.exitCode = EXIT.malformedStore;
-      else if (!report.healthy) process.exitCode = EXIT.error;
+      const report = { ...t.diagnose(snapshot.beads, snapshot.problems, facts, snapshot.bomLines), link: store.linkTarget() ?? null };
+      if (opts.json) printJson(ctx.io, report);
+      else ctx.io.stdout(doctorText(t, report, store.file));
+      if (report.problems.length > 0) ctx.io.exitCode = EXIT.malformedStore;
+      else if (!report.healthy) ctx.io.exitCode = EXIT.error;
     });
 
   sub(tracker, 'import', 'Import beads (like `ddx bead import`): from .helix/issues.jsonl or another beads JSONL file')
     .argument('[file]', 'file to import (default: .helix/issues.jsonl)')
     .action(async (file: string | undefined) => {
-      const { store, tracker: t } = await open(loadTracker);
+      const { store, tracker: t } = await open(ctx, loadTracker);
       const { join } = await import('node:path');
-      const source = file ?? join(t.projectRoot(), '.helix', 'issues.jsonl');
+      const source = file ?? join(t.projectRoot(ctx.cwd), '.helix', 'issues.jsonl');
       const result = store.mutate((draft) => t.importBeads(draft, source));
-      process.stdout.write(`Imported ${result.imported.length} bead(s)${result.skipped.length ? `, skipped ${result.skipped.length} existing` : ''}\n`);
+      ctx.io.stdout(`Imported ${result.imported.length} bead(s)${result.skipped.length ? `, skipped ${result.skipped.length} existing` : ''}\n`);
     });
 
   sub(tracker, 'export', 'Export beads as JSONL')
     .argument('[file]', 'write to this file (default: stdout)')
     .option('--stdout', 'write to stdout')
     .action(async (file: string | undefined, opts) => {
-      const { read } = await open(loadReadModules);
-      const { Draft } = await import('../tracker/store.js');
+      const { read } = await open(ctx, loadReadModules);
+      const { Draft } = await import('../../tracker/store.js');
       const text = new Draft(read()).serialise();
-      if (!file || opts.stdout) process.stdout.write(text);
+      if (!file || opts.stdout) ctx.io.stdout(text);
       else {
-        const { writeFileAtomically } = await import('../atomic-write.js');
+        const { writeFileAtomically } = await import('../../atomic-write.js');
         writeFileAtomically(file, text);
       }
     });
 }
 
-function doctorText(report: import('../tracker/index.js').DoctorReport): string {
+function doctorText(t: Pick<typeof import('../../tracker/index.js'), 'claimAge' | 'linkNote'>, report: import('../../tracker/index.js').DoctorReport & { link: string | null }, file: string): string {
   const lines: string[] = [];
+  // a note, not a problem: helix writes through the link
+  const notes = report.link ? [t.linkNote(file, report.link)] : [];
   for (const p of report.problems) lines.push(`line ${p.line}: ${p.kind}: ${p.detail}`);
   for (const d of report.dangling) lines.push(`dangling dependency: ${d.id} -> ${d.depends_on_id}`);
   for (const c of report.cycles) lines.push(`dependency cycle: ${c.join(' -> ')}`);
-  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (age=${s.ageSec}s, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const s of report.stale_claims) lines.push(`stale claim: ${s.id} (${t.claimAge(s)}, pid=${s.pid ?? 'none'} ${s.why})`);
+  for (const f of report.future_claims.filter((f) => !report.stale_claims.some((s) => s.id === f.id))) {
+    lines.push(`claim dated in the future: ${f.id} (${f.ahead_sec}s ahead; its claimer still runs, so it is left alone)`);
+  }
   for (const s of report.ddx_damage) lines.push(`DDx would damage ${s.id}: ${s.problem}`);
+  if (report.bom_lines.length > 0) lines.push(`line ${report.bom_lines.join(', ')}: starts with a UTF-8 byte order mark, which DDx cannot read (it drops the line); --fix removes the mark`);
   lines.push(report.healthy ? `ok: ${report.total} bead(s), no problems` : `${lines.length} problem(s) in ${report.total} bead(s)`);
-  return `${lines.join('\n')}\n`;
+  return `${[...notes, ...lines].join('\n')}\n`;
 }
+
+

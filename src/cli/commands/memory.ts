@@ -1,26 +1,51 @@
-// `helix memory <sub>`: the memory store's commands (shared/contract/memory.md). Thin wiring:
+// `helix memory <sub>`: the memory store's commands (docs/contract/memory.md). Thin wiring:
 // parse flags, open the store (lazy import of src/memory), print one JSON document on stdout.
 import { Option } from 'commander';
-import { HelixError } from '../errors.js';
-import { type NumberBounds, parseNumber } from '../numbers.js';
-import { printJson, withCommonFlags, type HelixCommand } from './program.js';
+import { HelixError } from '../../errors.js';
+import { type NumberBounds, parseNumber } from '../../numbers.js';
+import { type CommandContext, printJson, withCommonFlags, type HelixCommand } from '../program.js';
 
-type Store = import('../memory/index.js').MemoryStore;
+type Store = import('../../memory/index.js').MemoryStore;
 
 interface GroupOptions {
   db?: string;
 }
 
-async function withStore<T>(command: HelixCommand, work: (store: Store) => Promise<T> | T): Promise<void> {
-  const { openMemoryStore, resolveDbPath } = await import('../memory/index.js');
+async function withStore<T>(ctx: CommandContext, command: HelixCommand, work: (store: Store) => Promise<T> | T, print: (io: CommandContext['io'], value: T) => void = printJson): Promise<void> {
+  const { openMemoryStore, resolveDbPath } = await import('../../memory/index.js');
   const { db } = command.optsWithGlobals<GroupOptions>();
-  const dbPath = db ?? resolveDbPath(process.cwd(), process.env);
+  const dbPath = db ?? resolveDbPath(ctx.cwd, ctx.env);
   const store = openMemoryStore({ dbPath });
   try {
-    printJson(await work(store));
+    print(ctx.io, await work(store));
   } finally {
     store.close();
   }
+}
+
+/** `list` for a person: one memory a line. */
+function printList(io: CommandContext['io'], rows: Array<Record<string, unknown>>): void {
+  const cut = (text: unknown, n: number) => (String(text).length > n ? `${String(text).slice(0, n - 1)}…` : String(text));
+  for (const r of rows) {
+    const detail = 'reason' in r ? `archived ${String(r.archived_at).slice(0, 10)}: ${r.reason}` : `${Math.round(Number(r.effectiveness) * 100)}% of ${Number(r.helped) + Number(r.failed)} uses`;
+    io.stdout(`${String(r.name).padEnd(50)} ${String(r.type).padEnd(8)} ${detail.padEnd(28)} ${cut(r.trigger, 70)}\n`);
+  }
+  io.stdout(`${rows.length} ${rows.length === 1 ? 'memory' : 'memories'}\n`);
+}
+
+/** `show` for a person: the memory's fields, files, edges and archived versions. */
+function printShown(io: CommandContext['io'], m: Awaited<ReturnType<Store['show']>>): void {
+  const lines = [
+    `${m.name} (${m.type}${m.repeats !== undefined ? `, seen ${m.repeats + 3} times` : ''})`,
+    `  trigger:    ${m.trigger}`,
+    `  resolution: ${m.resolution}`,
+    `  helped ${m.helped}, failed ${m.failed}, effectiveness ${m.effectiveness}; used in ${m.session_uses} sessions (unverified)`,
+    `  created ${m.created_at}, last used ${m.last_used ?? 'never'}; source ${m.source || '-'}; tags ${m.tags.join(', ') || '-'}`,
+    `  files: ${m.files.join(', ') || '-'}`,
+    ...m.edges.map((e) => `  edge: ${e.from} -${e.rel_type}-> ${e.to} (${e.weight})`),
+    ...m.archived_versions.map((v) => `  archived ${v.archived_at} (${v.reason}): ${v.trigger} -> ${v.resolution}`),
+  ];
+  io.stdout(`${lines.join('\n')}\n`);
 }
 
 function jsonList(flag: string, text: string): string[] {
@@ -71,11 +96,11 @@ function tasksList(text: string) {
   });
 }
 
-export function registerMemoryCommands(program: HelixCommand): void {
+export function register(program: HelixCommand, ctx: CommandContext): void {
   const memory = withCommonFlags(program.command('memory'))
     .description('the memory store: failures and patterns ranked by relevance, effectiveness and recency')
     .addOption(new Option('--db <path>', 'database file (default: HELIX_DB_PATH, else .helix/helix.db in the project)'));
-  // Every command accepts the common flags (contract §3: the old harness passes --quiet to all).
+  // Every command accepts the common flags (docs/contract/cli.md §3: the old harness passes --quiet to all).
   const sub = (name: string, description: string) => withCommonFlags(memory.command(name).description(description));
 
   sub('store', 'store a failure, pattern or systemic memory')
@@ -86,7 +111,7 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .option('--tags <json>', 'JSON list of tags', '[]')
     .action(async function (this: HelixCommand, o: { trigger: string; resolution: string; type: string; source: string; tags: string }) {
       const tags = jsonList('--tags', o.tags);
-      await withStore(this, (s) => s.store({ trigger: o.trigger, resolution: o.resolution, type: o.type, source: o.source, tags }));
+      await withStore(ctx, this, (s) => s.store({ trigger: o.trigger, resolution: o.resolution, type: o.type, source: o.source, tags }));
     });
 
   sub('recall', 'memories for a query, best first')
@@ -94,25 +119,26 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .option('--type <type>', 'only this type')
     .option('--limit <n>', 'how many', count('--limit'), 5)
     .option('--min-effectiveness <x>', 'drop memories below this effectiveness', fraction('--min-effectiveness'), 0)
-    .option('--min-relevance <x>', 'drop memories below this relevance', fraction('--min-relevance'))
+    .option('--min-relevance <x>', 'drop memories below this relevance (relative to the best hit)', fraction('--min-relevance'))
+    .option('--min-match <x>', 'drop memories that answer less of the query than this (absolute: the gate)', fraction('--min-match'))
     .option('--expand', 'add 1-hop graph neighbours marked _via_edge')
-    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; expand?: boolean }) {
-      await withStore(this, (s) => s.recall(query, o));
+    .action(async function (this: HelixCommand, query: string, o: { type?: string; limit: number; minEffectiveness: number; minRelevance?: number; minMatch?: number; expand?: boolean }) {
+      await withStore(ctx, this, (s) => s.recall(query, o));
     });
 
   sub('get', 'one memory by name')
     .argument('<name>')
     .action(async function (this: HelixCommand, name: string) {
-      const { openMemoryStore, resolveDbPath } = await import('../memory/index.js');
-      const dbPath = this.optsWithGlobals<GroupOptions>().db ?? resolveDbPath(process.cwd(), process.env);
+      const { openMemoryStore, resolveDbPath } = await import('../../memory/index.js');
+      const dbPath = this.optsWithGlobals<GroupOptions>().db ?? resolveDbPath(ctx.cwd, ctx.env);
       const store = openMemoryStore({ dbPath });
       const found = store.get(name);
       store.close();
       if (!found) {
-        printJson({ error: 'not found' });
+        printJson(ctx.io, { error: 'not found' });
         throw new HelixError('notFound', `helix memory: not found: ${name}`);
       }
-      printJson(found);
+      printJson(ctx.io, found);
     });
 
   sub('edge', 'link two memories (the same link again adds to its weight)')
@@ -121,14 +147,14 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--rel <rel>', 'solves | co_occurs | similar | causes')
     .option('--weight <w>', 'weight to add', amount('--weight'), 1.0)
     .action(async function (this: HelixCommand, o: { from: string; to: string; rel: string; weight: number }) {
-      await withStore(this, (s) => s.edge(o.from, o.to, o.rel, o.weight));
+      await withStore(ctx, this, (s) => s.edge(o.from, o.to, o.rel, o.weight));
     });
 
   sub('edges', 'list edges')
     .option('--name <name>', 'edges touching this memory')
     .option('--rel <rel>', 'only this relation')
     .action(async function (this: HelixCommand, o: { name?: string; rel?: string }) {
-      await withStore(this, (s) => s.edges(o));
+      await withStore(ctx, this, (s) => s.edges(o));
     });
 
   sub('feedback', 'add to helped (delta > 0) or failed (delta < 0)')
@@ -136,7 +162,7 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--delta <d>', 'signed amount', amount('--delta'))
     .action(async function (this: HelixCommand, o: { names: string; delta: number }) {
       const names = jsonList('--names', o.names);
-      await withStore(this, (s) => s.feedback(names, o.delta));
+      await withStore(ctx, this, (s) => s.feedback(names, o.delta));
     });
 
   sub('feedback-verify', 'feedback from a task\'s verification result')
@@ -144,38 +170,41 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--verify-passed <bool>', 'true | false')
     .requiredOption('--injected <json>', 'JSON list of injected memory names')
     .option('--utilized <json>', 'JSON list of names the agent reported as UTILIZED')
-    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string }) {
+    .option('--objective <text>', "the task's text: unused memories it is not about are left alone")
+    .option('--files <json>', 'JSON list of files the task touches (with --objective)', '[]')
+    .action(async function (this: HelixCommand, o: { taskId: string; verifyPassed: string; injected: string; utilized?: string; objective?: string; files: string }) {
       const input = {
         taskId: o.taskId,
         verifyPassed: boolean('--verify-passed', o.verifyPassed),
         injected: jsonList('--injected', o.injected),
         ...(o.utilized !== undefined ? { utilized: jsonList('--utilized', o.utilized) } : {}),
+        ...(o.objective !== undefined ? { task: { objective: o.objective, files: jsonList('--files', o.files) } } : {}),
       };
-      await withStore(this, (s) => s.feedbackVerify(input));
+      await withStore(ctx, this, (s) => s.feedbackVerify(input));
     });
 
   sub('decay', 'halve the counts of dormant, little-used memories')
     .option('--days <n>', 'unused for this many days', days('--days'), 30)
     .option('--min-uses <n>', 'with fewer uses than this', bounded('--min-uses', { min: 0, max: 1_000_000 }), 2)
     .action(async function (this: HelixCommand, o: { days: number; minUses: number }) {
-      await withStore(this, (s) => s.decay(o.days, o.minUses));
+      await withStore(ctx, this, (s) => s.decay(o.days, o.minUses));
     });
 
   sub('prune', 'remove memories that keep failing')
     .option('--threshold <x>', 'effectiveness strictly below this', fraction('--threshold'), 0.25)
     .option('--min-uses <n>', 'with at least this many uses', bounded('--min-uses', { min: 0, max: 1_000_000 }), 3)
     .action(async function (this: HelixCommand, o: { threshold: number; minUses: number }) {
-      await withStore(this, (s) => s.prune(o.threshold, o.minUses));
+      await withStore(ctx, this, (s) => s.prune(o.threshold, o.minUses));
     });
 
   sub('consolidate', 'merge near-duplicate memories')
     .option('--threshold <x>', "cosine at or above which two merge (default: the embedder's, 0.9 for MiniLM)", fraction('--threshold'))
     .action(async function (this: HelixCommand, o: { threshold?: number }) {
-      await withStore(this, (s) => s.consolidate(o.threshold));
+      await withStore(ctx, this, (s) => s.consolidate(o.threshold));
     });
 
   sub('health', 'store status and whether the learning loop is closed').action(async function (this: HelixCommand) {
-    await withStore(this, (s) => s.health());
+    await withStore(ctx, this, (s) => s.health());
   });
 
   sub('similar-recent', 'recent memories similar to a trigger')
@@ -184,23 +213,24 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .option('--days <n>', 'created within this many days', days('--days'), 7)
     .option('--type <type>', 'memory type', 'failure')
     .action(async function (this: HelixCommand, trigger: string, o: { threshold?: number; days: number; type: string }) {
-      await withStore(this, (s) => s.similarRecent(trigger, o));
+      await withStore(ctx, this, (s) => s.similarRecent(trigger, o));
     });
 
   sub('suggest-edges', 'edges worth adding for a memory')
     .argument('<name>')
     .option('--limit <n>', 'how many', count('--limit'), 5)
     .action(async function (this: HelixCommand, name: string, o: { limit: number }) {
-      await withStore(this, (s) => s.suggestEdges(name, o.limit));
+      await withStore(ctx, this, (s) => s.suggestEdges(name, o.limit));
     });
 
   sub('inject', 'the memory block for a task prompt')
     .requiredOption('--objective <text>')
     .option('--files <json>', 'JSON list of files the task touches', '[]')
     .option('--limit <n>', 'how many', count('--limit'), 5)
-    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number }) {
+    .option('--min-match <x>', "the gate: how much of the task a memory must answer (default: the embedder's)", fraction('--min-match'))
+    .action(async function (this: HelixCommand, o: { objective: string; files: string; limit: number; minMatch?: number }) {
       const files = jsonList('--files', o.files);
-      await withStore(this, (s) => s.inject({ objective: o.objective, files, limit: o.limit }));
+      await withStore(ctx, this, (s) => s.inject({ objective: o.objective, files, limit: o.limit, ...(o.minMatch === undefined ? {} : { minMatch: o.minMatch }) }));
     });
 
   sub('batch-inject', 'memory blocks for a wave of tasks, no memory given twice')
@@ -208,14 +238,14 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .option('--limit <n>', 'per task', count('--limit'), 3)
     .action(async function (this: HelixCommand, o: { tasks: string; limit: number }) {
       const tasks = tasksList(o.tasks);
-      await withStore(this, (s) => s.batchInject(tasks, o.limit));
+      await withStore(ctx, this, (s) => s.batchInject(tasks, o.limit));
     });
 
   sub('strategic-recall', 'what the store knows about an objective, with a summary')
     .argument('<objective>')
     .option('--limit <n>', 'how many', count('--limit'), 15)
     .action(async function (this: HelixCommand, objective: string, o: { limit: number }) {
-      await withStore(this, (s) => s.strategicRecall(objective, o.limit));
+      await withStore(ctx, this, (s) => s.strategicRecall(objective, o.limit));
     });
 
   sub('chunk', 'turn a successful approach into a pattern')
@@ -223,19 +253,84 @@ export function registerMemoryCommands(program: HelixCommand): void {
     .requiredOption('--outcome <text>')
     .requiredOption('--approach <text>')
     .action(async function (this: HelixCommand, o: { task: string; outcome: string; approach: string }) {
-      await withStore(this, (s) => s.chunk(o));
+      await withStore(ctx, this, (s) => s.chunk(o));
     });
 
   sub('connected', 'memories reachable over edges')
     .argument('<name>')
     .option('--hops <n>', 'at most this many edges away', bounded('--hops', { min: 1, max: 20 }), 2)
     .action(async function (this: HelixCommand, name: string, o: { hops: number }) {
-      await withStore(this, (s) => s.connected(name, o.hops));
+      await withStore(ctx, this, (s) => s.connected(name, o.hops));
+    });
+
+  sub('list', 'every memory, one a line (--archived: the archive)')
+    .option('--type <type>', 'only this type')
+    .option('--archived', 'what prune, consolidate, merges, edit and forget archived')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, o: { type?: string; archived?: boolean; json?: boolean }) {
+      await withStore(ctx, this, (s) => s.list(o), o.json ? printJson : printList);
+    });
+
+  sub('show', 'one memory with its files, edges and archived versions')
+    .argument('<name>')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, name: string, o: { json?: boolean }) {
+      await withStore(ctx, this, (s) => s.show(name), o.json ? printJson : printShown);
+    });
+
+  sub('edit', 'new text for a memory (the old version is archived)')
+    .argument('<name>')
+    .option('--trigger <text>')
+    .option('--resolution <text>')
+    .option('--type <type>', 'failure | pattern | systemic')
+    .option('--tags <json>', 'JSON list of tags (replaces them)')
+    .action(async function (this: HelixCommand, name: string, o: { trigger?: string; resolution?: string; type?: string; tags?: string }) {
+      const tags = o.tags === undefined ? undefined : jsonList('--tags', o.tags);
+      await withStore(ctx, this, (s) => s.edit(name, { trigger: o.trigger, resolution: o.resolution, type: o.type, tags }));
+    });
+
+  sub('forget', 'move memories to the archive (restore brings them back)')
+    .argument('<names...>')
+    .action(async function (this: HelixCommand, names: string[]) {
+      await withStore(ctx, this, (s) => s.forget(names));
+    });
+
+  sub('restore', 'bring back the newest archived version of a memory')
+    .argument('<name>')
+    .action(async function (this: HelixCommand, name: string) {
+      await withStore(ctx, this, (s) => s.restore(name));
+    });
+
+  sub('export', 'every memory as JSONL, one a line, with its counters and edges')
+    .action(async function (this: HelixCommand) {
+      await withStore(ctx, this, (s) => s.exportStore(), (io, text) => io.stdout(text));
+    });
+
+  sub('import', 'memories from an export (FILE, or - for stdin): duplicates and refused ones are skipped and listed')
+    .argument('<file>')
+    .action(async function (this: HelixCommand, file: string) {
+      const text = file === '-' ? await readAll(process.stdin) : await readImportFile(file);
+      await withStore(ctx, this, (s) => s.importStore(text));
     });
 
   sub('decay-edges', 'halve edges between dormant memories')
     .option('--days <n>', 'both ends unused this many days', days('--days'), 60)
     .action(async function (this: HelixCommand, o: { days: number }) {
-      await withStore(this, (s) => s.decayEdges(o.days));
+      await withStore(ctx, this, (s) => s.decayEdges(o.days));
     });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readImportFile(file: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new HelixError('notFound', `helix memory import: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }

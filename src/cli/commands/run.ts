@@ -1,0 +1,30 @@
+// `helix run`: the bounded supervisor loop (docs/contract/cli.md §6). Takes no positionals: any is
+// reported the way an unknown flag is (docs/contract/bash-interface.md §2.1).
+import { HelixError } from '../../errors.js';
+import { unknownRunOption } from '../../supervisor/lines.js';
+import { type RunFlags, baseOptions, withRunFlags } from '../agent-flags.js';
+import { type CommandContext, type HelixCommand, finishWith, withCommonFlags } from '../program.js';
+
+export function register(program: HelixCommand, ctx: CommandContext): void {
+  withRunFlags(withCommonFlags(program.command('run').description('the bounded supervisor loop: claim, delegate, verify, close or back off, then check')))
+    .withGeneralUsage()
+    .argument('[unexpected...]')
+    .action(async (unexpected: string[], o: RunFlags) => {
+      if (unexpected.length > 0) throw new HelixError('error', unknownRunOption('run', unexpected[0] as string));
+      const { runLoop } = await import('../../supervisor/commands.js');
+      const { openMemoryPort } = await import('../../supervisor/memory-port.js');
+      const memoryOn = o.memory !== false && ctx.env.HELIX_MEMORY !== '0';
+      const settings: Record<string, unknown> = {};
+      if (o.maxCycles !== undefined) settings.maxCycles = o.maxCycles;
+      if (o.reviewEvery !== undefined) settings.reviewEvery = o.reviewEvery;
+      if (o.reviewThreshold !== undefined) settings.reviewThreshold = o.reviewThreshold;
+      if (o.autoAlign === false) settings.autoAlign = false;
+      if (o.autoReview === false) settings.autoReview = false;
+      finishWith(ctx.io, await runLoop({
+        ...baseOptions(ctx, o),
+        reviewAgent: o.reviewAgent,
+        settings,
+        openMemory: memoryOn ? (root, say) => openMemoryPort(root, ctx.env, say) : undefined,
+      }));
+    });
+}

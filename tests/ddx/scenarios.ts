@@ -1,0 +1,247 @@
+// One scenario table, two targets: each scenario runs the real `helix` against a DDx — the
+// stand-ins inside `npm test` (scenarios.test.ts), the real binaries in `npm run test:ddx`
+// (tests/ddx-real) — and asserts only what a user sees: exit codes, lines, the bead file, git.
+// A stand-in is held to what the real binary did; where the two must differ, the scenario says why.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { expect } from 'vitest';
+import { NOTES_BEGIN } from '../../src/supervisor/ddx-notes.js';
+import { bead } from '../run/harness.js';
+import { type DdxTarget, type DdxVersion, addOrigin, agentPrompts, ddxIn, gitIn, workedIds } from './targets.js';
+
+export interface Scenario {
+  name: string;
+  versions: DdxVersion[];
+  /** Only against the real binary, and why (the stand-in column of the table says so). */
+  realOnly?: string;
+  run(t: DdxTarget): void | Promise<void>;
+}
+
+const ID = 'hx-00000001';
+const one = () => [bead({ id: ID, title: 'write the work file', description: 'Create work/hx-00000001.txt.', acceptance: 'work/hx-00000001.txt exists' })];
+const BUILD = ['build'];
+const BOTH: DdxVersion[] = ['0.6.1', 'current'];
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'a bead lands: DDx runs the agent, helix verifies, tokens and cost come from DDx (its JSON on v0.6.1, its records on current)',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one(), { responses: [{ when: ID, tokens: 250, cost: 0.5 }] });
+      const r = p.helix(['run', '--summary', '--no-auto-review', '--max-cycles', '1'], { HELIX_VERIFY_CMD: `test -f work/${ID}.txt` });
+      expect(r.status, r.stderr).toBe(0);
+      expect(p.bead(ID).status).toBe('closed');
+      expect(workedIds(p)).toEqual([ID]);
+      expect(gitIn(p, 'cat-file', '-e', `HEAD:work/${ID}.txt`)).toBe('');
+      expect(r.stderr).toMatch(/run complete: 1 attempted, 1 completed, 0 skipped, [1-9]\d* tokens, \$0\.\d+/);
+      const { run } = JSON.parse(p.helix(['status', '--json']).stdout);
+      expect(run.total_tokens).toBeGreaterThan(0);
+      expect(run.total_cost_usd).toBeGreaterThan(0);
+    },
+  },
+  {
+    name: 'a failed attempt is a failed attempt with DDx\'s reason, never drift; a bead DDx parked is not retried at once',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one(), { responses: [{ when: ID, exit: 1, commit: false }] });
+      const r = p.helix(['run', '--no-auto-review', '--max-cycles', '2'], { HELIX_BACKOFF_SLEEP: '0' });
+      expect(r.stderr).not.toMatch(/drift/);
+      expect(r.stderr).toMatch(new RegExp(`${ID}.*execution_failed`));
+      if (t.version === 'current') {
+        // DDx parks it 6 h (work-retry-after): helix says so and does not try it again in this run
+        expect(r.stderr).toMatch(/DDx parked it until \S+ \(work-retry-after\)/);
+        expect(p.bead(ID)['work-retry-after']).toBeTruthy();
+        expect(workedIds(p)).toEqual([ID]);
+        expect(p.bead(ID).status).toBe('open');
+      } else {
+        // v0.6.1's execute-bead does not park: helix backs off and tries again (the agent succeeds then)
+        expect(workedIds(p)).toEqual([ID, ID]);
+      }
+    },
+  },
+  {
+    name: 'detached HEAD: refused before claiming, one line, exit 13',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      gitIn(p, 'checkout', '-q', '--detach');
+      const before = readFileSync(p.beadsFile, 'utf8');
+      const r = p.helix(BUILD);
+      expect(r.status).toBe(13);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^helix: HEAD is detached: DDx v\S+ lands a build on the checked-out branch\. Check out a branch .* Nothing was claimed\.$/)]);
+      expect(readFileSync(p.beadsFile, 'utf8')).toBe(before);
+      expect(workedIds(p)).toEqual([]);
+    },
+  },
+  {
+    name: 'a clone on a feature branch: current DDx refuses it (helix first, one line) unless HELIX_ALLOW_NON_DEFAULT_BRANCH=1; v0.6.1 builds there and pushes',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      const origin = addOrigin(p);
+      gitIn(p, 'checkout', '-q', '-b', 'feature');
+      gitIn(p, 'push', '-q', '-u', 'origin', 'feature');
+      if (t.version === 'current') {
+        const refused = p.helix(BUILD);
+        expect(refused.status).toBe(13);
+        expect(refused.stderr).toMatch(/^helix: branch feature tracks feature, not origin's default branch main, and DDx \S+ refuses to build there: .*HELIX_ALLOW_NON_DEFAULT_BRANCH=1.* Nothing was claimed\.\n$/);
+        expect(workedIds(p)).toEqual([]);
+        // and DDx itself agrees
+        expect(ddxIn(p, ['try', ID]).stderr).toMatch(/does not match remote default branch/);
+      }
+      const r = p.helix(BUILD, { HELIX_ALLOW_NON_DEFAULT_BRANCH: '1' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(p.bead(ID).status).toBe('closed');
+      expect(gitIn(p, 'cat-file', '-e', `feature:work/${ID}.txt`)).toBe('');
+      expect(() => gitIn(p, 'cat-file', '-e', `main:work/${ID}.txt`)).toThrow();
+      if (t.version === '0.6.1') expect(spawnSync('git', ['cat-file', '-e', `feature:work/${ID}.txt`], { cwd: origin }).status).toBe(0);
+    },
+  },
+  {
+    name: 'the user\'s uncommitted changes: refused before claiming (v0.6.1 would commit them, current refuses); never absorbed, committed or lost',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      writeFileSync(join(p.root, 'mine.txt'), 'my unfinished work\n');
+      writeFileSync(join(p.root, 'README'), 'edited, not committed\n');
+      const head = gitIn(p, 'rev-parse', 'HEAD');
+      const r = p.helix(['run', '--summary']);
+      expect(r.status).toBe(13);
+      expect(r.stderr).toMatch(/^helix: uncommitted changes \((README, mine\.txt|mine\.txt, README)\): DDx \S+ (would commit them into its checkpoint commit on the branch|refuses to build over them)\. Commit or stash them, then run again\. Nothing was claimed\.\n$/);
+      expect(gitIn(p, 'rev-parse', 'HEAD')).toBe(head);
+      expect(readFileSync(join(p.root, 'mine.txt'), 'utf8')).toBe('my unfinished work\n');
+      expect(p.bead(ID).status).toBe('open');
+      expect(workedIds(p)).toEqual([]);
+    },
+  },
+  {
+    name: 'HELIX_AGENT_TIMEOUT reaches DDx\'s own wall clock (`ddx try --attempt-wall-clock`)',
+    versions: ['current'],
+    run(t) {
+      const p = t.project(one());
+      const r = p.helix(BUILD, { HELIX_AGENT_TIMEOUT: '900' });
+      expect(r.status, r.stderr).toBe(0);
+      const dry = p.helix(['build', '--dry-run'], { HELIX_AGENT_TIMEOUT: '900' });
+      expect(dry.stdout).toMatch(/ddx try \S+ .*--attempt-wall-clock 900s/);
+    },
+  },
+  {
+    name: 'a DDx worker beside helix during a verification longer than DDx\'s 90 s claim TTL: it never takes the bead helix holds',
+    versions: ['0.6.1'],
+    realOnly: 'it waits out DDx\'s 90 s heartbeat TTL (the stand-in has the same TTL) and npm test stays fast',
+    async run(t) {
+      const p = t.project(one());
+      const verifying = join(p.scratch, 'verifying');
+      const run = p.helixInBackground(BUILD, { HELIX_VERIFY_CMD: `touch ${verifying}; sleep 100` });
+      while (!existsSync(verifying)) await delay(200);
+      await delay(95_000); // past DDx's heartbeat TTL, counted from the last heartbeat before verification
+      const loop = ddxIn(p, ['agent', 'execute-loop', '--local', '--once', '--harness', 'claude']);
+      const done = await run.done;
+      expect(done.status, done.stderr).toBe(0);
+      expect(workedIds(p), loop.stdout + loop.stderr).toEqual([ID]);
+      expect(p.bead(ID).status).toBe('closed');
+    },
+  },
+  {
+    name: 'v0.6.1: the prompt sends the agent to DDx\'s worktree, and a retry sees why the last attempt failed',
+    versions: ['0.6.1'],
+    run(t) {
+      // the retry writes what the failed check asked for
+      const p = t.project(one(), { responses: [{ when: ID }, { when: ID, commit: { path: `work/${ID}.txt`, content: '42\n' } }] });
+      const first = p.helix(BUILD, { HELIX_VERIFY_CMD: 'echo the answer must be 42 >&2; false' });
+      expect(first.status).toBe(1);
+      const second = p.helix(BUILD);
+      expect(second.status, second.stderr).toBe(0);
+      const prompts = agentPrompts(p, ID);
+      expect(prompts).toHaveLength(2);
+      expect(prompts[0]).toMatch(/work in your current directory, never in \//);
+      expect(prompts[0]).not.toMatch(/Execute in the current repository rooted at/);
+      expect(prompts[1]).toMatch(/ATTEMPT FAILED \[[^\]]+\]: verification failed: .*the answer must be 42/);
+      if (t.kind === 'real') {
+        // the real agent ran in DDx's own worktree, not in the project
+        const cwd = p.calls().find((c) => c.kind === 'execute')?.cwd;
+        expect(cwd).toBeDefined();
+        expect(cwd).not.toBe(p.root);
+      }
+    },
+  },
+  {
+    name: 'current DDx: memories and context reach the agent through a marked notes block, removed afterwards (it stays in DDx\'s tracker commit)',
+    versions: ['current'],
+    run(t) {
+      const p = t.project(one());
+      const r = p.helix(BUILD);
+      expect(r.status, r.stderr).toBe(0);
+      const [prompt] = agentPrompts(p, ID);
+      expect(prompt).toContain(NOTES_BEGIN);
+      expect(prompt).toMatch(/Follow the HELIX implementation action at \S+implementation\.md/);
+      expect(String(p.bead(ID).notes ?? '')).not.toContain(NOTES_BEGIN);
+      expect(gitIn(p, 'log', '-p', '--', '.ddx/beads.jsonl')).toContain('helix: context for this attempt');
+    },
+  },
+  {
+    name: 'one review per build: DDx\'s before landing on current (helix adds none), helix\'s own on v0.6.1',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      const r = p.helix(['run', '--summary', '--max-cycles', '1', '--review-threshold', '0']);
+      expect(r.status, r.stderr).toBe(0);
+      const ddxReviews = p.calls().filter((c) => c.kind === 'ddx-review').length;
+      const helixReviews = p.calls().filter((c) => c.action === 'review').length;
+      expect([ddxReviews, helixReviews]).toEqual(t.version === 'current' ? [1, 0] : [0, 1]);
+    },
+  },
+  {
+    name: 'verification fails after DDx landed the work: the bead is reopened with the reason, the commit stays and helix says so',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      const r = p.helix(BUILD, { HELIX_VERIFY_CMD: 'false' });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`helix: ${ID}: DDx landed [0-9a-f]{12} before helix verified it, and verification failed: ${ID} is reopened and the commit stays on the branch`));
+      expect(p.bead(ID).status).toBe('open');
+      expect(gitIn(p, 'cat-file', '-e', `HEAD:work/${ID}.txt`)).toBe('');
+      if (t.version === 'current') expect(String(p.bead(ID).notes)).toMatch(/REOPENED.*verification failed/);
+    },
+  },
+  {
+    name: 'DDx set to another bead backend: helix refuses with one line before any effect (exit 14)',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      const backend = t.version === 'current' ? 'axon' : 'bd';
+      // v0.6.1 reads DDX_BEAD_BACKEND only, and uses bd/br when the tool is on PATH
+      const env = t.version === 'current' ? { DDX_BEAD_BACKEND: backend } : { DDX_BEAD_BACKEND: backend, PATH: `${join(p.scratch, 'bin')}:${p.env.PATH}` };
+      if (t.version === '0.6.1') {
+        mkdirSync(join(p.scratch, 'bin')); // a stand-in `bd` on PATH
+        writeFileSync(join(p.scratch, 'bin', 'bd'), '#!/bin/sh\necho "[]"\n', { mode: 0o755 });
+      }
+      const before = readFileSync(p.beadsFile, 'utf8');
+      for (const args of [BUILD, ['tracker', 'list', '--json']]) {
+        const r = p.helix(args, env);
+        expect(r.status).toBe(14);
+        expect(r.stderr).toMatch(new RegExp(`^helix: DDx keeps this project's beads in the ${backend} backend \\(DDX_BEAD_BACKEND\\); helix works only on \\.ddx/beads\\.jsonl and changed nothing`));
+      }
+      expect(readFileSync(p.beadsFile, 'utf8')).toBe(before);
+      expect(workedIds(p)).toEqual([]);
+    },
+  },
+  {
+    name: 'a dependency on a bead DDx archived (beads-archive.jsonl): helix and DDx agree on what is ready',
+    versions: ['current'],
+    run(t) {
+      const dependent = bead({ id: 'hx-00000002', title: 'waits on an archived bead', dependencies: [{ issue_id: 'hx-00000002', depends_on_id: 'hx-0000000a', type: 'blocks' }] as never });
+      const p = t.project([...one(), dependent]);
+      writeFileSync(join(p.root, '.ddx', 'beads-archive.jsonl'), `${JSON.stringify(bead({ id: 'hx-0000000a', status: 'closed', title: 'archived' }))}\n`);
+      gitIn(p, 'add', '-A');
+      gitIn(p, 'commit', '-q', '-m', 'archive');
+      const ids = (text: string) => (JSON.parse(text) as Array<{ id: string }>).map((b) => b.id).sort();
+      const helixReady = ids(p.helix(['tracker', 'ready', '--execution', '--json']).stdout);
+      const ddxReady = ids(ddxIn(p, ['bead', 'ready', '--execution', '--json']).stdout);
+      expect(helixReady).toEqual(ddxReady);
+      expect(existsSync(join(p.root, '.ddx', 'beads-archive.jsonl'))).toBe(true);
+    },
+  },
+];

@@ -1,0 +1,90 @@
+// The Claude Code hooks over a session (issue #25), through the real `helix hook …` processes and
+// a real store: a memory is shown once per session; systemic warnings come first at the edit and
+// at session start; the Stop / SubagentStop hooks read the final answer's UTILIZED and LEARNED
+// lines and record them as use (never as helped or failed); HELIX_MEMORY=0 silences every hook.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openMemoryStore, lexicalEmbedder } from '../../src/memory/index.js';
+import { helix, tempGitRepo } from '../helpers/cli.js';
+
+async function project() {
+  const root = tempGitRepo();
+  mkdirSync(join(root, '.helix'));
+  const dbPath = join(root, '.helix/helix.db');
+  const store = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
+  const name = async (trigger: string, resolution: string, type = 'failure') => (await store.store({ trigger, resolution, type })).name;
+  const webhook = await name('Stripe signature check fails in api/app/routers/webhooks.py', 'Verify the raw request body before parsing it');
+  const secret = await name('Live events rejected by api/app/routers/webhooks.py', 'The live endpoint has its own signing secret');
+  store.close();
+  return { root, dbPath, webhook, secret };
+}
+
+const edit = (root: string, session: string, file = 'api/app/routers/webhooks.py') =>
+  JSON.stringify({ session_id: session, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(root, file) }, cwd: root });
+const context = (stdout: string) => (stdout ? (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext : '');
+const shownNames = (stdout: string) => [...context(stdout).matchAll(/^- \[[^\]]+\] (\S+?)(?: \(|:)/gm)].map((m) => m[1]);
+
+describe('hooks over a session', () => {
+  it('shows a memory once per session: the second edit of the file in the same session sends nothing, another session gets it again', async () => {
+    const { root, webhook, secret } = await project();
+    const first = helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-a') });
+    expect(shownNames(first.stdout).sort()).toEqual([webhook, secret].sort());
+    expect(helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-a') }).stdout).toBe('');
+    expect(shownNames(helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-b') }).stdout).sort()).toEqual([webhook, secret].sort());
+  });
+
+  it('the Stop hook records the final answer\'s UTILIZED names as use and its LEARNED line as an unproven pattern', async () => {
+    const { root, dbPath, webhook, secret } = await project();
+    helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-c') });
+    // A transcript as Claude Code writes it: one JSON object a line; the last assistant text is the answer.
+    const transcript = join(root, 'transcript.jsonl');
+    writeFileSync(
+      transcript,
+      [
+        { type: 'user', message: { role: 'user', content: 'fix the webhook' } },
+        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'UTILIZED: ["not-this-one"] (an earlier turn)' }] } },
+        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Done.\nUTILIZED: ["${webhook}", "never-shown"]\nLEARNED: parse Stripe events only after verifying the raw body` }] } },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\n',
+    );
+    const stop = helix(['hook', 'stop'], { cwd: root, input: JSON.stringify({ session_id: 'session-c', hook_event_name: 'Stop', transcript_path: transcript, cwd: root, stop_hook_active: false }) });
+    expect(stop).toEqual({ status: 0, stdout: '', stderr: '' });
+    const store = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
+    expect(store.get(webhook)).toMatchObject({ helped: 0, failed: 0 }); // use, not a verdict
+    expect(store.get(secret)).toMatchObject({ helped: 0, failed: 0 });
+    const learned = (await store.recall('parse Stripe events after verifying the raw body', { type: 'pattern' }))[0]!;
+    expect(learned).toMatchObject({ type: 'pattern', source: 'claude-session:session-c', helped: 0, failed: 0 });
+    store.close();
+    // The Stop hook runs after every turn: the same answer again counts nothing twice.
+    const again = helix(['hook', 'subagent-stop'], { cwd: root, input: JSON.stringify({ session_id: 'session-c', hook_event_name: 'SubagentStop', last_assistant_message: `UTILIZED: ["${webhook}"]`, cwd: root }) });
+    expect(again.status).toBe(0);
+    const check = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
+    expect(check.sessionUses(webhook)).toBe(1);
+    expect(check.sessionUses(secret)).toBe(0);
+    check.close();
+  });
+
+  it('systemic warnings come first at the edit and open the session', async () => {
+    const { root, dbPath } = await project();
+    const store = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
+    const systemic = (await store.store({ type: 'systemic', trigger: 'Repeated: webhook handler in api/app/routers/webhooks.py times out', resolution: 'Move the work to a queue' })).name;
+    store.close();
+    const out = helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-d') });
+    expect(shownNames(out.stdout)[0]).toBe(systemic);
+    const start = helix(['hook', 'session-start'], { cwd: root });
+    expect(start.stdout.split('\n')[0]).toMatch(new RegExp(`^WARNING: ${systemic} \\(systemic: seen 3 times`));
+  });
+
+  it('HELIX_MEMORY=0 silences every hook and leaves the store byte for byte as it was', async () => {
+    const { root, dbPath, webhook } = await project();
+    const before = readFileSync(dbPath);
+    const env = { HELIX_MEMORY: '0' };
+    expect(helix(['hook', 'session-start'], { cwd: root, env })).toEqual({ status: 0, stdout: '', stderr: '' });
+    expect(helix(['hook', 'pre-tool-use'], { cwd: root, env, input: edit(root, 'session-e') })).toEqual({ status: 0, stdout: '', stderr: '' });
+    const stop = JSON.stringify({ session_id: 'session-e', hook_event_name: 'Stop', last_assistant_message: `UTILIZED: ["${webhook}"]\nLEARNED: something new to remember`, cwd: root });
+    expect(helix(['hook', 'stop'], { cwd: root, env, input: stop })).toEqual({ status: 0, stdout: '', stderr: '' });
+    expect(readFileSync(dbPath).equals(before)).toBe(true);
+  });
+});
