@@ -2,19 +2,19 @@
 // governing bead's life cycle on a real tracker file, filing unfiled review findings, and the
 // routing cases the black-box tests would need many agent calls for.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrailers } from '../../src/agents/index.js';
-import { judgeAction } from '../../src/supervisor/action-verdict.js';
-import { GOVERNING_LABELS, acquireGoverningBead } from '../../src/supervisor/governing.js';
-import { fileUnfiledFindings, followUpReview } from '../../src/supervisor/review-findings.js';
+import { judgeAction } from '../../src/supervisor/core/action-verdict.js';
+import { GOVERNING_LABELS, acquireGoverningBead } from '../../src/supervisor/shell/governing.js';
+import { fileUnfiledFindings, followUpReview } from '../../src/supervisor/shell/review-findings.js';
 import { BeadStore, createBead } from '../../src/tracker/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { initialState, step } from '../../src/supervisor/machine.js';
+import { initialState, step } from '../../src/supervisor/core/machine.js';
 import { bead, play, settings } from '../supervisor/builders.js';
 
-const judge = (action: Parameters<typeof judgeAction>[0], text: string, exitCode = 0, root = '/nonexistent') => judgeAction(action, exitCode, parseTrailers(text), root);
+const judge = (action: Parameters<typeof judgeAction>[0], text: string, exitCode = 0, root = '/nonexistent') => judgeAction(action, exitCode, parseTrailers(text), { root, isFile: (path) => existsSync(path) && statSync(path).isFile() });
 
 describe('judging an answer by its trailers (docs/contract/bash-interface.md §6, §9)', () => {
   it('backfill names the first thing wrong, in the Bash order: status, report trailer, report file, then BLOCKED', () => {

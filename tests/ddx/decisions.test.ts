@@ -3,9 +3,9 @@
 // repository preflight, the notes block and DDx's bead backend.
 import { describe, expect, it } from 'vitest';
 import { attemptsSince, parseTryResult } from '../../src/agents/index.js';
-import { ddxBuildRefusal, isToolFile } from '../../src/supervisor/ddx-preflight.js';
-import { NOTES_BEGIN, NOTES_BLOCK_LIMIT, NOTES_END, renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../../src/supervisor/ddx-notes.js';
-import { assessDispatch, ddxParkOf } from '../../src/supervisor/judge.js';
+import { ddxBuildRefusal, isToolFile } from '../../src/supervisor/core/ddx-preflight.js';
+import { NOTES_BEGIN, NOTES_BLOCK_LIMIT, NOTES_END, renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../../src/supervisor/text/ddx-notes.js';
+import { assessDispatch, ddxParkOf } from '../../src/supervisor/core/judge.js';
 import { configBackend, fingerprintOf, otherBackendRefusal } from '../../src/tracker/index.js';
 
 // What ae663ca012 `ddx try` printed on stdout for a landed bead on a feature branch.

@@ -1,4 +1,4 @@
-// The supervisor's side of injection (src/supervisor/memory-port.ts), as pure functions: which
+// The supervisor's side of injection (src/supervisor/shell/memory-port.ts), as pure functions: which
 // ranked memories go into a prompt (with one exploration slot), which names a budget-cut block
 // still shows, and which files and words of a bead make the dual query.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import {
   beadObjective,
   chooseWithExploration,
   renderChosen,
-} from '../../src/supervisor/memory-port.js';
+} from '../../src/supervisor/shell/memory-port.js';
 import { bead } from '../supervisor/builders.js';
 
 const ranked = (...uses: number[]) => uses.map((u, i) => ({ name: `m${i + 1}`, uses: u }));

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isoWithOffset, markBeadBlocked, writeBlockerReport } from '../../src/supervisor/blockers.js';
+import { isoWithOffset, markBeadBlocked, writeBlockerReport } from '../../src/supervisor/shell/blockers.js';
 import { tempDir } from '../helpers/cli.js';
 import { bead } from './builders.js';
 

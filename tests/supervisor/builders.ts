@@ -15,8 +15,8 @@ import {
   assertOneNextEvent,
   initialState,
   step,
-} from '../../src/supervisor/machine.js';
-import type { SupervisorSettings } from '../../src/supervisor/policy.js';
+} from '../../src/supervisor/core/machine.js';
+import type { SupervisorSettings } from '../../src/supervisor/core/policy.js';
 
 let created = 0;
 

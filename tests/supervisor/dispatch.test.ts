@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveAgentPlan } from '../../src/agents/index.js';
-import { type DispatchSetup, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from '../../src/supervisor/dispatch.js';
+import { type DispatchSetup, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from '../../src/supervisor/core/dispatch.js';
 
 const root = '/repo';
 const plan = (agent = 'codex', alternate?: string) => resolveAgentPlan({ env: alternate ? { HELIX_ALT_AGENT: alternate } : {}, explicitAgent: agent, isOnPath: (p) => p === agent || p === alternate });

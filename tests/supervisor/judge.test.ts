@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../src/agents/index.js';
 import { type Bead, fingerprintOf } from '../../src/tracker/index.js';
-import { assessDispatch, assessMember, intractableReason } from '../../src/supervisor/judge.js';
+import { assessDispatch, assessMember, intractableReason } from '../../src/supervisor/core/judge.js';
 import { bead } from './builders.js';
 
 const base = () => bead({ id: 'hx-a', 'spec-id': 'S-1', parent: 'hx-epic', dependencies: [{ issue_id: 'hx-a', depends_on_id: 'hx-dep', type: 'blocks' }] });

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NextAction } from '../../src/agents/index.js';
 import type { Bead } from '../../src/tracker/index.js';
-import { type MemberOutcome, assertOneNextEvent, initialState, routeNextAction, step } from '../../src/supervisor/machine.js';
-import { DRIFT_REASON } from '../../src/supervisor/judge.js';
+import { type MemberOutcome, assertOneNextEvent, initialState, routeNextAction, step } from '../../src/supervisor/core/machine.js';
+import { DRIFT_REASON } from '../../src/supervisor/core/judge.js';
 import { bead, completed, failed, play, settings } from './builders.js';
 
 const stopMessage = (p: ReturnType<typeof play>) => p.of('stop')[0]?.message;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXIT, HelixError } from '../../src/errors.js';
-import { acquireRunMutex, activeRun, pidFilePath, readPidFile, removeStalePidFile } from '../../src/supervisor/mutex.js';
+import { acquireRunMutex, activeRun, pidFilePath, readPidFile, removeStalePidFile } from '../../src/supervisor/shell/mutex.js';
 import { tempDir } from '../helpers/cli.js';
 
 const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
@@ -74,7 +74,7 @@ describe('run mutex', () => {
 
   it('8 processes contending 150 times each: never two inside at once, and every refusal is exit-2 runActive', async () => {
     const dir = tempDir();
-    const mutex = pathToFileURL(resolve('dist/supervisor/mutex.js')).href;
+    const mutex = pathToFileURL(resolve('dist/supervisor/shell/mutex.js')).href;
     // Inside the mutex each worker creates `inside/` (mkdir fails if another holder is already in),
     // so a breach is seen by the process that suffers it, not inferred from timing.
     const worker = `

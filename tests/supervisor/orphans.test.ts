@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Bead, BeadStore, closeBead, thisMachine, unclaimBead } from '../../src/tracker/index.js';
-import { recoverOrphanedClaims } from '../../src/supervisor/runner.js';
+import { recoverOrphanedClaims } from '../../src/supervisor/shell/runner.js';
 import { tempDir } from '../helpers/cli.js';
 import { bead } from './builders.js';
 

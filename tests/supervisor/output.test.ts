@@ -2,7 +2,7 @@
 // level reaches in normal, --quiet and --summary mode, and the log ranges of agent blocks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type LineLevel, type OutputMode, SessionOutput, clockTime, fileStamp, inLog, onStderr } from '../../src/supervisor/output.js';
+import { type LineLevel, type OutputMode, SessionOutput, clockTime, fileStamp, inLog, onStderr } from '../../src/supervisor/shell/output.js';
 import { tempDir } from '../helpers/cli.js';
 
 function session(mode: OutputMode) {

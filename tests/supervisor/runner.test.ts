@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveAgentPlan } from '../../src/agents/index.js';
 import { type Bead, BeadStore } from '../../src/tracker/index.js';
-import { SessionOutput } from '../../src/supervisor/output.js';
-import { Supervisor } from '../../src/supervisor/runner.js';
+import { SessionOutput } from '../../src/supervisor/shell/output.js';
+import { Supervisor } from '../../src/supervisor/shell/runner.js';
 import { HELIX_BIN, tempDir, tempGitRepo } from '../helpers/cli.js';
 import { bead, settings } from './builders.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
 import { readyBeads, readyEpics } from '../../src/tracker/index.js';
-import { batchFor, selectNext, tasksToPromote } from '../../src/supervisor/selection.js';
+import { batchFor, selectNext, tasksToPromote } from '../../src/supervisor/core/selection.js';
 import { bead } from './builders.js';
 
 function select(beads: Bead[], focusedEpic?: string, excluded: string[] = []) {

@@ -2,7 +2,7 @@
 // verification's result, maps to one outcome and the tracker writes the runner performs.
 import { describe, expect, it } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
-import { type DispatchAssessment, type SettleFacts, settleAttempt, settleFailedClose, settleMember } from '../../src/supervisor/judge.js';
+import { type DispatchAssessment, type SettleFacts, settleAttempt, settleFailedClose, settleMember } from '../../src/supervisor/core/judge.js';
 import { bead } from './builders.js';
 
 const id = 'hx-a';

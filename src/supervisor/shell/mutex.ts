@@ -1,12 +1,12 @@
 // The run mutex (docs/contract/cli.md §4): `.ddx/helix.pid` holds `<pid> <iso>`; a live pid means another run
 // is active (exit 2), a dead pid's file is stale and replaced.
 import { mkdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { writeFileAtomically } from '../atomic-write.js';
+import { writeFileAtomically } from '../../atomic-write.js';
 import { join } from 'node:path';
-import { HelixError } from '../errors.js';
-import { withLock } from '../tracker/lock.js';
-import { isPidAlive } from '../tracker/process.js';
-import { RUN } from './lines.js';
+import { HelixError } from '../../errors.js';
+import { withLock } from '../../tracker/lock.js';
+import { isPidAlive } from '../../tracker/process.js';
+import { RUN } from '../text/lines.js';
 
 export const pidFilePath = (trackerDir: string) => join(trackerDir, 'helix.pid');
 

@@ -21,8 +21,8 @@ import {
   TRY_GRACE_SECONDS,
   agentTimeoutSeconds,
   ddxAttemptSpend,
-} from '../agents/index.js';
-import { CHILD_EXIT, isHelixError } from '../errors.js';
+} from '../../agents/index.js';
+import { CHILD_EXIT, isHelixError } from '../../errors.js';
 import {
   type Bead,
   type Fingerprint,
@@ -53,16 +53,17 @@ import {
   archivedIds,
   beadsLostError,
   vanishedIds,
-} from '../tracker/index.js';
+} from '../../tracker/index.js';
 import { answerAction } from './one-shot.js';
-import { type CallInfo, CallTotals, answerOf, ddxCommandWords, runAgentCall } from './agent-call.js';
+import { CallTotals, answerOf, runAgentCall } from './agent-call.js';
+import { type CallInfo, ddxCommandWords } from '../core/dispatch.js';
 import { markBeadBlocked, writeBlockerReport } from './blockers.js';
 import { renderContext, writeContext } from './context.js';
-import { hasNotesBlock, renderNotesBlock, withNotesBlock, withoutNotesBlock } from './ddx-notes.js';
-import { type BuildPath, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from './dispatch.js';
+import { hasNotesBlock, renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
+import { type BuildPath, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from '../core/dispatch.js';
 import { acquireGoverningBead } from './governing.js';
-import { type Settled, type TrackerOp, type Verification, assessDispatch, assessMember, settleAttempt, settleFailedClose, settleMember } from './judge.js';
-import { BUILD, ORPHANS, RUN, type Say, generatedContext, rotation, stamp } from './lines.js';
+import { type Settled, type TrackerOp, type Verification, assessDispatch, assessMember, settleAttempt, settleFailedClose, settleMember } from '../core/judge.js';
+import { BUILD, ORPHANS, RUN, type Say, generatedContext, rotation, stamp } from '../text/lines.js';
 import {
   type ActionPurpose,
   type AttemptOutcome,
@@ -79,14 +80,14 @@ import {
   assertOneNextEvent,
   initialState,
   step,
-} from './machine.js';
+} from '../core/machine.js';
 import { type RunOutput, clockTime } from './output.js';
-import type { SupervisorSettings } from './policy.js';
-import { type ActionName, type PromptPlace, actionFile, actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
+import type { SupervisorSettings } from '../core/policy.js';
+import { type ActionName, type PromptPlace, actionFile, actionPrompt, implementationPrompt, promptPlaceOf } from '../text/prompts.js';
 import { type UnfinishedAttempt, countInRunState, readRunState, unfinishedAttempt, writeRunState } from './run-state.js';
-import { batchFor, tasksToPromote } from './selection.js';
+import { batchFor, tasksToPromote } from '../core/selection.js';
 
-export type { BuildPath } from './dispatch.js';
+export type { BuildPath } from '../core/dispatch.js';
 
 /** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
 export interface MemoryPort {
@@ -102,7 +103,7 @@ export interface MemoryPort {
   close?(): void;
 }
 
-export { INJECTED_KEY } from '../tracker/index.js';
+export { INJECTED_KEY } from '../../tracker/index.js';
 
 export interface SupervisorEnvironment {
   root: string;

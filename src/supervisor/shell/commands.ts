@@ -2,25 +2,25 @@
 // dry run. Each takes plain options and returns its exit code and the lines it leaves for the
 // terminal (a CommandResult); src/cli/commands/run.ts, build.ts and check.ts turn flags into these
 // options and print the result.
-import { describeDdx, formatDryRun, parseNextAction } from '../agents/index.js';
-import { HelixError, isHelixError, EXIT } from '../errors.js';
-import { excludeRuntimeFiles, readyBeads, readyEpics } from '../tracker/index.js';
+import { describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
+import { HelixError, isHelixError, EXIT } from '../../errors.js';
+import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../tracker/index.js';
 import { type Interrupt, type InterruptWatch, watchInterrupts } from './interrupts.js';
-import type { AttemptOutcome } from './machine.js';
+import type { AttemptOutcome } from '../core/machine.js';
 import { type MemoryPort, type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { countInRunState, writeRunState } from './run-state.js';
 import { type CommandResult, type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
-import { type SupervisorSettings, defaultSettings } from './policy.js';
-import { actionPrompt, implementationPrompt, promptPlaceOf } from './prompts.js';
-import { actionCommand, buildCommand, ownershipOf, rotationLine } from './dispatch.js';
+import { type SupervisorSettings, defaultSettings } from '../core/policy.js';
+import { actionPrompt, implementationPrompt, promptPlaceOf } from '../text/prompts.js';
+import { actionCommand, buildCommand, ownershipOf, rotationLine } from '../core/dispatch.js';
 import { callOnce } from './one-shot.js';
 import { answerOf } from './agent-call.js';
-import { BUILD, RUN } from './lines.js';
+import { BUILD, RUN } from '../text/lines.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
 import { assertDdxCanBuild } from './ddx-repository.js';
-import type { Bead } from '../tracker/index.js';
-import { selectNext } from './selection.js';
+import type { Bead } from '../../tracker/index.js';
+import { selectNext } from '../core/selection.js';
 import { renderContext } from './context.js';
 
 export interface CommandOptions extends SessionFlags {

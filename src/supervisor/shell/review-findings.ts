@@ -4,10 +4,10 @@
 // review's answer, linked to the reviewed bead (dependency) and its parent epic, so the queue
 // picks the work up and the epic cannot close before it is done. Shared by the review inside
 // `helix run` and the one-shot `helix review`, lines included.
-import type { Trailers } from '../agents/index.js';
-import { type Bead, type BeadStore, createBead, idPrefix, labelsOf } from '../tracker/index.js';
-import { reviewParseable } from './action-verdict.js';
-import { REVIEW } from './lines.js';
+import type { Trailers } from '../../agents/index.js';
+import { type Bead, type BeadStore, createBead, idPrefix, labelsOf } from '../../tracker/index.js';
+import { reviewParseable } from '../core/action-verdict.js';
+import { REVIEW } from '../text/lines.js';
 import { countSupervisoryInjection } from './run-state.js';
 
 /** Review findings carry this label (docs/contract/bash-interface.md §1.8): `ddx bead list --label review-finding` finds them. */

@@ -3,11 +3,11 @@
 // output — and feeds each result back as the next event. Every policy of docs/contract/cli.md §6 lives here:
 // cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
 // breaker, periodic alignment, typed stops.
-import type { NextAction } from '../agents/index.js';
-import type { Bead } from '../tracker/index.js';
+import type { NextAction } from '../../agents/trailers.js';
+import type { Bead } from '../../tracker/bead.js';
 import { type FailureKind, DRIFT_REASON, intractableReason } from './judge.js';
 import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
-import { RUN, type Say, sessionReset } from './lines.js';
+import { RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 

@@ -11,7 +11,7 @@
 // it when its pass is complete (the Bash CLI's rule; cli.md has none of its own).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HelixError } from '../errors.js';
+import { HelixError } from '../../errors.js';
 import {
   type Bead,
   type BeadStore,
@@ -25,9 +25,9 @@ import {
   thisMachine,
   timeOf,
   unclaimBead,
-} from '../tracker/index.js';
-import { GOVERNING, type Say } from './lines.js';
-import type { GoverningMode } from './prompts.js';
+} from '../../tracker/index.js';
+import { GOVERNING, type Say } from '../text/lines.js';
+import type { GoverningMode } from '../text/prompts.js';
 
 /** The labels every governing bead carries, in this order, before its scope's area labels. */
 export const GOVERNING_LABELS = ['helix', 'phase:review', 'kind:planning', 'action:align'];

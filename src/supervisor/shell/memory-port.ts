@@ -6,13 +6,13 @@
 // LEARNED/INSIGHT line becomes a `pattern`. Any memory error is reported once and the run goes on.
 import { existsSync } from 'node:fs';
 // trailers.ts alone: the agent runner (execa) is not needed to read an agent's answer
-import { parseTrailers } from '../agents/trailers.js';
-import { filePatterns } from '../memory/files.js';
-import type { Bead } from '../tracker/index.js';
+import { parseTrailers } from '../../agents/trailers.js';
+import { filePatterns } from '../../memory/files.js';
+import type { Bead } from '../../tracker/index.js';
 import type { MemoryPort } from './runner.js';
 
-type MemoryModule = typeof import('../memory/index.js');
-type MemoryStore = import('../memory/index.js').MemoryStore;
+type MemoryModule = typeof import('../../memory/index.js');
+type MemoryStore = import('../../memory/index.js').MemoryStore;
 
 /** The memory block is capped so it never crowds out the bead itself. */
 export const INJECTION_CHAR_BUDGET = 2000;
@@ -140,7 +140,7 @@ class StoreMemoryPort implements MemoryPort {
 }
 
 async function loadMemory(): Promise<MemoryModule> {
-  return import('../memory/index.js');
+  return import('../../memory/index.js');
 }
 
 export async function openMemoryPort(root: string, env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<MemoryPort | undefined> {
@@ -161,7 +161,7 @@ export async function memoryHealth(root: string, env: NodeJS.ProcessEnv): Promis
   try {
     // The path alone first: a project without a memory store must not pay for loading SQLite
     // (`helix status --json` stays fast, bench:status).
-    const { resolveDbPath } = await import('../memory/paths.js');
+    const { resolveDbPath } = await import('../../memory/paths.js');
     dbPath = resolveDbPath(root, env);
     if (!existsSync(dbPath)) return null;
     const memory = await loadMemory();

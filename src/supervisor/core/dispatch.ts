@@ -2,25 +2,19 @@
 // session's build path, the command of a non-build action, and who claims and closes. Plain
 // inputs (the agent plan, the DDx surface, the repository, the environment, the prompt); no
 // supervisor, no files written — `helix run`, the one-shot commands and every --dry-run share it.
-import {
-  type AgentChoice,
-  type AgentCommand,
-  type AgentPlan,
-  type DdxSurfaceKind,
-  agentForAction,
-  agentTimeoutSeconds,
-  ddxRunCommand,
-  directAgentCommand,
-  executeBeadCommand,
-  isDirectAgent,
-  tryCommand,
-} from '../agents/index.js';
-import { HelixError } from '../errors.js';
 import { join } from 'node:path';
-import type { CallInfo } from './agent-call.js';
+// The agents' own modules, not their index file: it loads the agent runner (execa), and the core
+// decides without I/O (tests/supervisor/layers.test.ts).
+import { type AgentChoice, type AgentPlan, agentForAction } from '../../agents/agent-choice.js';
+import { type AgentCommand, isDirectAgent } from '../../agents/command.js';
+import { ddxRunCommand, executeBeadCommand, tryCommand } from '../../agents/ddx-commands.js';
+import type { DdxSurfaceKind } from '../../agents/ddx-surface.js';
+import { directAgentCommand } from '../../agents/direct-commands.js';
+import { agentTimeoutSeconds } from '../../agents/timeout.js';
+import { HelixError } from '../../errors.js';
 import { allowsNonDefaultBranch } from './ddx-preflight.js';
-import { type Say, rotation } from './lines.js';
-import type { ActionName, BuildOwnership } from './prompts.js';
+import { type Say, rotation } from '../text/lines.js';
+import type { ActionName, BuildOwnership } from '../text/prompts.js';
 
 /**
  * How builds reach an agent: `execute-bead` (DDx v0.6.x runs the bead; helix claims and closes),
@@ -85,4 +79,46 @@ export function ownershipOf(buildPath: BuildPath): BuildOwnership {
   if (buildPath === 'execute-bead') return 'helix-closes';
   if (buildPath === 'try') return 'ddx-owns';
   return 'agent-closes';
+}
+
+// ── how a call is described: its lines and its frame in the log (shell/agent-call.ts) ────────
+
+/** Which shape of call: decides its lines and its frame. */
+export type CallKind = 'codex' | 'claude' | 'ddx-run' | 'other';
+
+export interface CallInfo {
+  /** The agent doing the work (the harness under ddx); names `other` calls in their lines. */
+  label: string;
+  /** The agent the plan asked for (`(requested: <agent>)` in the ddx line). */
+  requested?: string;
+  model?: string;
+  /** The prompt, for its size and the claude echo. */
+  prompt?: string;
+  /** A build or the verify command: not a prompt through a harness. */
+  purpose: 'action' | 'build' | 'verify';
+  /** The call's own limit in seconds, when not HELIX_AGENT_TIMEOUT (`ddx try`: DDx's wall clock plus its wrap-up). */
+  timeoutSec?: number;
+  /**
+   * What the call spent, read after it ended from the program's own records (`ddx try` prints no
+   * tokens: DDx keeps them in .ddx/metrics and .ddx/executions); used when the output has none.
+   */
+  spentAfter?: () => { tokens: number; costUsd?: number } | undefined;
+}
+
+/** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */
+export function ddxCommandWords(command: AgentCommand, stopAt?: string): string {
+  const words = ['ddx'];
+  for (const arg of command.args) {
+    if (arg.startsWith('-') || arg === stopAt) break;
+    words.push(arg);
+  }
+  return words.join(' ');
+}
+
+export function callKind(command: AgentCommand, call: CallInfo): CallKind {
+  if (call.purpose === 'action' && command.file === 'codex') return 'codex';
+  if (call.purpose === 'action' && command.file === 'claude') return 'claude';
+  if (call.purpose === 'action' && command.file === 'ddx') return 'ddx-run';
+  if (call.purpose === 'build' && (command.file === 'codex' || command.file === 'claude')) return command.file;
+  return 'other';
 }

@@ -1,8 +1,13 @@
 // Was an attempt a completion? Judged from the tracker, DDx's result and verification
 // (docs/contract/cli.md §6.4) — never from what the agent says about itself. DDx's statuses are read per
 // version (agents/ddx-outcomes.ts): only a landed result counts, a `preserved` one never does.
-import { type ExecuteBeadResult, type InvalidExecuteBeadResult, judgeDdxResult } from '../agents/index.js';
-import { type Bead, type Fingerprint, fingerprintChanges, retryAfterOf } from '../tracker/index.js';
+// The agents' and tracker's own modules, not their index files: those load the agent runner and
+// the tracker's file locks, and the core decides without I/O (tests/supervisor/layers.test.ts).
+import { judgeDdxResult } from '../../agents/ddx-outcomes.js';
+import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/execute-bead-result.js';
+import type { Bead } from '../../tracker/bead.js';
+import { type Fingerprint, fingerprintChanges } from '../../tracker/fingerprint.js';
+import { retryAfterOf } from '../../tracker/ready.js';
 
 /** agent-failed: the agent errored; no-completion: it exited 0 but the work is not done and verified. */
 export type FailureKind = 'agent-failed' | 'no-completion';

@@ -3,11 +3,11 @@
 // list with the Bash CLI's headers. The stderr lines are in lines.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Bead, appendNote, labelsOf } from '../tracker/index.js';
-import type { SkippedBead } from './machine.js';
+import { type Bead, appendNote, labelsOf } from '../../tracker/index.js';
+import type { SkippedBead } from '../core/machine.js';
 import { fileStamp } from './output.js';
-import { printable } from '../terminal-text.js';
-import { createUniquely } from '../unique-path.js';
+import { printable } from '../../terminal-text.js';
+import { createUniquely } from '../../unique-path.js';
 
 /** Local time with its UTC offset, to the second (`date -Iseconds`): 2026-01-02T03:04:05+01:00. */
 export function isoWithOffset(now: Date): string {

@@ -1,6 +1,6 @@
 // The supervisor's numbers, named once with the reason they have the value they have
 // (docs/contract/design.md §1, docs/contract/cli.md §3 and §6).
-import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../numbers.js';
+import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../../numbers.js';
 
 /** After this many failed attempts a bead is skipped for the rest of the run (docs/contract/design.md §1). */
 export const MAX_ATTEMPTS = 4;

@@ -9,14 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { EXIT } from '../errors.js';
-import { helixVersion } from '../version.js';
-import { type DdxInstall, describeDdx, detectDdx } from '../agents/ddx-surface.js';
-import { findOnPath } from '../agents/discovery.js';
-import { claudeRootWarning, claudeWouldRefuse } from '../agents/sandbox.js';
-import { type LauncherState, type SkillLink, type SkillLinkRepair, inspectLauncher, inspectSkillLinks, repairSkillLinks } from '../installer/skill-links.js';
-import { BeadStore, type DoctorReport, type FixResult, claimAge, diagnose, fixStore, linkNote, orphanThresholdSec, trackerDir } from '../tracker/index.js';
-import { libraryRoot } from './prompts.js';
+import { EXIT } from '../../errors.js';
+import { helixVersion } from '../../version.js';
+import { type DdxInstall, describeDdx, detectDdx } from '../../agents/ddx-surface.js';
+import { findOnPath } from '../../agents/discovery.js';
+import { claudeRootWarning, claudeWouldRefuse } from '../../agents/sandbox.js';
+import { type LauncherState, type SkillLink, type SkillLinkRepair, inspectLauncher, inspectSkillLinks, repairSkillLinks } from '../../installer/skill-links.js';
+import { BeadStore, type DoctorReport, type FixResult, claimAge, diagnose, fixStore, linkNote, orphanThresholdSec, trackerDir } from '../../tracker/index.js';
+import { libraryRoot } from '../text/prompts.js';
 
 export type Mark = 'ok' | 'fail' | 'warn';
 
@@ -74,7 +74,7 @@ export async function gatherDoctorFacts(options: DoctorOptions): Promise<DoctorF
   const { cwd, env } = options;
   const store = new BeadStore(trackerDir(cwd, env), env);
   const facts = { now: new Date(), thresholdSec: orphanThresholdSec(env) };
-  const helixRoot = fileURLToPath(new URL('../..', import.meta.url));
+  const helixRoot = fileURLToPath(new URL('../../..', import.meta.url));
   const linkOptions = { home: env.HOME || homedir(), env, helixRoot };
 
   const fixed = options.fix ? fixStore(store, facts) : undefined;

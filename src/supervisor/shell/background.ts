@@ -5,11 +5,11 @@ import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EXIT, isHelixError } from '../errors.js';
-import { isPidAlive } from '../tracker/index.js';
+import { EXIT, isHelixError } from '../../errors.js';
+import { isPidAlive } from '../../tracker/index.js';
 import { activeRun, handOverPidFile, readPidFile, removeStalePidFile, reservePidFile } from './mutex.js';
 import { openStore } from './project.js';
-import { BACKGROUND } from './lines.js';
+import { BACKGROUND } from '../text/lines.js';
 import type { CommandResult } from './output.js';
 import { readRunState } from './run-state.js';
 
@@ -55,7 +55,7 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     }
     mkdirSync(join(root, '.helix-logs'), { recursive: true });
     const out = openSync(join(root, '.helix-logs', 'helix-start.out'), 'a');
-    const launcher = fileURLToPath(new URL('../../bin/helix', import.meta.url));
+    const launcher = fileURLToPath(new URL('../../../bin/helix', import.meta.url));
     child = spawn(process.execPath, [launcher, 'run', ...runArgs], { cwd, env, detached: true, stdio: ['ignore', out, out] });
     // Kept referenced while start watches it: a run already dead to /proc (a zombie) may not have
     // delivered its exit event yet, and awaiting that event with nothing else referenced would let

@@ -2,8 +2,8 @@
 // and the refusal itself: thrown before the run or build claims anything (exit 13).
 import { spawnSync } from 'node:child_process';
 import { relative, sep } from 'node:path';
-import { HelixError } from '../errors.js';
-import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isToolFile } from './ddx-preflight.js';
+import { HelixError } from '../../errors.js';
+import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isToolFile } from '../core/ddx-preflight.js';
 import type { Session } from './session.js';
 
 function git(root: string, ...args: string[]): string | undefined {

@@ -4,7 +4,7 @@
 // Epics are not execution work (DDx's `ready --execution` leaves them out, and so does helix's),
 // so the epics the loop may focus or close come in their own list: open epics whose dependencies
 // are closed (`readyEpics`). An epic is never attempted itself; focus hands over to its children.
-import { type Bead, issueTypeOf, labelsOf } from '../tracker/index.js';
+import { type Bead, issueTypeOf, labelsOf } from '../../tracker/bead.js';
 
 /**
  * `focus`: how the bead relates to epic focus — `child` of the focused epic (focus goes on),

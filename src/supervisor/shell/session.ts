@@ -1,14 +1,14 @@
 // Setting up one supervisor session from flags and environment: which agents, which DDx (asked
 // once per run), which build path, and — before anything touches the tracker — whether the
 // programs it needs exist at all.
-import { type AgentPlan, type DdxInstall, SUPPORTED_DDX, agentTimeoutSeconds, detectDdx, findOnPath, isDirectAgent, resolveAgentPlan } from '../agents/index.js';
-import { HelixError } from '../errors.js';
-import { type BeadStore, lockTimeoutMs, orphanThresholdSec } from '../tracker/index.js';
-import { defaultSettings } from './policy.js';
+import { type AgentPlan, type DdxInstall, SUPPORTED_DDX, agentTimeoutSeconds, detectDdx, findOnPath, isDirectAgent, resolveAgentPlan } from '../../agents/index.js';
+import { HelixError } from '../../errors.js';
+import { type BeadStore, lockTimeoutMs, orphanThresholdSec } from '../../tracker/index.js';
+import { defaultSettings } from '../core/policy.js';
 import { openStore } from './project.js';
 
 export { openStore } from './project.js';
-import type { BuildPath } from './dispatch.js';
+import type { BuildPath } from '../core/dispatch.js';
 
 export interface SessionFlags {
   agent?: string;

@@ -4,7 +4,7 @@
 // implementation prompt.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Bead } from '../tracker/index.js';
+import type { Bead } from '../../tracker/index.js';
 
 export interface ContextInput {
   root: string;

@@ -1,7 +1,7 @@
 // `.ddx/run-state.json` (docs/contract/cli.md §9): the run controller's state, merged into whatever object the
 // file already holds so other tools' keys survive; `helix status` reads it.
 import { readFileSync } from 'node:fs';
-import { writeFileAtomically } from '../atomic-write.js';
+import { writeFileAtomically } from '../../atomic-write.js';
 import { join } from 'node:path';
 
 export interface RunStateFile {

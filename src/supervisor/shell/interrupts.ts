@@ -4,8 +4,8 @@
 // one AbortSignal, so the command's own exit path — release the claims, record run-state, reap the
 // agent — runs every time. Nothing here calls process.exit: that would skip the release.
 // process-group.js alone: every command installs the stream guard, and must not load execa for it
-import { killTrackedGroups } from '../agents/process-group.js';
-import { EXIT } from '../errors.js';
+import { killTrackedGroups } from '../../agents/process-group.js';
+import { EXIT } from '../../errors.js';
 
 export type InterruptCause = 'SIGHUP' | 'SIGINT' | 'SIGTERM' | 'stdout' | 'stderr';
 

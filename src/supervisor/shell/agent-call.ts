@@ -2,49 +2,10 @@
 // echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
 // in the session log, and the completion line — long form in normal mode, the summary form with its
 // log range under --summary. What the agent answered is returned for the caller to print.
-import { type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../agents/index.js';
-import { AGENT_CALL, FRAME, type Say, stamp } from './lines.js';
+import { type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../../agents/index.js';
+import { type CallInfo, callKind, ddxCommandWords } from '../core/dispatch.js';
+import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
 import { type RunOutput, clockTime } from './output.js';
-
-/** Which shape of call: decides its lines and its frame. */
-export type CallKind = 'codex' | 'claude' | 'ddx-run' | 'other';
-
-export interface CallInfo {
-  /** The agent doing the work (the harness under ddx); names `other` calls in their lines. */
-  label: string;
-  /** The agent the plan asked for (`(requested: <agent>)` in the ddx line). */
-  requested?: string;
-  model?: string;
-  /** The prompt, for its size and the claude echo. */
-  prompt?: string;
-  /** A build or the verify command: not a prompt through a harness. */
-  purpose: 'action' | 'build' | 'verify';
-  /** The call's own limit in seconds, when not HELIX_AGENT_TIMEOUT (`ddx try`: DDx's wall clock plus its wrap-up). */
-  timeoutSec?: number;
-  /**
-   * What the call spent, read after it ended from the program's own records (`ddx try` prints no
-   * tokens: DDx keeps them in .ddx/metrics and .ddx/executions); used when the output has none.
-   */
-  spentAfter?: () => { tokens: number; costUsd?: number } | undefined;
-}
-
-/** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */
-export function ddxCommandWords(command: AgentCommand, stopAt?: string): string {
-  const words = ['ddx'];
-  for (const arg of command.args) {
-    if (arg.startsWith('-') || arg === stopAt) break;
-    words.push(arg);
-  }
-  return words.join(' ');
-}
-
-export function callKind(command: AgentCommand, call: CallInfo): CallKind {
-  if (call.purpose === 'action' && command.file === 'codex') return 'codex';
-  if (call.purpose === 'action' && command.file === 'claude') return 'claude';
-  if (call.purpose === 'action' && command.file === 'ddx') return 'ddx-run';
-  if (call.purpose === 'build' && (command.file === 'codex' || command.file === 'claude')) return command.file;
-  return 'other';
-}
 
 function harnessOf(command: AgentCommand, fallback: string): string {
   const at = command.args.indexOf('--harness');

@@ -1,12 +1,12 @@
 // `helix status` (docs/contract/cli.md §10): the tracker counts, the active run, claimed beads and the last
 // run's state, as text or as the JSON document other tools read.
 // The tracker's modules one by one, not its index: `helix status` is run often and loads only these.
-import { type Bead, labelsOf, timeOf } from '../tracker/bead.js';
-import { claimerAlive } from '../tracker/liveness.js';
-import { isPidAlive } from '../tracker/process.js';
-import { blockedBeads, retryAfterOf, statusCounts } from '../tracker/ready.js';
-import { orphanThresholdSec, staleClaims } from '../tracker/stale.js';
-import type { BeadStore } from '../tracker/store.js';
+import { type Bead, labelsOf, timeOf } from '../../tracker/bead.js';
+import { claimerAlive } from '../../tracker/liveness.js';
+import { isPidAlive } from '../../tracker/process.js';
+import { blockedBeads, retryAfterOf, statusCounts } from '../../tracker/ready.js';
+import { orphanThresholdSec, staleClaims } from '../../tracker/stale.js';
+import type { BeadStore } from '../../tracker/store.js';
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 

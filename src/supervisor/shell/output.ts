@@ -6,12 +6,12 @@
 // to stdout.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { printable } from '../terminal-text.js';
-import { createUniquely } from '../unique-path.js';
-import type { LineLevel } from './lines.js';
+import { printable } from '../../terminal-text.js';
+import { createUniquely } from '../../unique-path.js';
+import type { LineLevel } from '../text/lines.js';
 
 export type OutputMode = 'normal' | 'quiet' | 'summary';
-export type { LineLevel } from './lines.js';
+export type { LineLevel } from '../text/lines.js';
 
 export function clockTime(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');

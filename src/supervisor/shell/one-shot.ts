@@ -3,15 +3,16 @@
 // judges the answer by the trailers the action file demands; a review files the findings its
 // agent counted but did not file, as the review inside `helix run` does.
 import { spawnSync } from 'node:child_process';
-import { type AgentCommand, type AgentRunResult, type Trailers, formatDryRun, parseTrailers } from '../agents/index.js';
-import { EXIT, isHelixError } from '../errors.js';
-import { type BeadStore, type Snapshot, excludeRuntimeFiles } from '../tracker/index.js';
-import { type ActionVerdict, type JudgedAction, judgeAction } from './action-verdict.js';
+import { existsSync, statSync } from 'node:fs';
+import { type AgentCommand, type AgentRunResult, type Trailers, formatDryRun, parseTrailers } from '../../agents/index.js';
+import { EXIT, isHelixError } from '../../errors.js';
+import { type BeadStore, type Snapshot, excludeRuntimeFiles } from '../../tracker/index.js';
+import { type ActionVerdict, type JudgedAction, judgeAction } from '../core/action-verdict.js';
 import { type Governing, acquireGoverningBead } from './governing.js';
-import { type CallInfo, CallTotals, answerOf, runAgentCall } from './agent-call.js';
-import { actionCommand, rotationLine } from './dispatch.js';
-import { EXPERIMENT_DIRTY, RUN } from './lines.js';
-import { type ActionName, actionPrompt, promptPlaceOf } from './prompts.js';
+import { CallTotals, answerOf, runAgentCall } from './agent-call.js';
+import { type CallInfo, actionCommand, rotationLine } from '../core/dispatch.js';
+import { EXPERIMENT_DIRTY, RUN } from '../text/lines.js';
+import { type ActionName, actionPrompt, promptPlaceOf } from '../text/prompts.js';
 import { type ReviewFollowUp, followUpReview } from './review-findings.js';
 import { type Interrupt, untilInterrupted } from './interrupts.js';
 import { type SessionFlags, prepareSession } from './session.js';
@@ -49,6 +50,11 @@ function worktreeDirty(root: string): boolean {
   return changed([]) || changed(['--cached']);
 }
 
+/** An existing regular file (a backfill's declared report). */
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
 /** What a review needs to file the findings its agent counted but did not file. */
 export interface ReviewContext {
   store: BeadStore;
@@ -84,7 +90,7 @@ export function answerAction(
   const answer = answerOf(run);
   output.answer(answer);
   const trailers = parseTrailers(answer);
-  const verdict = judgeAction(action, run.exitCode, trailers, root);
+  const verdict = judgeAction(action, run.exitCode, trailers, { root, isFile });
   for (const line of verdict.lines) output.always(line);
   const followUp: ReviewFollowUp = review
     ? followUpReview(

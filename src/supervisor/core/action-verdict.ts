@@ -1,12 +1,11 @@
 // How helix judges an action's answer by the trailers its action file demands (docs/contract/bash-interface.md §6,
 // §9): review and backfill are decided by their trailers and print the Bash CLI's verdict lines;
 // plan, polish, align and experiment by the exit status. Shared by the one-shot commands and
-// `helix run`.
-import { existsSync, statSync } from 'node:fs';
+// `helix run`. Pure: whether the declared report exists is a fact the shell supplies (`isFile`).
 import { resolve } from 'node:path';
-import type { Trailers } from '../agents/index.js';
-import { EXIT } from '../errors.js';
-import { BACKFILL, REVIEW } from './lines.js';
+import type { Trailers } from '../../agents/trailers.js';
+import { EXIT } from '../../errors.js';
+import { BACKFILL, REVIEW } from '../text/lines.js';
 
 export type JudgedAction = 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';
 
@@ -33,20 +32,25 @@ export function judgeReview(trailers: Trailers): ActionVerdict {
   return { ok: true, exitCode: EXIT.reviewIssuesFound, lines: [REVIEW.reported(trailers.issuesCount, trailers.findingsFiled ?? 0)] };
 }
 
+/** Where an action's answer is judged: the repository, and a test for a file in it (read by the shell). */
+export interface AnswerPlace {
+  root: string;
+  isFile: (path: string) => boolean;
+}
+
 /** §6, in the Bash CLI's order: status, report trailer, report file, then the epic and report lines. */
-export function judgeBackfill(trailers: Trailers, root: string): ActionVerdict {
+export function judgeBackfill(trailers: Trailers, place: AnswerPlace): ActionVerdict {
   const fail = (line: string): ActionVerdict => ({ ok: false, exitCode: EXIT.error, lines: [line], reason: line.replace(/^helix: /, '') });
   if (!trailers.backfillStatus) return fail(BACKFILL.missingStatus);
   if (!trailers.backfillReport) return fail(BACKFILL.missingReport);
-  const report = resolve(root, trailers.backfillReport);
-  if (!existsSync(report) || !statSync(report).isFile()) return fail(BACKFILL.reportMissing(trailers.backfillReport));
+  if (!place.isFile(resolve(place.root, trailers.backfillReport))) return fail(BACKFILL.reportMissing(trailers.backfillReport));
   const lines = [...(trailers.researchEpic ? [BACKFILL.researchEpic(trailers.researchEpic)] : []), BACKFILL.report(trailers.backfillReport)];
   if (trailers.backfillStatus === 'BLOCKED') return { ok: false, exitCode: EXIT.error, lines, reason: 'backfill BLOCKED' };
   return { ok: true, exitCode: EXIT.ok, lines };
 }
 
-export function judgeAction(action: JudgedAction, exitCode: number, trailers: Trailers, root: string): ActionVerdict {
+export function judgeAction(action: JudgedAction, exitCode: number, trailers: Trailers, place: AnswerPlace): ActionVerdict {
   if (action === 'review') return judgeReview(trailers);
-  if (action === 'backfill') return judgeBackfill(trailers, root);
+  if (action === 'backfill') return judgeBackfill(trailers, place);
   return { ok: exitCode === 0, exitCode: exitCode === 0 ? EXIT.ok : EXIT.error, lines: [] };
 }

@@ -11,7 +11,7 @@
 //   - uncommitted changes: v0.6.1 commits them as a checkpoint on the branch before it runs; current
 //     DDx refuses (`operator attention: … uncommitted implementation changes`). Refused on both: the
 //     user's changes are never absorbed into DDx's commits. DDx's own files do not count.
-import type { DdxSurfaceKind } from '../agents/index.js';
+import type { DdxSurfaceKind } from '../../agents/index.js';
 
 export interface BranchFacts {
   /** undefined: HEAD is detached. */

@@ -6,7 +6,7 @@
 // memories, the reviewed bead) come after the Bash lines.
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
-import type { Bead } from '../tracker/index.js';
+import type { Bead } from '../../tracker/bead.js';
 
 export type ActionName = 'implementation' | 'check' | 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';
 
@@ -25,7 +25,7 @@ export const ACTIONS: Record<ActionName, { file: string; phrase: string }> = {
 /** HELIX_LIBRARY_ROOT, else the `workflows/` folder of this helix install. */
 export function libraryRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.HELIX_LIBRARY_ROOT) return resolve(env.HELIX_LIBRARY_ROOT);
-  return fileURLToPath(new URL('../../workflows', import.meta.url));
+  return fileURLToPath(new URL('../../../workflows', import.meta.url));
 }
 
 export function actionFile(action: ActionName, env: NodeJS.ProcessEnv = process.env): string {
