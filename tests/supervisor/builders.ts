@@ -4,13 +4,12 @@
 import type { NextAction } from '../../src/agents/index.js';
 import type { Bead } from '../../src/tracker/index.js';
 import { readyBeads } from '../../src/tracker/index.js';
+import type { AttemptOutcome, MemberVerdict } from '../../src/supervisor/core/outcome.js';
 import {
-  type AttemptOutcome,
   type DrainAction,
   type Effect,
   type Event,
   type MachineState,
-  type MemberVerdict,
   type ReviewOutcome,
   assertOneNextEvent,
   initialState,

@@ -7,6 +7,8 @@
 // node:crypto, node:timers, any npm package (execa, better-sqlite3, commander) — performs I/O or
 // reads the machine. Type-only imports are erased by the compiler and load nothing, so the walk
 // does not follow them; a type from shell/ is still refused (the core must not depend on it).
+// The runner — the loop and what it performs — is held to RUNNER_MAX_LINES: it grew from 810 to
+// 1,089 lines once; its effects have their own files in shell/ now (attempt, queue, drain, …).
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -17,6 +19,8 @@ const SUPERVISOR = join(REPO, 'src/supervisor');
 
 /** Node modules that only compute on their arguments: path and URL strings. */
 const PURE_BUILTINS = new Set(['node:path', 'node:url']);
+
+const RUNNER_MAX_LINES = 400;
 
 
 interface ModuleImport {
@@ -107,9 +111,15 @@ describe('the supervisor’s layers', () => {
     expect(shellTypes(file)).toEqual([]);
   });
 
-  it('the walk sees I/O where there is some: the runner reaches node:fs and the agent runner', () => {
-    const reached = impureReach(join(SUPERVISOR, 'shell/runner.ts'));
-    expect(reached.some((chain) => chain.endsWith('node:fs'))).toBe(true);
-    expect(reached.some((chain) => chain.endsWith('execa'))).toBe(true);
+  it('the walk sees I/O and shell/ where they are: through the index files, and from the runner', () => {
+    const ends = (file: string, module: string) => impureReach(join(REPO, file)).some((chain) => chain.endsWith(module));
+    expect(ends('src/tracker/index.ts', 'node:fs')).toBe(true);
+    expect(ends('src/agents/index.ts', 'execa')).toBe(true);
+    expect(ends('src/supervisor/shell/runner.ts', 'src/supervisor/shell/attempt.ts')).toBe(true);
+  });
+
+  it(`the runner stays at ${RUNNER_MAX_LINES} lines or fewer`, () => {
+    const text = readFileSync(join(SUPERVISOR, 'shell/runner.ts'), 'utf8');
+    expect(text.split('\n').length - (text.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(RUNNER_MAX_LINES);
   });
 });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { NextAction } from '../../src/agents/index.js';
 import type { Bead } from '../../src/tracker/index.js';
-import { type MemberOutcome, assertOneNextEvent, initialState, routeNextAction, step } from '../../src/supervisor/core/machine.js';
+import { assertOneNextEvent, initialState, routeNextAction, step } from '../../src/supervisor/core/machine.js';
+import type { MemberOutcome } from '../../src/supervisor/core/outcome.js';
 import { DRIFT_REASON } from '../../src/supervisor/core/judge.js';
 import { bead, completed, failed, play, settings } from './builders.js';
 

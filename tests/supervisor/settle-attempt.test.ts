@@ -22,12 +22,12 @@ describe('settleAttempt', () => {
     [
       'drift on a vanished bead only forgets the claim',
       facts({ kind: 'drift', changes: ['removed'] }, { after: undefined }),
-      { outcome: { kind: 'drift', changes: ['removed'] }, trackerOps: [{ op: 'forget', id }] },
+      { outcome: { kind: 'drift', changes: ['removed'] }, trackerOps: [{ op: 'stop-holding', id }] },
     ],
     [
       'drift on a superseded bead the agent closed reopens it',
       facts({ kind: 'drift', changes: ['superseded-by'] }, { after: closed({ 'superseded-by': 'hx-b' }) }),
-      { outcome: { kind: 'drift', changes: ['superseded-by'] }, trackerOps: [{ op: 'reopen', id, reason: 'queue drift: stale close after supersession' }, { op: 'forget', id }] },
+      { outcome: { kind: 'drift', changes: ['superseded-by'] }, trackerOps: [{ op: 'reopen', id, reason: 'queue drift: stale close after supersession' }, { op: 'stop-holding', id }] },
     ],
     [
       'drift on a bead DDx closed itself (ddx try) reopens it',
@@ -50,7 +50,7 @@ describe('settleAttempt', () => {
       {
         outcome: { kind: 'failed', failure: 'no-completion', detail: 'preserved on hx-a/attempt-1' },
         trackerOps: [{ op: 'release', id }],
-        notice: 'helix: hx-a not landed: preserved on hx-a/attempt-1',
+        notice: { level: 'always', text: 'helix: hx-a not landed: preserved on hx-a/attempt-1' },
       },
     ],
     [
@@ -58,26 +58,26 @@ describe('settleAttempt', () => {
       facts({ kind: 'preserved', detail: 'preserved' }, { after: closed() }),
       {
         outcome: { kind: 'failed', failure: 'no-completion', detail: 'preserved' },
-        trackerOps: [{ op: 'reopen', id, reason: 'not landed: preserved' }, { op: 'forget', id }],
-        notice: 'helix: hx-a not landed: preserved',
+        trackerOps: [{ op: 'reopen', id, reason: 'not landed: preserved' }, { op: 'stop-holding', id }],
+        notice: { level: 'always', text: 'helix: hx-a not landed: preserved' },
       },
     ],
     [
       'verified and landed: helix closes with DDx’s commit and session',
       facts({ kind: 'verify', helixCloses: true, salvaged: false }, { verification: passed, landed: { commit: 'abc', session: 's-1' } }),
-      { outcome: { kind: 'completed', salvaged: false }, trackerOps: [{ op: 'close', id, commit: 'abc', session: 's-1' }, { op: 'forget', id }] },
+      { outcome: { kind: 'completed', salvaged: false }, trackerOps: [{ op: 'close', id, commit: 'abc', session: 's-1' }, { op: 'stop-holding', id }] },
     ],
     [
       'no verify command and closed by the agent: completed, salvaged as judged',
       facts({ kind: 'verify', helixCloses: false, salvaged: true }, { after: closed() }),
-      { outcome: { kind: 'completed', salvaged: true }, trackerOps: [{ op: 'forget', id }] },
+      { outcome: { kind: 'completed', salvaged: true }, trackerOps: [{ op: 'stop-holding', id }] },
     ],
     [
       'failed verification on a bead the agent closed reopens it',
       facts({ kind: 'verify', helixCloses: false, salvaged: false }, { after: closed(), verification: refused }),
       {
         outcome: { kind: 'failed', failure: 'no-completion', detail: 'verification failed: make test exited 2: boom', refuted: true },
-        trackerOps: [{ op: 'reopen', id, reason: 'verification failed: make test exited 2: boom' }, { op: 'forget', id }],
+        trackerOps: [{ op: 'reopen', id, reason: 'verification failed: make test exited 2: boom' }, { op: 'stop-holding', id }],
       },
     ],
     [
@@ -105,10 +105,10 @@ describe('settleMember', () => {
   });
 
   it('a member closed and verified completes; one that fails verification is reopened', () => {
-    expect(settleMember({ id, after: closed(), assessment: { kind: 'verify' }, verification: passed, closer: 'helix' })).toEqual({ outcome: { kind: 'completed' }, trackerOps: [{ op: 'forget', id }] });
+    expect(settleMember({ id, after: closed(), assessment: { kind: 'verify' }, verification: passed, closer: 'helix' })).toEqual({ outcome: { kind: 'completed' }, trackerOps: [{ op: 'stop-holding', id }] });
     expect(settleMember({ id, after: closed(), assessment: { kind: 'verify' }, verification: refused, closer: 'helix' })).toEqual({
       outcome: { kind: 'failed', detail: 'verification failed: make test exited 2: boom' },
-      trackerOps: [{ op: 'forget', id }, { op: 'reopen', id, reason: 'verification failed: make test exited 2: boom' }],
+      trackerOps: [{ op: 'stop-holding', id }, { op: 'reopen', id, reason: 'verification failed: make test exited 2: boom' }],
     });
   });
 

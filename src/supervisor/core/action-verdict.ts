@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Trailers } from '../../agents/trailers.js';
 import { EXIT } from '../../errors.js';
+import type { ReviewOutcome } from './machine.js';
 import { BACKFILL, REVIEW } from '../text/lines.js';
 
 export type JudgedAction = 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';
@@ -53,4 +54,20 @@ export function judgeAction(action: JudgedAction, exitCode: number, trailers: Tr
   if (action === 'review') return judgeReview(trailers);
   if (action === 'backfill') return judgeBackfill(trailers, place);
   return { ok: exitCode === 0, exitCode: exitCode === 0 ? EXIT.ok : EXIT.error, lines: [] };
+}
+
+/** How a review inside the loop read: no verdict (unparseable), ISSUES_FOUND, or clean. */
+export function reviewOutcomeOf(verdict: ActionVerdict, trailers: Trailers): ReviewOutcome {
+  if (!verdict.ok) return 'unparseable';
+  return trailers.reviewStatus === 'ISSUES_FOUND' ? 'issues' : 'clean';
+}
+
+/**
+ * A drain, pre-stop or periodic action as the loop counts it: a verdict that failed with a reason
+ * (backfill's trailers) fails it with that reason; otherwise the agent's exit status decides.
+ */
+export function drainActionResult(verdict: ActionVerdict, exitCode: number, label: string): { ok: boolean; detail?: string } {
+  if (!verdict.ok && verdict.reason) return { ok: false, detail: verdict.reason };
+  const ok = exitCode === 0;
+  return { ok, detail: ok ? undefined : `${label} exited ${exitCode}` };
 }

@@ -74,6 +74,11 @@ export function rotationLine(plan: AgentPlan, action: 'build' | 'check' | 'polis
   return agent !== plan.primary.agent ? rotation(action, agent) : undefined;
 }
 
+/** Who closes a landed bead on this build path: DDx itself on `ddx try`, else helix. */
+export function closerOf(buildPath: BuildPath): 'helix' | 'ddx' {
+  return buildPath === 'try' ? 'ddx' : 'helix';
+}
+
 /** Who claims and closes on a build path (the prompt's tracker lines follow it). */
 export function ownershipOf(buildPath: BuildPath): BuildOwnership {
   if (buildPath === 'execute-bead') return 'helix-closes';

@@ -1,6 +1,9 @@
 // Was an attempt a completion? Judged from the tracker, DDx's result and verification
 // (docs/contract/cli.md §6.4) — never from what the agent says about itself. DDx's statuses are read per
 // version (agents/ddx-outcomes.ts): only a landed result counts, a `preserved` one never does.
+// One entry for the runner: `judgeAttempt` takes the facts after the agent returned and says
+// whether to verify and with what; its `settle` turns the verification into the outcome and the
+// tracker writes that settle it (shell/attempt.ts performs them).
 // The agents' and tracker's own modules, not their index files: those load the agent runner and
 // the tracker's file locks, and the core decides without I/O (tests/supervisor/layers.test.ts).
 import { judgeDdxResult } from '../../agents/ddx-outcomes.js';
@@ -8,9 +11,14 @@ import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/e
 import type { Bead } from '../../tracker/bead.js';
 import { type Fingerprint, fingerprintChanges } from '../../tracker/fingerprint.js';
 import { retryAfterOf } from '../../tracker/ready.js';
+import { RUN, type Say } from '../text/lines.js';
+import type { AttemptOutcome, FailureKind, MemberOutcome } from './outcome.js';
 
-/** agent-failed: the agent errored; no-completion: it exited 0 but the work is not done and verified. */
-export type FailureKind = 'agent-failed' | 'no-completion';
+/** The verify command for a bead, read before dispatch: text the agent writes is never run. */
+export function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
+  return typeof bead.verify === 'string' && bead.verify.trim() ? bead.verify : env.HELIX_VERIFY_CMD || undefined;
+}
+
 
 export interface DispatchFacts {
   before: Fingerprint;
@@ -122,15 +130,16 @@ export interface Verification {
 }
 
 /**
- * One write the runner performs on the tracker to settle an attempt. `release` unclaims with the
- * held token; `reopen` reopens a bead that is closed (saying why); `forget` stops holding a claim
- * that a close or reopen already dropped; `close` is helix's own close with the held token.
+ * One step the runner performs to settle an attempt. `release` unclaims with the held token;
+ * `reopen` reopens a bead that is closed (saying why); `close` is helix's own close with the held
+ * token; `stop-holding` writes nothing: the run stops holding a claim the tracker no longer has
+ * (a close or reopen dropped it, or the bead vanished), so no exit path releases it again.
  */
 export type TrackerOp =
   /** `note`: why, appended to the bead's notes (a retry's prompt shows them). */
   | { op: 'release'; id: string; note?: string }
   | { op: 'reopen'; id: string; reason: string }
-  | { op: 'forget'; id: string }
+  | { op: 'stop-holding'; id: string }
   | { op: 'close'; id: string; commit?: string; session?: string };
 
 export interface SettleFacts {
@@ -148,22 +157,15 @@ export interface SettleFacts {
   result?: 'landed' | 'not-landed';
 }
 
-/**
- * The line for work DDx landed that helix's verification then refused. helix does not revert it:
- * the commit may be pushed and built on already; the bead is reopened with the reason, so the next
- * attempt starts from the landed work and sees why it was refused.
- */
-export function landedButRefuted(id: string, commit: string): string {
-  return `helix: ${id}: DDx landed ${commit.slice(0, 12)} before helix verified it, and verification failed: ${id} is reopened and the commit stays on the branch (\`git revert ${commit.slice(0, 12)}\` if it must go)`;
-}
+/** An attempt's outcome once settled: every outcome but passed over (that one never dispatched). */
+export type SettledOutcome = Exclude<AttemptOutcome, { kind: 'passed-over' }>;
 
 /** The attempt's outcome before the runner measures the change, and the tracker writes that settle it. */
 export interface Settled {
-  /** `refuted`: the agent reported success and verification refused it. */
-  outcome: { kind: 'completed'; salvaged: boolean } | { kind: 'drift'; changes: string[] } | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
+  outcome: SettledOutcome;
   trackerOps: TrackerOp[];
-  /** A line every output mode shows (a result DDx kept aside). */
-  notice?: string;
+  /** A line every output mode shows (a result DDx kept aside, landed work verification refused). */
+  notice?: Say;
 }
 
 /**
@@ -182,8 +184,8 @@ export function settleAttempt(facts: SettleFacts): Settled {
       // Not landed: the bead goes back to the queue. A bead closed meanwhile is reopened, with why.
       return {
         outcome: { kind: 'failed', failure: 'no-completion', detail: assessment.detail },
-        trackerOps: after?.status === 'closed' ? [{ op: 'reopen', id, reason: `not landed: ${assessment.detail}` }, { op: 'forget', id }] : [{ op: 'release', id }],
-        notice: `helix: ${id} not landed: ${assessment.detail}`,
+        trackerOps: after?.status === 'closed' ? [{ op: 'reopen', id, reason: `not landed: ${assessment.detail}` }, { op: 'stop-holding', id }] : [{ op: 'release', id }],
+        notice: RUN.notLanded(id, assessment.detail),
       };
     case 'verify': {
       if (facts.verification && !facts.verification.passed) {
@@ -191,10 +193,10 @@ export function settleAttempt(facts: SettleFacts): Settled {
         const refuted = { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true } as const, trackerOps: reopenAfterFailedVerification(id, after, reason) };
         // DDx lands before helix verifies (and v0.6.1 pushes too): the work stays, and helix says so
         const landed = facts.result === 'landed' ? facts.landed?.commit : undefined;
-        return landed ? { ...refuted, notice: landedButRefuted(id, landed) } : refuted;
+        return landed ? { ...refuted, notice: RUN.landedButRefuted(id, landed) } : refuted;
       }
       const close: TrackerOp[] = assessment.helixCloses ? [{ op: 'close', id, ...facts.landed }] : [];
-      return { outcome: { kind: 'completed', salvaged: assessment.salvaged }, trackerOps: [...close, { op: 'forget', id }] };
+      return { outcome: { kind: 'completed', salvaged: assessment.salvaged }, trackerOps: [...close, { op: 'stop-holding', id }] };
     }
   }
 }
@@ -206,16 +208,16 @@ export function settleFailedClose(id: string, message: string): Settled {
 
 /** A batch member settled like the primary: drift, optional work released, or verified. */
 export function settleMember(facts: { id: string; after: Bead | undefined; assessment: MemberAssessment; verification?: Verification; closer: 'helix' | 'ddx' }): {
-  outcome: { kind: 'completed' } | { kind: 'released' } | { kind: 'drift'; changes: string[] } | { kind: 'failed'; detail: string };
+  outcome: MemberOutcome;
   trackerOps: TrackerOp[];
 } {
   const { id, assessment } = facts;
   if (assessment.kind === 'drift') return { outcome: { kind: 'drift', changes: assessment.changes }, trackerOps: releaseAfterDrift(id, facts.after, facts.closer) };
   if (assessment.kind === 'release') return { outcome: { kind: 'released' }, trackerOps: [{ op: 'release', id }] };
   // the agent closed it, which dropped the claim
-  if (!facts.verification || facts.verification.passed) return { outcome: { kind: 'completed' }, trackerOps: [{ op: 'forget', id }] };
+  if (!facts.verification || facts.verification.passed) return { outcome: { kind: 'completed' }, trackerOps: [{ op: 'stop-holding', id }] };
   const reason = `verification failed: ${facts.verification.detail}`;
-  return { outcome: { kind: 'failed', detail: reason }, trackerOps: [{ op: 'forget', id }, { op: 'reopen', id, reason }] };
+  return { outcome: { kind: 'failed', detail: reason }, trackerOps: [{ op: 'stop-holding', id }, { op: 'reopen', id, reason }] };
 }
 
 /**
@@ -223,15 +225,57 @@ export function settleMember(facts: { id: string; after: Bead | undefined; asses
  * released — both say why in the notes, so the next attempt's prompt carries the reason.
  */
 function reopenAfterFailedVerification(id: string, after: Bead | undefined, reason: string): TrackerOp[] {
-  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'forget', id }] : [{ op: 'release', id, note: reason }];
+  return after?.status === 'closed' ? [{ op: 'reopen', id, reason }, { op: 'stop-holding', id }] : [{ op: 'release', id, note: reason }];
 }
 
 /** After drift: release the claim; a closed bead stays closed unless it was superseded (or DDx closed it). */
 function releaseAfterDrift(id: string, after: Bead | undefined, closer: 'helix' | 'ddx'): TrackerOp[] {
   if (after?.status === 'closed' && typeof after['superseded-by'] === 'string' && after['superseded-by']) {
-    return [{ op: 'reopen', id, reason: 'queue drift: stale close after supersession' }, { op: 'forget', id }];
+    return [{ op: 'reopen', id, reason: 'queue drift: stale close after supersession' }, { op: 'stop-holding', id }];
   }
   // On `ddx try` DDx closes on its own: a close made against changed governance is refused.
   if (after?.status === 'closed' && closer === 'ddx') return [{ op: 'reopen', id, reason: 'queue drift: DDx closed it, but its governance fields changed during execution' }];
-  return after ? [{ op: 'release', id }] : [{ op: 'forget', id }];
+  return after ? [{ op: 'release', id }] : [{ op: 'stop-holding', id }];
+}
+
+// ── the runner's one entry: judge, verify, settle ────────────────────────────────────────────
+
+export interface AttemptFacts extends DispatchFacts {
+  id: string;
+  closer: 'helix' | 'ddx';
+  /** The bead's verify command, read before dispatch (verifyCommandOf). */
+  verifyCommand: string | undefined;
+}
+
+export interface AttemptJudgement {
+  /** A line every mode shows before anything is written (DDx reported a status helix does not know). */
+  notice?: Say;
+  /** The command to verify with before settling; undefined: settle without running one. */
+  verify?: string;
+  /** The outcome and the tracker writes, given the verification (when `verify` asked for one). */
+  settle(verification?: Verification): Settled;
+}
+
+/** Judges the dispatch from the fresh read and DDx's result; settling waits for the verification. */
+export function judgeAttempt(facts: AttemptFacts): AttemptJudgement {
+  const assessment = assessDispatch(facts);
+  const valid = facts.result && !('invalid' in facts.result) ? facts.result : undefined;
+  const landed = valid ? { commit: valid.result_rev, session: valid.session_id } : undefined;
+  const reported = valid ? (judgeDdxResult(valid).kind === 'landed' ? 'landed' : 'not-landed') : undefined;
+  return {
+    ...(assessment.kind === 'failed' && assessment.unknown ? { notice: RUN.unknownDdxStatus(facts.id, assessment.detail) } : {}),
+    ...(assessment.kind === 'verify' && facts.verifyCommand ? { verify: facts.verifyCommand } : {}),
+    settle: (verification) => settleAttempt({ id: facts.id, after: facts.after, assessment, verification, closer: facts.closer, landed, result: reported }),
+  };
+}
+
+/**
+ * What the memories an attempt injected are told: verified only when it completed; a drifted
+ * attempt was never judged and tells them nothing. `refuted`: the agent called it a success and
+ * verification refused it, so what it learned is the approach that failed, not a fix.
+ */
+export function feedbackOf(outcome: SettledOutcome): { verified: boolean; failureDetail?: string; refuted: boolean } | undefined {
+  if (outcome.kind === 'drift') return undefined;
+  if (outcome.kind === 'completed') return { verified: true, refuted: false };
+  return { verified: false, failureDetail: outcome.detail, refuted: outcome.refuted === true };
 }

@@ -5,7 +5,9 @@
 // breaker, periodic alignment, typed stops.
 import type { NextAction } from '../../agents/trailers.js';
 import type { Bead } from '../../tracker/bead.js';
-import { type FailureKind, DRIFT_REASON, intractableReason } from './judge.js';
+import { DRIFT_REASON, intractableReason } from './judge.js';
+import type { AttemptOutcome, ChangeFacts, FailureKind, MemberVerdict, Spent } from './outcome.js';
+import { UNMEASURED } from './outcome.js';
 import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
 import { RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
@@ -72,63 +74,9 @@ export function initialState(): MachineState {
   };
 }
 
-/**
- * What the attempt changed and how the review would be scoped (docs/contract/bash-interface.md §2.8): `commit:<sha>`
- * when the bead's closing commit exists locally, else `last-commit`. Lines and files count
- * everything the attempt changed, committed or not; UNMEASURED when git could not say.
- */
-export interface ChangeFacts {
-  scope: string;
-  lines: number;
-  files: number;
-  /** The bead's closing_commit_sha, set but not present in the local repository. */
-  unavailableSha?: string;
-}
-
-/** A change that cannot be measured counts as this large: it is reviewed (the gate fails safe). */
-export const UNMEASURED = 999;
-
-export type AttemptOutcome =
-  | { kind: 'passed-over'; reason: string }
-  | {
-      kind: 'completed';
-      salvaged: boolean;
-      /** For a salvaged attempt: the agent's exit code and the closed count before and after it. */
-      salvage?: { rc: number; closedBefore: number; closedAfter: number };
-      change?: ChangeFacts;
-      /** DDx reviewed the work before it landed it (`ddx try`): helix's post-implementation review is not added. */
-      reviewedBy?: 'ddx';
-    }
-  | { kind: 'drift'; changes: string[] }
-  /** `refuted`: the agent reported success and verification refused it. */
-  | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
-
-/**
- * How a batch member ended — a related ready bead claimed beside the primary for one direct prompt.
- * Each completed member counts as a completed bead; the cycle stays one cycle (attempted + 1).
- */
-export type MemberOutcome =
-  | { kind: 'completed' }
-  /** Not closed by the agent: optional work, released without counting an attempt. */
-  | { kind: 'released' }
-  | { kind: 'drift'; changes: string[] }
-  /** Closed by the agent but verification failed: reopened, a failed attempt like the primary's. */
-  | { kind: 'failed'; detail: string };
-
-export interface MemberVerdict {
-  bead: Bead;
-  outcome: MemberOutcome;
-}
-
 export type ReviewKind = 'post-implementation' | 'post-epic';
 /** How a review's answer read: CLEAN, ISSUES_FOUND with a count, or neither. */
 export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
-
-/** What an agent call spent; events that end one carry it and the machine adds it to the run. */
-export interface Spent {
-  tokens?: number;
-  costUsd?: number;
-}
 
 export type Event =
   | { type: 'started' }
@@ -553,7 +501,7 @@ export function routeNextAction(state: MachineState, action: NextAction | undefi
 
 function afterAction(state: MachineState, event: Extract<Event, { type: 'actionDone' }>): Step {
   const next = event.action === 'align' && event.ok ? { ...state, alignedSinceBuild: true } : state;
-  const detail: Effect[] = event.detail ? [line({ level: 'narrative', text: `helix: ${event.action}: ${event.detail}` })] : [];
+  const detail: Effect[] = event.detail ? [line(RUN.actionDetail(event.action, event.detail))] : [];
   switch (event.purpose) {
     case 'drain': {
       if (event.ok) return { state: next, effects: [{ type: 'runCheck' }] };

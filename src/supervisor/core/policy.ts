@@ -1,6 +1,25 @@
 // The supervisor's numbers, named once with the reason they have the value they have
 // (docs/contract/design.md §1, docs/contract/cli.md §3 and §6).
 import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../../numbers.js';
+import type { ActionName } from '../text/prompts.js';
+
+/** The actions a command runs once (`helix align`, …); the loop runs some of them when the queue drains. */
+export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
+
+/**
+ * Default scope and rounds per action (docs/contract/cli.md §2), for the one-shot commands and
+ * the loop's drain actions alike. An action without a default scope says so in its prompt in its
+ * own words: polish `all open issues`, experiment `auto-select from ready phase:iterate issues`
+ * (docs/contract/bash-interface.md §1.7, §1.9).
+ */
+export const ACTION_DEFAULTS: Record<OneShotAction, { scope?: string; rounds?: number }> = {
+  align: { scope: 'repo' },
+  design: { scope: 'repo', rounds: 5 },
+  polish: { rounds: 6 },
+  review: { scope: 'last-commit' },
+  backfill: { scope: 'repo' },
+  experiment: {},
+};
 
 /** After this many failed attempts a bead is skipped for the rest of the run (docs/contract/design.md §1). */
 export const MAX_ATTEMPTS = 4;

@@ -1,11 +1,18 @@
 // One agent call as the user sees it (docs/contract/bash-interface.md §0.3, §0.4): the start line and the prompt
 // echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
 // in the session log, and the completion line — long form in normal mode, the summary form with its
-// log range under --summary. What the agent answered is returned for the caller to print.
-import { type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../../agents/index.js';
-import { type CallInfo, callKind, ddxCommandWords } from '../core/dispatch.js';
+// log range under --summary. What the agent answered is returned for the caller to print. Every
+// agent call of helix, the verify command's too, goes through `callAgent`, and it alone starts the
+// agents module's process (`runAgentCommand`).
+import { AgentStartError, type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../../agents/index.js';
+import { CHILD_EXIT } from '../../errors.js';
+import { type BeadStore, archivedIds, beadsLostError, vanishedIds } from '../../tracker/index.js';
+import { type CallInfo, type CallKind, callKind, ddxCommandWords } from '../core/dispatch.js';
 import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
 import { type RunOutput, clockTime } from './output.js';
+
+/** An agent call's result; `startFailure` says why the program could not be started at all. */
+export type AgentCall = AgentRunResult & { startFailure?: string };
 
 function harnessOf(command: AgentCommand, fallback: string): string {
   const at = command.args.indexOf('--harness');
@@ -17,11 +24,28 @@ export interface CallContext {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   now: () => Date;
+  /** Tokens of every call so far, for the `<total> total` of the completion lines. */
+  totals: CallTotals;
+  /**
+   * Inside the loop (`helix run`, `helix build`): a program that cannot be started (not found, not
+   * executable, a command line over the system's limit) is a failed call with one line saying why
+   * — a failed attempt, never the end of the run — and a call after which beads are missing from
+   * the file stops the run (exit 15), saying which.
+   */
+  loop?: { store: BeadStore };
 }
 
 /** Tokens of every call this process made, for the `<total> total` of the completion lines. */
 export class CallTotals {
   tokens = 0;
+}
+
+/** An agent call cut short by an interrupt: the command's exit path takes over. */
+export class RunInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'RunInterrupted';
+  }
 }
 
 /**
@@ -32,15 +56,77 @@ export function answerOf(result: AgentRunResult): string {
   return result.answer;
 }
 
-export async function runAgentCall(ctx: CallContext, command: AgentCommand, call: CallInfo, totals: CallTotals): Promise<AgentRunResult> {
-  const { output } = ctx;
-  const time = () => clockTime(ctx.now());
-  const print = (line: Say) => output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text);
-  const timeoutSec = call.timeoutSec ?? agentTimeoutSeconds(ctx.env);
-  const kind = callKind(command, call);
-  const bytes = Buffer.byteLength(call.prompt ?? '', 'utf8');
-  const harness = harnessOf(command, call.label);
+/** One call, as the user sees it; throws RunInterrupted when an interrupt ended it. */
+export async function callAgent(ctx: CallContext, command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+  const before = ctx.loop?.store.read();
+  const shape = callShape(ctx, command, call);
+  printStart(shape);
+  const started = ctx.now().getTime();
+  // A long `ddx agent run` says every minute that it is still going (normal mode only).
+  const heartbeat = shape.kind === 'ddx-run' ? setInterval(() => shape.print(AGENT_CALL.ddxRunHeartbeat(shape.harness, Math.round((ctx.now().getTime() - started) / 1000))), 60_000) : undefined;
+  heartbeat?.unref();
+  let result: AgentRunResult;
+  try {
+    result = await runAgentCommand(command, {
+      env: ctx.env,
+      timeoutMs: shape.timeoutSec * 1000,
+      signal: ctx.signal,
+      // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
+      onProgress: (text) => shape.print(AGENT_CALL.progress(text)),
+    });
+  } catch (error) {
+    if (!ctx.loop || !(error instanceof AgentStartError)) throw error;
+    ctx.output.always(error.message);
+    return notStarted(error);
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
+  }
+  result = withRecordedSpend(result, call);
+  ctx.totals.tokens += result.tokens;
+  printEnd(shape, result);
+  if (result.aborted) throw new RunInterrupted();
+  if (ctx.loop && before) {
+    const lost = vanishedIds(before, ctx.loop.store.read(), () => archivedIds(ctx.loop!.store.dir));
+    if (lost.length > 0) throw beadsLostError(ctx.loop.store.dir, before, lost, call.label, ctx.now());
+  }
+  return result;
+}
 
+/** A program that could not be started, as a failed call: the exit status a shell reports for it. */
+function notStarted(error: AgentStartError): AgentCall {
+  const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun;
+  return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+}
+
+/** What a call's lines need: its shape, the harness it names, its limit, and the printer. */
+interface CallShape {
+  ctx: CallContext;
+  command: AgentCommand;
+  call: CallInfo;
+  kind: CallKind;
+  harness: string;
+  timeoutSec: number;
+  bytes: number;
+  time: () => string;
+  print: (line: Say) => void;
+}
+
+function callShape(ctx: CallContext, command: AgentCommand, call: CallInfo): CallShape {
+  const time = () => clockTime(ctx.now());
+  return {
+    ctx,
+    command,
+    call,
+    kind: callKind(command, call),
+    harness: harnessOf(command, call.label),
+    timeoutSec: call.timeoutSec ?? agentTimeoutSeconds(ctx.env),
+    bytes: Buffer.byteLength(call.prompt ?? '', 'utf8'),
+    time,
+    print: (line) => ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text),
+  };
+}
+
+function printStart({ kind, command, call, harness, bytes, timeoutSec, print }: CallShape): void {
   if (kind === 'codex') print(AGENT_CALL.codexStart({ root: command.cwd, model: call.model, bytes, timeoutSec }));
   if (kind === 'ddx-run') {
     print(AGENT_CALL.ddxRunStart({ command: ddxCommandWords(command), harness, requested: call.requested ?? call.label, model: call.model, bytes, timeoutSec }));
@@ -50,29 +136,19 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
     for (const line of (call.prompt ?? '').replace(/\n$/, '').split('\n')) print(AGENT_CALL.claudePromptLine(line));
     print(AGENT_CALL.claudePromptBytes(bytes));
   }
+}
 
-  const started = ctx.now().getTime();
-  // A long `ddx agent run` says every minute that it is still going (normal mode only).
-  const heartbeat = kind === 'ddx-run' ? setInterval(() => print(AGENT_CALL.ddxRunHeartbeat(harness, Math.round((ctx.now().getTime() - started) / 1000))), 60_000) : undefined;
-  heartbeat?.unref();
-  let result: AgentRunResult;
-  try {
-    result = await runAgentCommand(command, {
-      env: ctx.env,
-      timeoutMs: timeoutSec * 1000,
-      signal: ctx.signal,
-      // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
-      onProgress: (text) => print(AGENT_CALL.progress(text)),
-    });
-  } finally {
-    if (heartbeat) clearInterval(heartbeat);
-  }
+/** What the call spent, from the program's own records when its output had none (`ddx try`). */
+function withRecordedSpend(result: AgentRunResult, call: CallInfo): AgentRunResult {
   const recorded = result.tokens === 0 && result.usage?.costUsd === undefined ? call.spentAfter?.() : undefined;
-  if (recorded) {
-    const usage = result.usage ?? { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
-    result = { ...result, tokens: recorded.tokens, ...(recorded.costUsd !== undefined ? { usage: { ...usage, costUsd: recorded.costUsd } } : {}) };
-  }
-  totals.tokens += result.tokens;
+  if (!recorded) return result;
+  const usage = result.usage ?? { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
+  return { ...result, tokens: recorded.tokens, ...(recorded.costUsd !== undefined ? { usage: { ...usage, costUsd: recorded.costUsd } } : {}) };
+}
+
+/** The timeout line, the framed block in the log, and the completion lines. */
+function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }: CallShape, result: AgentRunResult): void {
+  const { output, totals } = ctx;
   const seconds = Math.round(result.durationMs / 1000);
   const rc = result.exitCode;
 
@@ -111,5 +187,4 @@ export async function runAgentCall(ctx: CallContext, command: AgentCommand, call
   }
   // claude refuses its bypass flags as root: say what to do (the agents module words the advice)
   if (command.format === 'claude-stream-json' && rc !== 0 && rootRefusalIn(result.stderr)) output.always(claudeRootHint());
-  return result;
 }

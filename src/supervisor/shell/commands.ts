@@ -6,8 +6,9 @@ import { describeDdx, formatDryRun, parseNextAction } from '../../agents/index.j
 import { HelixError, isHelixError, EXIT } from '../../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../tracker/index.js';
 import { type Interrupt, type InterruptWatch, watchInterrupts } from './interrupts.js';
-import type { AttemptOutcome } from '../core/machine.js';
-import { type MemoryPort, type RunSummary, Supervisor } from './runner.js';
+import type { AttemptOutcome } from '../core/outcome.js';
+import type { MemoryPort } from './memory-port.js';
+import { type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { countInRunState, writeRunState } from './run-state.js';
 import { type CommandResult, type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
@@ -39,7 +40,7 @@ export interface RunOptions extends CommandOptions {
 
 /** The line for an interrupt that came before anything was claimed or started. */
 function interruptedBeforeStart(interrupt: Interrupt): CommandResult {
-  return { exitCode: interrupt.exitCode, stderr: [`helix: interrupted by ${interrupt.what} before the run started; nothing was changed`] };
+  return { exitCode: interrupt.exitCode, stderr: [RUN.interruptedBeforeStart(interrupt.what)] };
 }
 
 /** `helix run`: the bounded supervisor loop. */
@@ -83,9 +84,7 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
 async function superviseRun(session: Session, options: RunOptions, settings: SupervisorSettings, watch: InterruptWatch): Promise<number> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  const started = RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName);
-  output.line(started.level, started.text);
-  output.verbose(`helix: DDx: ${describeDdx(session.ddx)}`);
+  for (const line of [RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName), RUN.ddxDescribed(describeDdx(session.ddx))]) output.line(line.level, line.text);
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
   let outcome: { value: RunSummary } | { error: unknown };
@@ -115,7 +114,7 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     const error = outcome.error;
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
     supervisor?.abandonAttempt(exitCode);
-    output.always(isHelixError(error) ? error.message : `helix: run failed: ${(error as Error)?.stack ?? String(error)}`);
+    output.always(isHelixError(error) ? error.message : RUN.runFailed((error as Error)?.stack ?? String(error)));
     reason = 'error';
   }
   try {

@@ -9,7 +9,21 @@ import { existsSync } from 'node:fs';
 import { parseTrailers } from '../../agents/trailers.js';
 import { filePatterns } from '../../memory/files.js';
 import type { Bead } from '../../tracker/index.js';
-import type { MemoryPort } from './runner.js';
+import { RUN } from '../text/lines.js';
+
+/** Optional memory hooks (the learning loop); every call may fail without breaking the run. */
+export interface MemoryPort {
+  inject(bead: Bead): Promise<{ block: string; names: string[] }>;
+  /**
+   * `output` is the agent's final answer (UTILIZED / LEARNED lines are read from it). `refuted`:
+   * the agent reported success and verification failed, so its LEARNED line is the approach that
+   * was refused, not a resolution.
+   */
+  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void>;
+  /** Systemic memories, for the blocker report. */
+  systemic?(): Promise<string[]>;
+  close?(): void;
+}
 
 type MemoryModule = typeof import('../../memory/index.js');
 type MemoryStore = import('../../memory/index.js').MemoryStore;
@@ -150,7 +164,7 @@ export async function openMemoryPort(root: string, env: NodeJS.ProcessEnv, say: 
     await store.health(); // fails now, not mid-run, when the file is unreadable
     return new StoreMemoryPort(store);
   } catch (error) {
-    say(`helix: memory unavailable (${(error as Error).message}); continuing without memory`);
+    say(RUN.memoryUnavailable((error as Error).message));
     return undefined;
   }
 }

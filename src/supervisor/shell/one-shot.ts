@@ -2,23 +2,24 @@
 // experiment. Each builds its prompt, runs one agent call (or prints it under --dry-run) and
 // judges the answer by the trailers the action file demands; a review files the findings its
 // agent counted but did not file, as the review inside `helix run` does.
-import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { type AgentCommand, type AgentRunResult, type Trailers, formatDryRun, parseTrailers } from '../../agents/index.js';
 import { EXIT, isHelixError } from '../../errors.js';
 import { type BeadStore, type Snapshot, excludeRuntimeFiles } from '../../tracker/index.js';
 import { type ActionVerdict, type JudgedAction, judgeAction } from '../core/action-verdict.js';
 import { type Governing, acquireGoverningBead } from './governing.js';
-import { CallTotals, answerOf, runAgentCall } from './agent-call.js';
+import { CallTotals, answerOf, callAgent } from './agent-call.js';
 import { type CallInfo, actionCommand, rotationLine } from '../core/dispatch.js';
-import { EXPERIMENT_DIRTY, RUN } from '../text/lines.js';
-import { type ActionName, actionPrompt, promptPlaceOf } from '../text/prompts.js';
+import { EXPERIMENT_DIRTY, RUN, actionFailed } from '../text/lines.js';
+import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
+import { ACTION_DEFAULTS, type OneShotAction } from '../core/policy.js';
+import { worktreeDirty } from './git.js';
 import { type ReviewFollowUp, followUpReview } from './review-findings.js';
 import { type Interrupt, untilInterrupted } from './interrupts.js';
 import { type SessionFlags, prepareSession } from './session.js';
 import { type CommandResult, type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
 
-export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
+export type { OneShotAction } from '../core/policy.js';
 
 export interface ActionOptions extends SessionFlags {
   cwd: string;
@@ -28,26 +29,6 @@ export interface ActionOptions extends SessionFlags {
   scope?: string;
   rounds?: number;
   close?: boolean;
-}
-
-/**
- * Default scope and rounds per action (docs/contract/cli.md §2). An action without a default scope says so in
- * its prompt in its own words: polish `all open issues`, experiment `auto-select from ready
- * phase:iterate issues` (docs/contract/bash-interface.md §1.7, §1.9).
- */
-export const ACTION_DEFAULTS: Record<OneShotAction, { scope?: string; rounds?: number }> = {
-  align: { scope: 'repo' },
-  design: { scope: 'repo', rounds: 5 },
-  polish: { rounds: 6 },
-  review: { scope: 'last-commit' },
-  backfill: { scope: 'repo' },
-  experiment: {},
-};
-
-/** Tracked files with staged or unstaged changes (untracked files do not count, §10). */
-function worktreeDirty(root: string): boolean {
-  const changed = (args: string[]) => spawnSync('git', ['diff', '--quiet', ...args], { cwd: root }).status === 1;
-  return changed([]) || changed(['--cached']);
 }
 
 /** An existing regular file (a backfill's declared report). */
@@ -110,11 +91,7 @@ export function answerAction(
  * block in the log: the result, or the interrupt that cut it short.
  */
 export function callOnce(output: RunOutput, env: NodeJS.ProcessEnv, command: AgentCommand, call: CallInfo): Promise<{ value: AgentRunResult } | { interrupt: Interrupt }> {
-  return untilInterrupted(async (signal) => {
-    const run = await runAgentCall({ output, env, signal, now: () => new Date() }, command, call, new CallTotals());
-    if (run.aborted) throw new Error('interrupted');
-    return run;
-  });
+  return untilInterrupted((signal) => callAgent({ output, env, signal, now: () => new Date(), totals: new CallTotals() }, command, call));
 }
 
 export async function runOneShotAction(action: OneShotAction, options: ActionOptions): Promise<CommandResult> {
@@ -123,6 +100,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   const scope = options.scope ?? defaults.scope;
   // The session log and lock files must never make the next `helix experiment` see a dirty tree.
   if (!options.dryRun) excludeRuntimeFiles(session.root);
+  // tracked files with staged or unstaged changes; untracked files do not count (§10)
   if (action === 'experiment' && !options.dryRun && worktreeDirty(session.root)) {
     return { exitCode: EXIT.error, stderr: [...EXPERIMENT_DIRTY] };
   }
@@ -163,7 +141,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   if (action === 'review' || action === 'backfill') {
     // A failing agent fails the action whatever its trailers say, and says so.
     if (run.exitCode !== 0) {
-      output.always(`helix: ${action} failed (rc=${run.exitCode})`);
+      output.always(actionFailed(action, run.exitCode));
       return { exitCode: EXIT.error };
     }
     // Findings that exist only in this output are not done with: exit with the tracker's own code

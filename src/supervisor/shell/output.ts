@@ -73,10 +73,6 @@ export interface RunOutput {
   narrative(text: string): void;
   /** Agent-call noise: stderr in normal mode only. */
   noise(text: string): void;
-  /** Alias of `always` (older callers). */
-  summary(text: string): void;
-  /** Alias of `narrative` (older callers). */
-  verbose(text: string): void;
   /** Appends a block of agent output (already framed) to the log and returns the range it took. */
   logBlock(lines: string): LogRange;
   /** An agent's answer on stdout. */
@@ -91,8 +87,6 @@ export const SILENT_OUTPUT: RunOutput = {
   always: () => undefined,
   narrative: () => undefined,
   noise: () => undefined,
-  summary: () => undefined,
-  verbose: () => undefined,
   logBlock: () => ({ first: 0, last: 0 }),
   answer: () => undefined,
 };
@@ -150,14 +144,6 @@ export class SessionOutput implements RunOutput {
 
   noise(text: string): void {
     this.line('noise', text);
-  }
-
-  summary(text: string): void {
-    this.always(text);
-  }
-
-  verbose(text: string): void {
-    this.narrative(text);
   }
 
   logBlock(lines: string): LogRange {

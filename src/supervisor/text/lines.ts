@@ -12,6 +12,8 @@
 // with the code that writes them: context.ts, blockers.ts, status.ts; doctor.ts computes the
 // doctor's rows and src/cli/commands/doctor.ts prints them.
 
+import type { OrphanRecoveryEvent } from '../../tracker/recover-orphans.js';
+
 export type LineLevel = 'always' | 'narrative' | 'noise' | 'summary' | 'terminal';
 
 /** A line the run loop asks the runner to print. */
@@ -191,6 +193,13 @@ export const RUN = {
 
   // helix: lines of cli.md's own mechanisms (verification, typed stops, batches, memory)
   runStarted: (pid: number, agent: string, path: string, log: string) => say('narrative', `helix: run started (pid=${pid}, agent=${agent}, build path=${path}, log=${log})`),
+  /** After the run-started line: which DDx, and how helix drives it (agents/ddx-surface.ts words it). */
+  ddxDescribed: (description: string) => say('narrative', `helix: DDx: ${description}`),
+  /** An interrupt before anything was claimed or started. */
+  interruptedBeforeStart: (signal: string) => `helix: interrupted by ${signal} before the run started; nothing was changed`,
+  /** An error helix did not expect: its stack, since no user's mistake explains it. */
+  runFailed: (detail: string) => `helix: run failed: ${detail}`,
+  memoryUnavailable: (message: string) => `helix: memory unavailable (${message}); continuing without memory`,
   verifying: (command: string) => say('narrative', `helix: verifying: ${command}`),
   attemptFailedDetail: (id: string, attempt: number, detail: string) => say('narrative', `helix: ${id} attempt ${attempt} failed: ${detail}`),
   driftChanges: (changes: string[]) => say('narrative', `helix: changed: ${changes.join(', ')}`),
@@ -206,6 +215,50 @@ export const RUN = {
   batchMemberFailed: (id: string, attempt: number, detail: string) => say('narrative', `helix: batch member ${id} attempt ${attempt} failed: ${detail}`),
   interrupted: (signal: string, released: string[]) =>
     `helix: interrupted by ${signal}${released.length === 0 ? '' : released.length === 1 ? `; claim on ${released[0]} released` : `; claims on ${released.join(', ')} released`}`,
+  /** DDx reported a status helix does not know: the attempt fails, and every mode says why. */
+  unknownDdxStatus: (id: string, detail: string) => say('always', `helix: ${id}: ${detail}`),
+  invalidResult: (id: string, reason: string) => say('always', `helix: invalid execute-bead result for ${id}: ${reason}`),
+  /** DDx kept the work aside without merging it: the bead goes back to the queue. */
+  notLanded: (id: string, detail: string) => say('always', `helix: ${id} not landed: ${detail}`),
+  /**
+   * Work DDx landed that helix's verification then refused. helix does not revert it: the commit
+   * may be pushed and built on already; the bead is reopened with the reason, so the next attempt
+   * starts from the landed work and sees why it was refused.
+   */
+  landedButRefuted: (id: string, commit: string) =>
+    say('always', `helix: ${id}: DDx landed ${commit.slice(0, 12)} before helix verified it, and verification failed: ${id} is reopened and the commit stays on the branch (\`git revert ${commit.slice(0, 12)}\` if it must go)`),
+  /** Why a drain, pre-stop or periodic action failed, before the line that says it did. */
+  actionDetail: (action: string, detail: string) => say('narrative', `helix: ${action}: ${detail}`),
+  systemicMemory: (line: string) => `helix:   systemic: ${line}`,
+  blockerReportFailed: (message: string) => `helix: could not write the blocker report: ${message}`,
+};
+
+// ── helix: the run's own bookkeeping (claims, notes, heartbeats, batches, memory, run-state) ──
+// A write that fails here is said and the run goes on: each is repeated or repaired later (the
+// next run's orphan recovery, the next attempt's notes), and none decides an outcome.
+
+export const UPKEEP = {
+  released: (id: string) => say('narrative', `helix: released claim on ${id}`),
+  couldNotRelease: (id: string, message: string) => say('narrative', `helix: could not release ${id}: ${message}`),
+  couldNotReopen: (id: string, message: string) => say('narrative', `helix: could not reopen ${id}: ${message}`),
+  /** A bead closed during an attempt of a run that died before verifying it. */
+  reopenedUnverified: (id: string, pid: number) => say('always', `helix: reopened ${id}: closed during an attempt of run pid ${pid}, which ended before verifying it`),
+  couldNotUpdateNotes: (id: string, message: string) => say('narrative', `helix: could not update the notes of ${id}: ${message}`),
+  couldNotClear: (key: string, id: string, message: string) => say('narrative', `helix: could not clear ${key} on ${id}: ${message}`),
+  couldNotCloseEpic: (id: string, message: string) => say('narrative', `helix: could not close epic ${id}: ${message}`),
+  couldNotMarkBlocked: (id: string, message: string) => say('narrative', `helix: could not mark ${id} blocked: ${message}`),
+  /** The tracker's own words after RUN.promoteFailed. */
+  promoteFailedDetail: (message: string) => say('narrative', `helix: ${message}`),
+  heartbeatLost: (id: string) => say('narrative', `helix: claim on ${id} is no longer ours; heartbeat stopped`),
+  heartbeatFailed: (id: string, message: string) => say('narrative', `helix: heartbeat on ${id} failed: ${message}`),
+  runStateFailed: (message: string) => say('narrative', `helix: could not write run-state: ${message}`),
+  batchNotClaimed: (primary: string, message: string) => say('narrative', `helix: batch: could not claim related beads, ${primary} goes alone: ${message}`),
+  batchClaimed: (ids: string[], primary: string) => say('narrative', `helix: batch: claimed ${ids.join(', ')} with ${primary}`),
+  batchLeftOut: (ids: string[]) => say('narrative', `helix: batch: left out ${ids.join(', ')} (no longer open and ready)`),
+  memoryInjectionSkipped: (message: string) => say('narrative', `helix: memory injection skipped: ${message}`),
+  memoryFeedbackSkipped: (message: string) => say('narrative', `helix: memory feedback skipped: ${message}`),
+  /** A crashed attempt's memories, told after its orphan was recovered. */
+  memoriesFedBack: (count: number, id: string) => say('narrative', `helix: fed back ${count} memories of the interrupted attempt on ${id}`),
 };
 
 // ── §3 orphan recovery ───────────────────────────────────────────────────────────────────────
@@ -218,6 +271,21 @@ export const ORPHANS = {
   /** `why`: the claimant's pid is dead, reused by another process, or its DDx lease lapsed (dead|reused|lapsed). */
   reclaiming: (id: string, age: number, pid: number | undefined, why = 'dead') => say('always', `helix: reclaiming orphaned ${id} (age=${age}s, pid=${pid ?? 'unknown'} ${why})`),
   recovered: (count: number) => say('always', `helix: recovered ${count} orphaned issue(s)`),
+  /** The line for each step the tracker's recovery reports. */
+  of: (event: OrphanRecoveryEvent): Say => {
+    switch (event.kind) {
+      case 'found':
+        return ORPHANS.found(event.count);
+      case 'claimer-alive':
+        return ORPHANS.pidAlive(event.id, event.pid);
+      case 'too-fresh':
+        return ORPHANS.tooFresh(event.id, event.ageSec, event.thresholdSec);
+      case 'reclaimed':
+        return ORPHANS.reclaiming(event.id, event.ageSec, event.pid, event.aheadSec === undefined ? event.why : `${event.why}; claim dated ${event.aheadSec}s in the future`);
+      case 'recovered':
+        return ORPHANS.recovered(event.count);
+    }
+  },
 };
 
 // ── §5 `helix align` and the governing bead ─────────────────────────────────────────────────
@@ -257,6 +325,9 @@ export const EXPERIMENT_DIRTY = [
   'helix: please commit your changes before starting an experiment',
   'helix: experiment needs a clean worktree to safely branch and revert',
 ];
+
+/** A one-shot review or backfill whose agent failed: the action fails, whatever its trailers say. */
+export const actionFailed = (action: string, rc: number) => `helix: ${action} failed (rc=${rc})`;
 
 export const BUILD = {
   noMatch: 'helix: no execution-ready bead matched the build selector',

@@ -1,11 +1,12 @@
 // Orphan recovery (docs/contract/cli.md §7) against a real bead file: a dead and old helix claim is released,
 // a fresh claim, a live claimer, another host's claim and a bead closed meanwhile are left alone.
+// What it reports is read as the lines `helix run` prints for it (ORPHANS.of in text/lines.ts).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Bead, BeadStore, closeBead, thisMachine, unclaimBead } from '../../src/tracker/index.js';
-import { recoverOrphanedClaims } from '../../src/supervisor/shell/runner.js';
+import { type Bead, BeadStore, type OrphanRecoveryEvent, closeBead, recoverOrphanedClaims, thisMachine, unclaimBead } from '../../src/tracker/index.js';
+import { ORPHANS } from '../../src/supervisor/text/lines.js';
 import { tempDir } from '../helpers/cli.js';
 import { bead } from './builders.js';
 
@@ -51,7 +52,7 @@ describe('recoverOrphanedClaims', () => {
       claimed('hx-not-helix', { pid: dead, ageSec: THRESHOLD * 10, owner: 'alice' }),
     ]);
     const lines: Array<{ level: string; text: string }> = [];
-    const recovered = recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l));
+    const recovered = recoverOrphanedClaims(store, NOW, THRESHOLD, (e: OrphanRecoveryEvent) => lines.push(ORPHANS.of(e)));
     expect(recovered.map((o) => o.bead.id)).toEqual(['hx-orphan']);
     // docs/contract/bash-interface.md §3: why each one was left alone (narrative); the reclaim lines in every mode
     expect(lines).toEqual([
@@ -76,7 +77,7 @@ describe('recoverOrphanedClaims', () => {
     delete bare.updated_at;
     const store = storeWith([bare]);
     const lines: string[] = [];
-    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l.text)).length).toBe(1);
+    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (e: OrphanRecoveryEvent) => lines.push(ORPHANS.of(e).text)).length).toBe(1);
     expect(lines).toContain('helix: reclaiming orphaned hx-bare (age=0s, pid=unknown dead)');
   });
 
@@ -105,7 +106,7 @@ describe('recoverOrphanedClaims', () => {
       }
     })(store.dir, {});
     const lines: string[] = [];
-    expect(recoverOrphanedClaims(racing, NOW, THRESHOLD, (l) => lines.push(l.text)).length).toBe(1);
+    expect(recoverOrphanedClaims(racing, NOW, THRESHOLD, (e: OrphanRecoveryEvent) => lines.push(ORPHANS.of(e).text)).length).toBe(1);
     expect(lines.filter((l) => l.includes('reclaiming'))).toEqual([expect.stringMatching(/^helix: reclaiming orphaned hx-b /)]);
     expect(store.read().byId.get('hx-a')).toMatchObject({ status: 'closed' });
     expect(store.read().byId.get('hx-b')).toMatchObject({ status: 'open' });
@@ -114,7 +115,7 @@ describe('recoverOrphanedClaims', () => {
   it('says nothing when there is nothing to recover', () => {
     const store = storeWith([bead({ id: 'hx-a' }), bead({ id: 'hx-b', status: 'closed' })]);
     const lines: string[] = [];
-    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (l) => lines.push(l.text)).length).toBe(0);
+    expect(recoverOrphanedClaims(store, NOW, THRESHOLD, (e: OrphanRecoveryEvent) => lines.push(ORPHANS.of(e).text)).length).toBe(0);
     expect(lines).toEqual([]);
   });
 });
