@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isoWithOffset, markBeadBlocked, writeBlockerReport } from '../../src/supervisor/shell/blockers.js';
-import { tempDir } from '../helpers/cli.js';
-import { bead } from './builders.js';
+import { isoWithOffset, markBeadBlocked, writeBlockerReport } from '../../../src/supervisor/shell/blockers.js';
+import { tempDir } from '../../helpers/cli.js';
+import { bead } from '../core/scripted-run.js';
 
 const REASON = 'intractable after 4 attempts with exponential backoff';
 

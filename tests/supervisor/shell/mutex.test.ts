@@ -5,9 +5,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXIT, HelixError } from '../../src/errors.js';
-import { acquireRunMutex, activeRun, pidFilePath, readPidFile, removeStalePidFile } from '../../src/supervisor/shell/mutex.js';
-import { tempDir } from '../helpers/cli.js';
+import { EXIT, HelixError } from '../../../src/errors.js';
+import { acquireRunMutex, activeRun, pidFilePath, readPidFile, removeStalePidFile } from '../../../src/supervisor/shell/mutex.js';
+import { tempDir } from '../../helpers/cli.js';
 
 const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
 

@@ -1,10 +1,10 @@
 // Small builders for the supervisor's unit tests: beads, settings, and a scripted world that
 // answers the state machine's effects the way the runner would, so a whole run can be played in
 // memory and its effects inspected.
-import type { NextAction } from '../../src/agents/index.js';
-import type { Bead } from '../../src/tracker/index.js';
-import { readyBeads } from '../../src/tracker/index.js';
-import type { AttemptOutcome, MemberVerdict } from '../../src/supervisor/core/outcome.js';
+import type { NextAction } from '../../../src/agents/index.js';
+import type { Bead } from '../../../src/tracker/index.js';
+import { readyBeads } from '../../../src/tracker/index.js';
+import type { AttemptOutcome, MemberVerdict } from '../../../src/supervisor/core/outcome.js';
 import {
   type DrainAction,
   type Effect,
@@ -14,8 +14,8 @@ import {
   assertOneNextEvent,
   initialState,
   step,
-} from '../../src/supervisor/core/machine.js';
-import type { SupervisorSettings } from '../../src/supervisor/core/policy.js';
+} from '../../../src/supervisor/core/machine.js';
+import type { SupervisorSettings } from '../../../src/supervisor/core/policy.js';
 
 let created = 0;
 

@@ -7,8 +7,8 @@ import {
   beadObjective,
   chooseWithExploration,
   renderChosen,
-} from '../../src/supervisor/shell/memory-port.js';
-import { bead } from '../supervisor/builders.js';
+} from '../../../src/supervisor/shell/memory-port.js';
+import { bead } from '../core/scripted-run.js';
 
 const ranked = (...uses: number[]) => uses.map((u, i) => ({ name: `m${i + 1}`, uses: u }));
 

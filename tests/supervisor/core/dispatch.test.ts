@@ -2,8 +2,8 @@
 // agent plan, the build path, the DDx surface, the repository), with no supervisor and no files.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveAgentPlan } from '../../src/agents/index.js';
-import { type DispatchSetup, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from '../../src/supervisor/core/dispatch.js';
+import { resolveAgentPlan } from '../../../src/agents/index.js';
+import { type DispatchSetup, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from '../../../src/supervisor/core/dispatch.js';
 
 const root = '/repo';
 const plan = (agent = 'codex', alternate?: string) => resolveAgentPlan({ env: alternate ? { HELIX_ALT_AGENT: alternate } : {}, explicitAgent: agent, isOnPath: (p) => p === agent || p === alternate });

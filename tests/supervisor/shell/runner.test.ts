@@ -4,14 +4,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveAgentPlan } from '../../src/agents/index.js';
-import { type Bead, BeadStore } from '../../src/tracker/index.js';
-import { SessionOutput } from '../../src/supervisor/shell/output.js';
-import { Supervisor } from '../../src/supervisor/shell/runner.js';
-import { HELIX_BIN, tempDir, tempGitRepo } from '../helpers/cli.js';
-import { bead, settings } from './builders.js';
+import { resolveAgentPlan } from '../../../src/agents/index.js';
+import { type Bead, BeadStore } from '../../../src/tracker/index.js';
+import { SessionOutput } from '../../../src/supervisor/shell/output.js';
+import { Supervisor } from '../../../src/supervisor/shell/runner.js';
+import { HELIX_BIN, tempDir, tempGitRepo } from '../../helpers/cli.js';
+import { bead, settings } from '../core/scripted-run.js';
 
-const STUBS = resolve(import.meta.dirname, '../stubs');
+const STUBS = resolve(import.meta.dirname, '../../stubs');
 
 function setup(beads: Bead[], script: object, buildPath: 'execute-bead' | 'direct' = 'execute-bead', agent?: string) {
   const root = tempGitRepo();

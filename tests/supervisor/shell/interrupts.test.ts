@@ -2,13 +2,13 @@
 // the watched work with their own exit code, and the handlers are gone once the work is done.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-type Interrupts = typeof import('../../src/supervisor/shell/interrupts.js');
+type Interrupts = typeof import('../../../src/supervisor/shell/interrupts.js');
 let interrupts: Interrupts;
 
 beforeEach(async () => {
   // a fresh module each time: a lost stream is remembered for the life of the process
   vi.resetModules();
-  interrupts = await import('../../src/supervisor/shell/interrupts.js');
+  interrupts = await import('../../../src/supervisor/shell/interrupts.js');
 });
 
 describe('watchInterrupts', () => {

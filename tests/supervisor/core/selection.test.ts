@@ -1,10 +1,10 @@
 // Which bead the loop works on next (docs/contract/cli.md §6.2): epic focus, governance preference, epics
 // handing over to children, promotion of tasks that gained children, batching.
 import { describe, expect, it } from 'vitest';
-import type { Bead } from '../../src/tracker/index.js';
-import { readyBeads, readyEpics } from '../../src/tracker/index.js';
-import { batchFor, selectNext, tasksToPromote } from '../../src/supervisor/core/selection.js';
-import { bead } from './builders.js';
+import type { Bead } from '../../../src/tracker/index.js';
+import { readyBeads, readyEpics } from '../../../src/tracker/index.js';
+import { batchFor, selectNext, tasksToPromote } from '../../../src/supervisor/core/selection.js';
+import { bead } from './scripted-run.js';
 
 function select(beads: Bead[], focusedEpic?: string, excluded: string[] = []) {
   return selectNext({ ready: readyBeads(beads, { execution: true }), epics: readyEpics(beads), beads, focusedEpic, excluded: new Set(excluded) });

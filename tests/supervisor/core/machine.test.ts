@@ -2,12 +2,12 @@
 // backoff and skipping, drift, epic focus, the NEXT_ACTION routing table (docs/contract/cli.md §6.6) and the
 // typed stops. No processes, no files.
 import { describe, expect, it } from 'vitest';
-import type { NextAction } from '../../src/agents/index.js';
-import type { Bead } from '../../src/tracker/index.js';
-import { assertOneNextEvent, initialState, routeNextAction, step } from '../../src/supervisor/core/machine.js';
-import type { MemberOutcome } from '../../src/supervisor/core/outcome.js';
-import { DRIFT_REASON } from '../../src/supervisor/core/judge.js';
-import { bead, completed, failed, play, settings } from './builders.js';
+import type { NextAction } from '../../../src/agents/index.js';
+import type { Bead } from '../../../src/tracker/index.js';
+import { assertOneNextEvent, initialState, routeNextAction, step } from '../../../src/supervisor/core/machine.js';
+import type { MemberOutcome } from '../../../src/supervisor/core/outcome.js';
+import { DRIFT_REASON } from '../../../src/supervisor/core/judge.js';
+import { bead, completed, failed, play, settings } from './scripted-run.js';
 
 const stopMessage = (p: ReturnType<typeof play>) => p.of('stop')[0]?.message;
 
@@ -457,4 +457,86 @@ describe('decided in the core, not in the runner', () => {
     );
     expect(() => assertOneNextEvent({ type: 'started' }, [{ type: 'writeContext' }, { type: 'sleep', seconds: 1 }, { type: 'readQueue' }])).not.toThrow();
   });
+});
+
+describe('routing details (state machine)', () => {
+  it('ALIGN auto-aligns once per build interval: again after a build, not twice without one', () => {
+    const config = settings();
+    const aligned = (state: ReturnType<typeof initialState>) => step(step(state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: true }, config);
+    const first = aligned(initialState());
+    expect(first.effects).toEqual([{ type: 'runCheck' }]);
+    // ALIGN again with no build between: stop
+    expect(step(first.state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).effects).toEqual([
+      { type: 'stop', exitCode: 0, reason: 'completed', message: 'helix: stopping after check returned ALIGN' },
+    ]);
+    // a build attempt (even a failed one) starts a new interval: ALIGN aligns again
+    const built = step(first.state, { type: 'attempted', bead: bead({ id: 'hx-b' }), outcome: { kind: 'failed', failure: 'agent-failed', detail: 'x' }, durationSec: 1, tokens: 0 }, config);
+    expect(step(built.state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).effects).toEqual([
+      { type: 'say', level: 'narrative', text: 'helix: queue drained, running alignment' },
+      { type: 'runAction', action: 'align', purpose: 'drain' },
+    ]);
+    // a failed align does not count as aligned, and stops the run
+    const failed = step(step(initialState(), { type: 'checked', nextAction: 'ALIGN', ok: true }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: false, detail: 'codex exited 1' }, config);
+    expect(failed.state.alignedSinceBuild).toBe(false);
+    expect(failed.state.stop).toEqual({ exitCode: 1, reason: 'error' });
+  });
+
+  it('STOP does not align a second time after an ALIGN pass in the same interval', () => {
+    const p = play({ beads: [bead({ id: 'hx-s' })], checks: ['ALIGN', 'STOP'] }, settings());
+    expect(p.of('runAction').map((a) => `${a.action}:${a.purpose}`)).toEqual(['align:drain']);
+    expect(p.of('stop')[0]?.message).toBe('helix: stopping after check returned STOP');
+  });
+
+  it('the post-implementation review names the reviewed bead; the post-epic review names the epic and its scope', () => {
+    const config = settings({ autoReview: true });
+    const task = bead({ id: 'hx-c', parent: 'hx-e' });
+    const big = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'commit:abc', lines: 500, files: 1 } }, durationSec: 1, tokens: 0 }, config);
+    expect(big.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-implementation', scope: 'commit:abc', cycle: 1, beadId: 'hx-c' }]);
+    const small = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'last-commit', lines: 99, files: 2 } }, durationSec: 1, tokens: 0 }, config);
+    expect(small.effects.some((e) => e.type === 'runReview')).toBe(false);
+    const epic = step(big.state, { type: 'epicClosed', epic: bead({ id: 'hx-e', issue_type: 'epic', status: 'closed', 'spec-id': 'SPEC-9' }) }, config);
+    expect(epic.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-epic', scope: 'SPEC-9', cycle: 1, beadId: 'hx-e' }]);
+  });
+
+});
+
+describe('routing details (state machine)', () => {
+  it('ALIGN auto-aligns once per build interval: again after a build, not twice without one', () => {
+    const config = settings();
+    const aligned = (state: ReturnType<typeof initialState>) => step(step(state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: true }, config);
+    const first = aligned(initialState());
+    expect(first.effects).toEqual([{ type: 'runCheck' }]);
+    // ALIGN again with no build between: stop
+    expect(step(first.state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).effects).toEqual([
+      { type: 'stop', exitCode: 0, reason: 'completed', message: 'helix: stopping after check returned ALIGN' },
+    ]);
+    // a build attempt (even a failed one) starts a new interval: ALIGN aligns again
+    const built = step(first.state, { type: 'attempted', bead: bead({ id: 'hx-b' }), outcome: { kind: 'failed', failure: 'agent-failed', detail: 'x' }, durationSec: 1, tokens: 0 }, config);
+    expect(step(built.state, { type: 'checked', nextAction: 'ALIGN', ok: true }, config).effects).toEqual([
+      { type: 'say', level: 'narrative', text: 'helix: queue drained, running alignment' },
+      { type: 'runAction', action: 'align', purpose: 'drain' },
+    ]);
+    // a failed align does not count as aligned, and stops the run
+    const failed = step(step(initialState(), { type: 'checked', nextAction: 'ALIGN', ok: true }, config).state, { type: 'actionDone', action: 'align', purpose: 'drain', ok: false, detail: 'codex exited 1' }, config);
+    expect(failed.state.alignedSinceBuild).toBe(false);
+    expect(failed.state.stop).toEqual({ exitCode: 1, reason: 'error' });
+  });
+
+  it('STOP does not align a second time after an ALIGN pass in the same interval', () => {
+    const p = play({ beads: [bead({ id: 'hx-s' })], checks: ['ALIGN', 'STOP'] }, settings());
+    expect(p.of('runAction').map((a) => `${a.action}:${a.purpose}`)).toEqual(['align:drain']);
+    expect(p.of('stop')[0]?.message).toBe('helix: stopping after check returned STOP');
+  });
+
+  it('the post-implementation review names the reviewed bead; the post-epic review names the epic and its scope', () => {
+    const config = settings({ autoReview: true });
+    const task = bead({ id: 'hx-c', parent: 'hx-e' });
+    const big = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'commit:abc', lines: 500, files: 1 } }, durationSec: 1, tokens: 0 }, config);
+    expect(big.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-implementation', scope: 'commit:abc', cycle: 1, beadId: 'hx-c' }]);
+    const small = step(initialState(), { type: 'attempted', bead: task, outcome: { kind: 'completed', salvaged: false, change: { scope: 'last-commit', lines: 99, files: 2 } }, durationSec: 1, tokens: 0 }, config);
+    expect(small.effects.some((e) => e.type === 'runReview')).toBe(false);
+    const epic = step(big.state, { type: 'epicClosed', epic: bead({ id: 'hx-e', issue_type: 'epic', status: 'closed', 'spec-id': 'SPEC-9' }) }, config);
+    expect(epic.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-epic', scope: 'SPEC-9', cycle: 1, beadId: 'hx-e' }]);
+  });
+
 });

@@ -1,6 +1,6 @@
 // The supervisor's numbers (docs/contract/design.md §1, docs/contract/cli.md §3, §6): backoff and the settings read from the environment.
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, backoffOverride, backoffSeconds, defaultSettings } from '../../src/supervisor/core/policy.js';
+import { MAX_ATTEMPTS, backoffOverride, backoffSeconds, defaultSettings } from '../../../src/supervisor/core/policy.js';
 
 describe('backoff', () => {
   it('is 5·2^(n-1) s after the n-th failure, capped at 40: 5, 10, 20, 40 — 75 s over the four attempts', () => {

@@ -2,8 +2,8 @@
 // counts of its `Result:` line and its exit code (docs/contract/bash-interface.md §18). The
 // printed layout is checked end to end in tests/cli/entry.test.ts.
 import { describe, expect, it } from 'vitest';
-import { type DoctorFacts, countMarks, doctorExitCode, doctorJson, doctorRows, fixedCount } from '../../src/supervisor/shell/doctor.js';
-import { EXIT } from '../../src/errors.js';
+import { type DoctorFacts, countMarks, doctorExitCode, doctorJson, doctorRows, fixedCount } from '../../../src/supervisor/shell/doctor.js';
+import { EXIT } from '../../../src/errors.js';
 
 /** A healthy machine: bash, git and codex on PATH, the workflows there, a clean tracker, every link. */
 function facts(over: Partial<DoctorFacts> = {}): DoctorFacts {

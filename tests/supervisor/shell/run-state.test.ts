@@ -2,10 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countInRunState, countSupervisoryInjection, readRunState, runStatePath, unfinishedAttempt, writeRunState } from '../../src/supervisor/shell/run-state.js';
+import { countInRunState, countSupervisoryInjection, readRunState, runStatePath, unfinishedAttempt, writeRunState } from '../../../src/supervisor/shell/run-state.js';
 
 const COUNTERS = { ddx_delegation_success_count: 0, ddx_delegation_failure_count: {}, parallel_run_denied_count: 0, supervisory_injection_count: {} };
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 
 describe('run-state', () => {
   it('merges updates into the existing object and keeps foreign keys', () => {

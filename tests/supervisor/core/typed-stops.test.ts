@@ -1,6 +1,6 @@
 // Failure categories (SYSTEMIC_FAILURE) and the velocity verdict (VELOCITY_COLLAPSE), docs/contract/cli.md §6.7.
 import { describe, expect, it } from 'vitest';
-import { failureCategory, velocityVerdict } from '../../src/supervisor/core/typed-stops.js';
+import { failureCategory, velocityVerdict } from '../../../src/supervisor/core/typed-stops.js';
 
 describe('failureCategory', () => {
   const cases: Array<[string, string | undefined]> = [

@@ -4,10 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runOneShotAction } from '../../src/supervisor/shell/one-shot.js';
-import { stopBackground } from '../../src/supervisor/shell/background.js';
-import { checkOnce, runLoop } from '../../src/supervisor/shell/commands.js';
-import { cleanEnv, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { runOneShotAction } from '../../../src/supervisor/shell/one-shot.js';
+import { stopBackground } from '../../../src/supervisor/shell/background.js';
+import { checkOnce, runLoop } from '../../../src/supervisor/shell/commands.js';
+import { cleanEnv, tempDir, tempGitRepo } from '../../helpers/cli.js';
 
 /** A project with an empty tracker, and no ddx, codex or claude on PATH. */
 function project(): { cwd: string; env: NodeJS.ProcessEnv } {

@@ -2,8 +2,8 @@
 // level reaches in normal, --quiet and --summary mode, and the log ranges of agent blocks.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type LineLevel, type OutputMode, SessionOutput, clockTime, fileStamp, inLog, onStderr } from '../../src/supervisor/shell/output.js';
-import { tempDir } from '../helpers/cli.js';
+import { type LineLevel, type OutputMode, SessionOutput, clockTime, fileStamp, inLog, onStderr } from '../../../src/supervisor/shell/output.js';
+import { tempDir } from '../../helpers/cli.js';
 
 function session(mode: OutputMode) {
   const root = tempDir();
