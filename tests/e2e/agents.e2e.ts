@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_OF, type Agent, E2EProject, MODEL_OF, assertClisInstalled, bead, tokensSent } from './harness.js';
+import { API_OF, type Agent, E2EProject, MODEL_OF, assertClisInstalled, tokensSent } from './real-cli-project.js';
+import { bead } from '../helpers/bead.js';
 import { ModelApi, type RecordedRequest } from './model-api.js';
 
 let api: ModelApi;

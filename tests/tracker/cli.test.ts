@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { type CliResult, helix, tempDir, tempGitRepo } from '../helpers/cli.js';
-import { bead, jsonl, parsedLines } from './builders.js';
+import { jsonl, parsedLines } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 type Env = NodeJS.ProcessEnv;
 

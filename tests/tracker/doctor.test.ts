@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BeadStore, createBead, diagnose, fixStore, parseBeads } from '../../src/tracker/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { bead, deadPid, jsonl, parsedLines } from './builders.js';
+import { deadPid, jsonl, parsedLines } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const facts = { now: NOW, thresholdSec: 7200, isAlive: () => false, machine: 'here' };

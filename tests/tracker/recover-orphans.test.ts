@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type Bead, BeadStore, type OrphanRecoveryEvent, closeBead, recoverOrphanedClaims, thisMachine, unclaimBead } from '../../src/tracker/index.js';
 import { ORPHANS } from '../../src/supervisor/text/lines.js';
 import { tempDir } from '../helpers/cli.js';
-import { bead } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const THRESHOLD = 7200;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../../src/agents/index.js';
 import { type Bead, fingerprintOf } from '../../../src/tracker/index.js';
 import { type DispatchAssessment, type SettleFacts, type SettledOutcome, assessDispatch, assessMember, ddxParkOf, feedbackOf, intractableReason, judgeAttempt, settleAttempt, settleFailedClose, settleMember, verifyCommandOf } from '../../../src/supervisor/core/judge.js';
-import { bead } from './scripted-run.js';
+import { bead } from '../../helpers/bead.js';
 
 const base = () => bead({ id: 'hx-a', 'spec-id': 'S-1', parent: 'hx-epic', dependencies: [{ issue_id: 'hx-a', depends_on_id: 'hx-dep', type: 'blocks' }] });
 

@@ -7,7 +7,8 @@ import type { Bead } from '../../../src/tracker/index.js';
 import { assertOneNextEvent, initialState, routeNextAction, step } from '../../../src/supervisor/core/machine.js';
 import type { MemberOutcome } from '../../../src/supervisor/core/outcome.js';
 import { DRIFT_REASON } from '../../../src/supervisor/core/judge.js';
-import { bead, completed, failed, play, settings } from './scripted-run.js';
+import { completed, failed, play, settings } from './scripted-run.js';
+import { bead } from '../../helpers/bead.js';
 
 const stopMessage = (p: ReturnType<typeof play>) => p.of('stop')[0]?.message;
 

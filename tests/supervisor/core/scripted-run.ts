@@ -3,6 +3,7 @@
 // memory and its effects inspected.
 import type { NextAction } from '../../../src/agents/index.js';
 import type { Bead } from '../../../src/tracker/index.js';
+import { bead } from '../../helpers/bead.js';
 import { readyBeads } from '../../../src/tracker/index.js';
 import type { AttemptOutcome, MemberVerdict } from '../../../src/supervisor/core/outcome.js';
 import {
@@ -16,22 +17,6 @@ import {
   step,
 } from '../../../src/supervisor/core/machine.js';
 import type { SupervisorSettings } from '../../../src/supervisor/core/policy.js';
-
-let created = 0;
-
-/** A bead with sane defaults; created_at increases with each call so ready order is creation order. */
-export function bead(fields: Partial<Bead> & { id: string }): Bead {
-  created++;
-  return {
-    title: `bead ${fields.id}`,
-    status: 'open',
-    priority: 2,
-    issue_type: 'task',
-    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, created)).toISOString(),
-    updated_at: new Date(Date.UTC(2026, 0, 1, 0, 0, created)).toISOString(),
-    ...fields,
-  };
-}
 
 export function settings(over: Partial<SupervisorSettings> = {}): SupervisorSettings {
   return {

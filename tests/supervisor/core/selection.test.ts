@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bead } from '../../../src/tracker/index.js';
 import { readyBeads, readyEpics } from '../../../src/tracker/index.js';
 import { batchFor, selectNext, tasksToPromote } from '../../../src/supervisor/core/selection.js';
-import { bead } from './scripted-run.js';
+import { bead } from '../../helpers/bead.js';
 
 function select(beads: Bead[], focusedEpic?: string, excluded: string[] = []) {
   return selectNext({ ready: readyBeads(beads, { execution: true }), epics: readyEpics(beads), beads, focusedEpic, excluded: new Set(excluded) });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isoWithOffset, markBeadBlocked, writeBlockerReport } from '../../../src/supervisor/shell/blockers.js';
 import { tempDir } from '../../helpers/cli.js';
-import { bead } from '../core/scripted-run.js';
+import { bead } from '../../helpers/bead.js';
 
 const REASON = 'intractable after 4 attempts with exponential backoff';
 

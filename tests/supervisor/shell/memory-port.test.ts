@@ -8,7 +8,7 @@ import {
   chooseWithExploration,
   renderChosen,
 } from '../../../src/supervisor/shell/memory-port.js';
-import { bead } from '../core/scripted-run.js';
+import { bead } from '../../helpers/bead.js';
 
 const ranked = (...uses: number[]) => uses.map((u, i) => ({ name: `m${i + 1}`, uses: u }));
 

@@ -9,7 +9,8 @@ import { type Bead, BeadStore } from '../../../src/tracker/index.js';
 import { SessionOutput } from '../../../src/supervisor/shell/output.js';
 import { Supervisor } from '../../../src/supervisor/shell/runner.js';
 import { HELIX_BIN, tempDir, tempGitRepo } from '../../helpers/cli.js';
-import { bead, settings } from '../core/scripted-run.js';
+import { settings } from '../core/scripted-run.js';
+import { bead } from '../../helpers/bead.js';
 
 const STUBS = resolve(import.meta.dirname, '../../stubs');
 

@@ -14,16 +14,6 @@ export type { StubCall } from '../helpers/stub-call.js';
 
 export const STUBS = resolve(import.meta.dirname, '../stubs');
 
-let created = 0;
-
-/** A bead record as the file holds it; created_at increases per call so file order = ready order. */
-export function bead(fields: Partial<Bead> & { id: string }): Bead {
-  created++;
-  const stamp = new Date(Date.UTC(2026, 0, 1, 0, 0, created % 60, created)).toISOString();
-  return { title: `bead ${fields.id}`, status: 'open', priority: 2, issue_type: 'task', created_at: stamp, updated_at: stamp, ...fields };
-}
-
-
 export interface ProjectOptions {
   beads?: Bead[];
   /** The stub script (responses, defaults, executeBeadHelp). */

@@ -33,8 +33,6 @@ export function assertClisInstalled(): void {
   }
 }
 
-let sequence = 0;
-
 export class E2EProject {
   readonly root: string;
   readonly home: string;
@@ -145,12 +143,6 @@ export class E2EProject {
   }
 }
 
-/** A bead as the file holds it. */
-export function bead(fields: Partial<Bead> & { id: string }): Bead {
-  sequence++;
-  const stamp = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, sequence)).toISOString();
-  return { title: `bead ${fields.id}`, status: 'open', priority: 2, issue_type: 'task', created_at: stamp, updated_at: stamp, ...fields };
-}
 
 /**
  * The tokens helix must report for what the stand-in sent on one API: every input token (cache

@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { Bead } from '../../src/tracker/index.js';
 import { isRunning } from '../agents/process-helpers.js';
-import { waitUntil } from '../run/harness.js';
+import { waitUntil } from '../run/stub-project.js';
 
 export interface FaultRow {
   /** Which table the row belongs to, in docs/faults.md. */
