@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/errors.js';
-import { type CliResult, helix, tempDir, tempGitRepo } from '../helpers/cli.js';
-import { jsonl, parsedLines } from './builders.js';
-import { bead } from '../helpers/bead.js';
+import { EXIT } from '../../../src/errors.js';
+import { type CliResult, helix, tempDir, tempGitRepo } from '../../helpers/cli.js';
+import { jsonl, parsedLines } from '../../tracker/builders.js';
+import { bead } from '../../helpers/bead.js';
 
 type Env = NodeJS.ProcessEnv;
 

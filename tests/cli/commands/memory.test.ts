@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { helix, tempDir } from '../helpers/cli.js';
-import { resolveDbPath } from '../../src/memory/index.js';
+import { helix, tempDir } from '../../helpers/cli.js';
+import { resolveDbPath } from '../../../src/memory/index.js';
 
 const ENV = { HELIX_EMBEDDER: 'lexical', HELIX_NOW: '2026-03-01T12:00:00Z' };
 
