@@ -14,7 +14,8 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
 
 export async function statusRun(ctx: CommandContext, options: { json?: boolean }): Promise<CommandResult> {
   const { openStore } = await import('../../supervisor/shell/project.js');
-  const { buildStatus, statusText } = await import('../../supervisor/shell/status.js');
+  const { buildStatus } = await import('../../supervisor/shell/status.js');
+  const { statusText } = await import('../../supervisor/text/status.js');
   const { readRunState } = await import('../../supervisor/shell/run-state.js');
   const { memoryHealth } = await import('../../supervisor/shell/memory-port.js');
   const { detectDdx } = await import('../../agents/ddx-surface.js');
