@@ -1,5 +1,5 @@
 // The `helix run` loop as a state machine: step(state, event) → { state, effects }, no I/O.
-// The runner (runner.ts) performs the effects — tracker reads and writes, agent calls, sleeps,
+// The runner (shell/runner.ts, its effect families beside it) performs the effects — tracker reads and writes, agent calls, sleeps,
 // output — and feeds each result back as the next event. Every policy of docs/contract/cli.md §6 lives here:
 // cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
 // breaker, periodic alignment, typed stops.

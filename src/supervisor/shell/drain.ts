@@ -42,7 +42,7 @@ export async function runCheck(run: RunContext): Promise<Event> {
   announceRotation(run, 'check');
   const answered = await callAgent(run.calls, command, call);
   const ok = answered.exitCode === 0;
-  // The drain check's answer: stdout, except with --summary (the log has it) (§2.11).
+  // The drain check's answer: stdout, except with --summary (the log has it) (docs/contract/bash-interface.md §2.11).
   if (ok && run.session.output.mode !== 'summary') run.session.output.answer(answerOf(answered));
   const nextAction = ok ? parseNextAction(answerOf(answered)) : undefined;
   run.say(RUN.checkReturned(nextAction, answered.exitCode));

@@ -56,7 +56,7 @@ export interface AnsweredAction {
 
 /**
  * The one answer path of an action, inside `helix run` and one-shot alike: the answer is shown
- * in every mode (§2.12), judged by the trailers its action file demands, its verdict lines
+ * in every mode (docs/contract/bash-interface.md §2.12), judged by the trailers its action file demands, its verdict lines
  * printed (§9), and a review's unfiled findings filed. `filedLevel`: inside `helix run` the filing
  * is narrated; the one-shot review says it in every mode.
  */

@@ -8,9 +8,9 @@
 //   terminal   normal and --quiet only; the long form of a `summary` line
 // Lines marked "stamped" are printed as `helix: [HH:MM:SS] <text>` (see `stamp`). Lines helix adds
 // beyond the Bash CLI are at the end of each group, marked "helix".
-// The file layouts (.helix/context.md, the blocker report, `helix status`, `helix doctor`) live
-// with the code that writes them: context.ts, blockers.ts, status.ts; doctor.ts computes the
-// doctor's rows and src/cli/commands/doctor.ts prints them.
+// The file layouts live with the code that writes them (shell/context.ts for .helix/context.md,
+// shell/blockers.ts for the blocker report); `helix status`'s views are text/status.ts;
+// shell/doctor.ts computes the doctor's rows and src/cli/commands/doctor.ts prints them.
 
 import type { OrphanRecoveryEvent } from '../../tracker/recover-orphans.js';
 
