@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The structure figures the architecture notes quote: the largest functions and methods in src/
-// (by lines, measured with the TypeScript compiler's own parse) and the file count of each src/
-// folder. Usage: node scripts/largest-functions.mjs [count=5] [root=src]
+// The structure figures the architecture notes quote: the largest files, the largest functions and
+// methods in src/ (by lines, functions measured with the TypeScript compiler's own parse) and the
+// file and line count of each src/ folder. Usage: node scripts/largest-functions.mjs [count=5] [root=src]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -32,11 +32,16 @@ function nameOf(node) {
 }
 
 const functions = [];
+const files = [];
 const folders = new Map();
 for (const file of sourceFiles(root)) {
   const folder = relative(root, file).split('/').slice(0, -1).join('/') || '.';
-  folders.set(folder, (folders.get(folder) ?? 0) + 1);
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  files.push({ file, lines });
+  const seen = folders.get(folder) ?? { files: 0, lines: 0 };
+  folders.set(folder, { files: seen.files + 1, lines: seen.lines + lines });
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const visit = (node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const name = nameOf(node);
@@ -51,8 +56,11 @@ for (const file of sourceFiles(root)) {
   visit(source);
 }
 
+files.sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
+console.log(`largest files in ${root}/ (lines):`);
+for (const f of files.slice(0, count)) console.log(`  ${String(f.lines).padStart(4)}  ${f.file}`);
 functions.sort((a, b) => b.lines - a.lines || a.name.localeCompare(b.name));
 console.log(`largest functions in ${root}/ (lines):`);
 for (const f of functions.slice(0, count)) console.log(`  ${String(f.lines).padStart(4)}  ${f.name}  (${f.file}:${f.line})`);
-console.log(`files per folder of ${root}/:`);
-for (const [folder, n] of [...folders].sort((a, b) => a[0].localeCompare(b[0]))) console.log(`  ${String(n).padStart(4)}  ${folder}`);
+console.log(`files and lines per folder of ${root}/:`);
+for (const [folder, n] of [...folders].sort((a, b) => a[0].localeCompare(b[0]))) console.log(`  ${String(n.files).padStart(4)} ${String(n.lines).padStart(6)}  ${folder}`);

@@ -53,10 +53,10 @@ export const EXIT = {
   memoryRejected: 19,
   /**
    * `helix run` stopped on a usage or rate limit that would not reset within --max-wait (stop
-   * reason `limit`; agents/usage-limit.ts reads the limit, supervisor/limit-wait.ts decides the wait).
+   * reason `limit`; agents/usage-limit.ts reads the limit, supervisor/core/limit-wait.ts decides the wait).
    */
   limitWait: 20,
-  /** `helix run` stopped at a --max-cost, --max-tokens or --max-duration cap (stop reason `budget`; supervisor/budget.ts). */
+  /** `helix run` stopped at a --max-cost, --max-tokens or --max-duration cap (stop reason `budget`; supervisor/core/budget.ts). */
   budget: 21,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.

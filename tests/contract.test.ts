@@ -10,11 +10,11 @@ import { DEFAULT_EFFORT, DEFAULT_EXECUTE_BEAD_EFFORT, TIMEOUT_EXIT_CODE, agentTi
 import { exitCodeForSignal } from '../src/agents/process-group.js';
 import { CHILD_EXIT, EXIT } from '../src/errors.js';
 import { resolveDbPath } from '../src/memory/paths.js';
-import { writeContext } from '../src/supervisor/context.js';
-import { pidFilePath } from '../src/supervisor/mutex.js';
-import { SessionOutput } from '../src/supervisor/output.js';
-import { MAX_ATTEMPTS, backoffSeconds, defaultSettings } from '../src/supervisor/policy.js';
-import { runStatePath } from '../src/supervisor/run-state.js';
+import { writeContext } from '../src/supervisor/shell/context.js';
+import { pidFilePath } from '../src/supervisor/shell/mutex.js';
+import { SessionOutput } from '../src/supervisor/shell/output.js';
+import { MAX_ATTEMPTS, backoffSeconds, defaultSettings } from '../src/supervisor/core/policy.js';
+import { runStatePath } from '../src/supervisor/shell/run-state.js';
 import { LOCK_DIR_NAME } from '../src/tracker/lock.js';
 import { BeadStore, INJECTED_KEY, QUARANTINE_FILE, RUNTIME_EXCLUDES, lockTimeoutMs, orphanThresholdSec, trackerDir } from '../src/tracker/index.js';
 

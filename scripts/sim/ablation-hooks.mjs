@@ -16,7 +16,7 @@ export const SCORE_WEIGHTS = Object.freeze({ ...built.SCORE_WEIGHTS, effectivene
 `,
   },
   gating: {
-    target: '/dist/supervisor/memory-port.js',
+    target: '/dist/supervisor/shell/memory-port.js',
     source: (original) => `
 import * as built from ${JSON.stringify(original)};
 export * from ${JSON.stringify(original)};
@@ -40,7 +40,7 @@ export async function openMemoryPort(root, env, say) {
 `,
   },
   learn: {
-    target: '/dist/supervisor/memory-port.js',
+    target: '/dist/supervisor/shell/memory-port.js',
     source: (original) => `
 import * as built from ${JSON.stringify(original)};
 export * from ${JSON.stringify(original)};

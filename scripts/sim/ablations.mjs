@@ -6,13 +6,13 @@
 //
 //   ranking  dist/memory/constants.js: the score weight of effectiveness is 0, so ranking (what is
 //            injected) uses relevance and recency only. Feedback and the [NN%] tags stay.
-//   gating   dist/supervisor/memory-port.js: feedback believes the agent. `verify_passed` is the
+//   gating   dist/supervisor/shell/memory-port.js: feedback believes the agent. `verify_passed` is the
 //            agent's own claim of success (the execute-bead result's status), not helix's
 //            verification, for the helped/failed verdicts, the failure memories and chunking.
 //   decay    dist/memory/index.js: a memory never loses standing. The store's verification-gated
 //            feedback records only its `helped` half; `failed` never grows, so a fact that stopped
 //            working (or never worked) keeps its score.
-//   learn    dist/supervisor/memory-port.js: helix learns nothing new from the run: no failure
+//   learn    dist/supervisor/shell/memory-port.js: helix learns nothing new from the run: no failure
 //            memories, no chunked patterns (LEARNED/INSIGHT lines are dropped). Injection and
 //            feedback on what is already stored go on.
 //   credit   dist/memory/index.js: feedback-verify is not told the task, so every injected memory

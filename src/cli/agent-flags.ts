@@ -4,7 +4,7 @@ import { Option } from 'commander';
 import { parseNumber } from '../numbers.js';
 import { type CommandContext, type CommonOptions, type HelixCommand, chosenAgent } from './program.js';
 
-type OutputMode = import('../supervisor/output.js').OutputMode;
+type OutputMode = import('../supervisor/shell/output.js').OutputMode;
 
 export const outputMode = (o: CommonOptions): OutputMode => (o.summary ? 'summary' : o.quiet ? 'quiet' : 'normal');
 

@@ -1,7 +1,7 @@
 // The list of commands, by name, each loaded only when asked for: `helix status` loads
 // commands/status.ts and what it imports, never the tracker, memory or run wiring (npm's
 // cmd-list). The order is the order commander lists them in; `helix help` prints the usage of
-// src/supervisor/lines.ts, which names them all without loading any.
+// src/supervisor/text/lines.ts, which names them all without loading any.
 import type { CommandContext, HelixCommand } from './program.js';
 
 /** A command file: it adds its command (flags, usage, action) to the program. */

@@ -3,7 +3,7 @@
 // sink its output goes to — and the ways it prints. Nothing here loads commander, so the commands
 // bin/helix serves without it (src/cli/plain.ts) can use it too.
 import type { Command } from 'commander';
-import type { CommandResult } from '../supervisor/output.js';
+import type { CommandResult } from '../supervisor/shell/output.js';
 import { printable } from '../terminal-text.js';
 
 /** The flags of docs/contract/cli.md §3 that every command accepts. */

@@ -6,9 +6,9 @@ import { HelixError, EXIT, oneLine } from '../errors.js';
 import { helixVersion } from '../version.js';
 import { BufferedOutput, type CommandContext, type CommandOutput, HelixCommand, UnknownCommandError, processContext, withCommonFlags } from './program.js';
 import { registerCommands, requestedCommand } from './command-list.js';
-import { guardOutputStreams } from '../supervisor/interrupts.js';
+import { guardOutputStreams } from '../supervisor/shell/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
-import { versionLine } from '../supervisor/lines.js';
+import { versionLine } from '../supervisor/text/lines.js';
 import { damagedStoreMessage } from '../memory/damage.js';
 
 /**

@@ -23,9 +23,9 @@ async function trackerRead(kind: 'ready' | 'blocked', has: (flag: string) => boo
 }
 
 /** Status and next print through the process's streams, guarded and printable as main() makes them. */
-async function withProcessOutput(run: (ctx: import('./common.js').CommandContext) => Promise<import('../supervisor/output.js').CommandResult>): Promise<void> {
+async function withProcessOutput(run: (ctx: import('./common.js').CommandContext) => Promise<import('../supervisor/shell/output.js').CommandResult>): Promise<void> {
   const [{ guardOutputStreams }, { printOnlyPrintable }, { finishWith, processContext }] = await Promise.all([
-    import('../supervisor/interrupts.js'),
+    import('../supervisor/shell/interrupts.js'),
     import('./terminal.js'),
     import('./common.js'),
   ]);

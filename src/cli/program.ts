@@ -4,7 +4,7 @@
 // this file passes on, so a command file may import everything from here.
 import { Command, Help } from 'commander';
 import { HelixError } from '../errors.js';
-import { USAGE, unknownCommand, unknownRunOption } from '../supervisor/lines.js';
+import { USAGE, unknownCommand, unknownRunOption } from '../supervisor/text/lines.js';
 
 export * from './common.js';
 

@@ -17,6 +17,7 @@ export * from './init.js';
 export * from './deps.js';
 export * from './integrity.js';
 export * from './orphans.js';
+export * from './recover-orphans.js';
 export * from './transfer.js';
 export * from './lifecycle.js';
 export * from './schema.js';

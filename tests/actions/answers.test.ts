@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeWouldRefuse } from '../../src/agents/index.js';
-import { commitFiles, World } from './harness.js';
+import { commitFiles, World } from './stub-world.js';
 
 const stop = { when: 'check', stdout: 'NEXT_ACTION: STOP\n' };
 

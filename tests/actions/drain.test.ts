@@ -3,7 +3,7 @@
 // to see which agent calls the run made, in which order.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { World } from './harness.js';
+import { World } from './stub-world.js';
 
 const check = (answer: string) => ({ when: 'check', stdout: `Looked at the queue.\n**NEXT_ACTION:** \`${answer}\`\n` });
 

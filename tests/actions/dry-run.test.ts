@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../../src/agents/index.js';
-import { type StubProgram, World } from './harness.js';
+import { type StubProgram, World } from './stub-world.js';
 
 const LIB = '/opt/helix-library';
 const CODEX = 'codex --dangerously-bypass-approvals-and-sandbox exec';

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { World } from './harness.js';
+import { World } from './stub-world.js';
 
 const governingBeads = (w: World) => w.beads().filter((b) => (b.labels ?? []).includes('action:align'));
 const DEFAULT_AREAS = ['area:ui', 'area:api', 'area:data', 'area:infra', 'area:cli'];

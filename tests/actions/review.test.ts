@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
-import { type StubResponse, World, commitFiles } from './harness.js';
+import { type StubResponse, World, commitFiles } from './stub-world.js';
 
 /** An implementation answer that commits `files` files of `lines` lines each and closes its bead. */
 const implement = (files: number, lines = 1): StubResponse => ({

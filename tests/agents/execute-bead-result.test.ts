@@ -93,3 +93,25 @@ describe('parseExecuteBeadResult (docs/contract/cli.md §8)', () => {
     }
   });
 });
+
+// What ae663ca012 `ddx try` printed on stdout for a landed bead on a feature branch.
+const LANDED = `
+▶ hx-00000001: first bead
+✓ hx-00000001 → merged (f1ee2a3d)
+
+bead: hx-00000001
+status: success
+detail: success
+result_rev: f1ee2a3df79e378f88b9ce4883fff7609f02fbda
+landed_branch: feature
+project_root: /tmp/p
+landing_scope: branch-local
+preserve_ref: refs/ddx/iterations/hx-00000001/x
+routing intent: difficulty=medium minPower=7 source=readiness
+`;
+
+describe('the ddx try result', () => {
+  it('reads every key of the block, past the ones helix does not know (landed_branch, project_root come before preserve_ref)', () => {
+    expect(parseTryResult(LANDED, 'hx-00000001')).toEqual({ bead_id: 'hx-00000001', status: 'success', detail: 'success', result_rev: 'f1ee2a3df79e378f88b9ce4883fff7609f02fbda', preserve_ref: 'refs/ddx/iterations/hx-00000001/x' });
+  });
+});

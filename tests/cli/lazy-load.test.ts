@@ -35,6 +35,6 @@ describe('lazy command loading', () => {
     const loaded = modulesLoadedBy(['tracker', 'status', '--json']);
     expect(loaded.filter((m) => m.startsWith('dist/cli/commands/'))).toEqual(['dist/cli/commands/tracker.js']);
     // of the supervisor, only what the entry itself uses: the stream guard and the usage lines
-    expect(loaded.filter((m) => m.startsWith('dist/supervisor/')).sort()).toEqual(['dist/supervisor/interrupts.js', 'dist/supervisor/lines.js']);
+    expect(loaded.filter((m) => m.startsWith('dist/supervisor/')).sort()).toEqual(['dist/supervisor/shell/interrupts.js', 'dist/supervisor/text/lines.js']);
   });
 });

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_COMPLETE, bead } from '../run/harness.js';
+import { RUN_COMPLETE } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
 import { type DdxVersion, VERSIONS, ddxProject, worked } from './standin.js';
 
 const BUILD_KIND: Record<DdxVersion, string> = { '0.6.1': 'execute-bead', current: 'try' };

@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
-import { NOTES_BEGIN } from '../../src/supervisor/ddx-notes.js';
-import { bead } from '../run/harness.js';
+import { NOTES_BEGIN } from '../../src/supervisor/text/ddx-notes.js';
+import { bead } from '../helpers/bead.js';
 import { type DdxTarget, type DdxVersion, addOrigin, agentPrompts, ddxIn, gitIn, workedIds } from './targets.js';
 
 export interface Scenario {

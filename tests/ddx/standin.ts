@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Bead } from '../../src/tracker/index.js';
-import { Project, STUBS } from '../run/harness.js';
+import { Project, STUBS } from '../run/stub-project.js';
 
 export type DdxVersion = '0.6.1' | 'current';
 export const VERSIONS: DdxVersion[] = ['0.6.1', 'current'];

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { detectDdx, forgetDdxProbes } from '../../src/agents/index.js';
 import type { Bead } from '../../src/tracker/index.js';
-import { Project, STUBS } from '../run/harness.js';
+import { Project, STUBS } from '../run/stub-project.js';
 import { type DdxVersion, standinDir } from './standin.js';
 
 export type { DdxVersion } from './standin.js';

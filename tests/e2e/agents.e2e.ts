@@ -16,7 +16,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCommand, codexCommand, jsonEvents, runAgentCommand } from '../../src/agents/index.js';
-import { API_OF, type Agent, E2EProject, MODEL_OF, bead, tokensSent, withModelApi } from './harness.js';
+import { API_OF, type Agent, E2EProject, MODEL_OF, tokensSent, withModelApi } from './real-cli-project.js';
+import { bead } from '../helpers/bead.js';
 import type { ModelApi, RecordedRequest } from './model-api.js';
 
 let api: ModelApi;

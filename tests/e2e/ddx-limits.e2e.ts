@@ -11,7 +11,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ddxUsageLimit } from '../../src/agents/index.js';
-import { API_OF, type Agent, E2EProject, MODEL_OF, bead, withModelApi } from './harness.js';
+import { API_OF, type Agent, E2EProject, MODEL_OF, withModelApi } from './real-cli-project.js';
+import { bead } from '../helpers/bead.js';
 import { LIMITS, type LimitResponse, type ModelApi } from './model-api.js';
 
 let api: ModelApi;

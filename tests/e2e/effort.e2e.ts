@@ -4,7 +4,7 @@
 // table. codex sends `reasoning.effort` unchanged for every model name (agents.e2e.ts).
 import { describe, expect, it } from 'vitest';
 import { claudeCommand, runAgentCommand } from '../../src/agents/index.js';
-import { E2EProject, withModelApi } from './harness.js';
+import { E2EProject, withModelApi } from './real-cli-project.js';
 import type { ModelApi } from './model-api.js';
 
 let api: ModelApi;

@@ -9,7 +9,7 @@
 // that one test runs only with HELIX_E2E_SLOW=1 (docs/agent-clis.md says how).
 import { describe, expect, it } from 'vitest';
 import { type AgentRunResult, claudeCommand, codexCommand, jsonEvents, runAgentCommand, usageLimitOf } from '../../src/agents/index.js';
-import { API_OF, type Agent, E2EProject, MODEL_OF, withModelApi } from './harness.js';
+import { API_OF, type Agent, E2EProject, MODEL_OF, withModelApi } from './real-cli-project.js';
 import { LIMITS, type ModelApi, type Step } from './model-api.js';
 
 let api: ModelApi;

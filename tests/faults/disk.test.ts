@@ -12,8 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { openMemoryStore } from '../../src/memory/index.js';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
-import { Project, RUN_COMPLETE, bead } from '../run/harness.js';
-import { beadState, generic, lineMatching, report } from './harness.js';
+import { Project, RUN_COMPLETE } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, generic, lineMatching, report } from './fault-checks.js';
 
 const TARGET = 'hx-000000aa';
 const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'.split(' ');

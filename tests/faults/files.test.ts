@@ -11,8 +11,9 @@ import { Draft, parseBeads, validateBeadId } from '../../src/tracker/index.js';
 import { readBeadsText } from '../../src/tracker/read.js';
 import { encodeBeadsText } from '../../src/tracker/bytes.js';
 import { REPO_ROOT, helix, tempDir, tempGitRepo } from '../helpers/cli.js';
-import { Project, bead } from '../run/harness.js';
-import { generic, report } from './harness.js';
+import { Project } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { generic, report } from './fault-checks.js';
 
 const line = (fields: Record<string, unknown>) => JSON.stringify({ title: 't', status: 'open', priority: 2, issue_type: 'task', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', ...fields });
 

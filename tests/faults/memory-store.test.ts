@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lexicalEmbedder, openMemoryStore } from '../../src/memory/index.js';
 import { SCHEMA_VERSION } from '../../src/memory/migrations.js';
 import { helix, tempDir } from '../helpers/cli.js';
-import { generic, report } from './harness.js';
+import { generic, report } from './fault-checks.js';
 
 const ENV = { HELIX_EMBEDDER: 'lexical' };
 let healthy: string;

@@ -7,8 +7,9 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
-import { Project, bead } from '../run/harness.js';
-import { report } from './harness.js';
+import { Project } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { report } from './fault-checks.js';
 
 const TARGET = 'hx-000000aa';
 const HUGE = '99999999999999999999';

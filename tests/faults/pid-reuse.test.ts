@@ -7,8 +7,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
-import { Project, bead, waitUntil } from '../run/harness.js';
-import { beadState, generic, lineMatching, markerPids, processesLeft, report } from './harness.js';
+import { Project, waitUntil } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, generic, lineMatching, markerPids, processesLeft, report } from './fault-checks.js';
 
 const TARGET = 'hx-000000aa';
 

@@ -9,8 +9,9 @@ import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
-import { Project, bead } from '../run/harness.js';
-import { beadState, generic, lineMatching, markerPids, processesLeft, report } from './harness.js';
+import { Project } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, generic, lineMatching, markerPids, processesLeft, report } from './fault-checks.js';
 
 const TARGET = 'hx-000000aa';
 // More than a pipe holds (64 KB), so helix is still writing when the reader leaves.

@@ -11,8 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processStartOf } from '../../src/tracker/index.js';
 import { isRunning } from '../agents/process-helpers.js';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
-import { Project, RUN_COMPLETE, STUBS, bead, waitUntil } from '../run/harness.js';
-import { beadState, exitText, generic, lineMatching, processesLeft, report } from './harness.js';
+import { Project, RUN_COMPLETE, STUBS, waitUntil } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, exitText, generic, lineMatching, processesLeft, report } from './fault-checks.js';
 
 const TARGET = 'hx-000000aa';
 const holders: ChildProcess[] = [];

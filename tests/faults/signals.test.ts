@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELIX_BIN, cleanEnv } from '../helpers/cli.js';
 import { isRunning } from '../agents/process-helpers.js';
-import { Project, RUN_COMPLETE, STUBS, bead, waitUntil } from '../run/harness.js';
-import { beadState, exitText, generic, lineMatching, markerPids, processesLeft, report } from './harness.js';
+import { Project, RUN_COMPLETE, STUBS, waitUntil } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, exitText, generic, lineMatching, markerPids, processesLeft, report } from './fault-checks.js';
 
 const TARGET = 'hx-000000aa';
 const OTHER = 'hx-000000bb';

@@ -5,8 +5,9 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Project, RUN_COMPLETE, bead } from '../run/harness.js';
-import { beadState, generic, lineMatching, report } from './harness.js';
+import { Project, RUN_COMPLETE } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, generic, lineMatching, report } from './fault-checks.js';
 
 // OSC 52 (write the clipboard), OSC 0 (retitle), CSI 2J (clear), C1 CSI / OSC / ST, a carriage
 // return hiding what follows, a bidi override

@@ -5,8 +5,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STUBS, Project, bead } from '../run/harness.js';
-import { beadState, generic, lineMatching, report } from './harness.js';
+import { STUBS, Project } from '../run/stub-project.js';
+import { bead } from '../helpers/bead.js';
+import { beadState, generic, lineMatching, report } from './fault-checks.js';
 
 const IDS = ['hx-000000aa', 'hx-000000bb', 'hx-000000cc'];
 

@@ -6,8 +6,8 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INJECTED_KEY } from '../../src/supervisor/runner.js';
-import { LOAD, Project, RUN, TWICE, WEBHOOK_BEAD, WINDOWS, injectedIn } from './harness.js';
+import { INJECTED_KEY } from '../../src/tracker/index.js';
+import { LOAD, Project, RUN, TWICE, WEBHOOK_BEAD, WINDOWS, injectedIn } from './memory-project.js';
 
 const UNRELATED = { trigger: 'CSV report export garbles accented names', resolution: 'Write a UTF-8 byte order mark before the header row' };
 

@@ -101,7 +101,7 @@ describe('ablations swap one mechanism of the built helix, nothing else', () => 
     const code = `
       import { mkdtempSync } from 'node:fs'; import { tmpdir } from 'node:os'; import { join } from 'node:path';
       const m = await import(${dist('memory/index.js')});
-      const { openMemoryPort } = await import(${dist('supervisor/memory-port.js')});
+      const { openMemoryPort } = await import(${dist('supervisor/shell/memory-port.js')});
       const root = mkdtempSync(join(tmpdir(), 'abl-'));
       const env = { HELIX_EMBEDDER: 'lexical' };
       const seed = m.openMemoryStore({ dbPath: m.resolveDbPath(root, env), env, warn: () => {} });

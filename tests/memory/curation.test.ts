@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { namedValues } from '../../src/memory/values.js';
 import { helix, tempDir } from '../helpers/cli.js';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 describe('export and import', () => {
   it('round-trips byte for byte through the CLI, skips duplicates and refused records, and refuses a malformed file whole', async () => {

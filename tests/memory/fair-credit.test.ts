@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyVerdicts } from '../../src/memory/feedback.js';
 import { PRUNE_MIN_USES, PRUNE_THRESHOLD } from '../../src/memory/index.js';
-import { testStore } from './helpers.js';
+import { testStore } from './test-store.js';
 
 interface Item { id: string; kind: string; objective?: string; files?: string[]; file?: string; relevant: string[] }
 interface GateMemory { id: string; type: string; trigger: string; resolution: string }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifyVerdicts } from '../../src/memory/feedback.js';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 describe('feedback', () => {
   it('a positive delta adds to helped, a negative one to failed; names de-duplicated, unknown skipped, last_used set', async () => {

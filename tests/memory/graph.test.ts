@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 async function three() {
   const t = testStore();

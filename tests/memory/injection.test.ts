@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROMPT_HEADER } from '../../src/memory/injection.js';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 describe('inject', () => {
   it('renders [NN%] for memories with feedback and [unproven] without, systemic first as WARNING', async () => {

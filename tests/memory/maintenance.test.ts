@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 describe('decay', () => {
   it('halves helped and failed of dormant, little-used memories, keeping the ratio', async () => {

@@ -7,7 +7,7 @@ import { filePatterns, pathMatch, queryPaths } from '../../src/memory/files.js';
 import { fuse, ranks } from '../../src/memory/fusion.js';
 import { openMemoryStore, lexicalEmbedder, memoryText } from '../../src/memory/index.js';
 import { LEXICAL_THRESHOLDS, USE_LITE_THRESHOLDS } from '../../src/memory/thresholds.js';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 describe('code-aware tokens', () => {
   it('splits paths into segments and the file name into stem and extension', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { memoryText } from '../../src/memory/index.js';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 const LOCKED = ['SQLite database is locked when two workers write at once', 'Enable WAL and a busy timeout'] as const;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { added, testStore } from './helpers.js';
+import { added, testStore } from './test-store.js';
 
 const TRIGGER = 'SQLite database is locked when two workers write at once';
 const RESOLUTION = 'Enable WAL and set a busy timeout of 5 seconds';

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
-import { Project, RUN_COMPLETE, bead, helixLines, waitUntil } from './harness.js';
+import { Project, RUN_COMPLETE, helixLines, waitUntil } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 // a close or reopen keeps `owner` (who worked on it); a release drops it too
 const CLAIM_KEYS = ['claimed-pid', 'claimed-at', 'claim-token'];

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Project, STUBS, bead } from './harness.js';
+import { Project, STUBS } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();

@@ -1,7 +1,8 @@
 // `helix run` end to end: the queue drains through the stub `ddx agent execute-bead`, then check
 // decides (docs/contract/cli.md §6.6). Real CLI, real git repo, real bead file; only the agents are stubs.
 import { describe, expect, it } from 'vitest';
-import { Project, RUN_COMPLETE, bead } from './harness.js';
+import { Project, RUN_COMPLETE } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 describe('helix run: drain then check', () => {
   it('drains the ready queue, runs check, and stops cleanly on STOP', () => {

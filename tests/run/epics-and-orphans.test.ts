@@ -3,7 +3,8 @@
 // gained children; at start it reclaims only dead, old claims.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { Project, RUN_COMPLETE, bead } from './harness.js';
+import { Project, RUN_COMPLETE } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000).toISOString();

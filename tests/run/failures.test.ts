@@ -4,7 +4,8 @@ import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { Project, RUN_COMPLETE, bead, helixLines } from './harness.js';
+import { Project, RUN_COMPLETE, helixLines } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 const INTRACTABLE = 'intractable after 4 attempts with exponential backoff';
 const NOT_COMPLETED = 'failed to complete after 4 attempts with exponential backoff';

@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Project, bead } from './harness.js';
+import { Project } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' }).stdout;
 

@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Project, RUN_COMPLETE, bead } from './harness.js';
+import { Project, RUN_COMPLETE } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 const T = '\\[\\d\\d:\\d\\d:\\d\\d\\]';
 const LOG = '/\\S+/\\.helix-logs/helix-\\d{8}-\\d{6}\\.log';

@@ -3,7 +3,8 @@
 // epic blocked by its child.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Project, RUN_COMPLETE, bead } from './harness.js';
+import { Project, RUN_COMPLETE } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 describe('build paths', () => {
   it('HELIX_EXECUTOR=execute-loop on DDx v0.6.1 is refused with one line: its execute-loop cannot run the bead helix chose', () => {

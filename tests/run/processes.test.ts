@@ -5,7 +5,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Project, RUN_COMPLETE, bead, pidAlive, waitUntil } from './harness.js';
+import { Project, RUN_COMPLETE, pidAlive, waitUntil } from './stub-project.js';
+import { bead } from '../helpers/bead.js';
 
 const markerOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { pid: number; childPid: number | null };
 const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;

@@ -5,33 +5,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Bead, Draft, parseBeads } from '../../src/tracker/index.js';
 
-let counter = 0;
-
-export interface BeadSpec extends Partial<Bead> {
-  /** Shorthand for `dependencies`: ids this bead is blocked by. */
-  deps?: string[];
-}
-
-/** A bead with DDx defaults; `deps: ['a']` becomes a `blocks` dependency on `a`. */
-export function bead(spec: BeadSpec = {}): Bead {
-  const { deps, ...rest } = spec;
-  const id = rest.id ?? `t-${(++counter).toString(16).padStart(8, '0')}`;
-  const result: Bead = {
-    id,
-    title: `bead ${id}`,
-    status: 'open',
-    priority: 2,
-    issue_type: 'task',
-    created_at: '2025-01-01T00:00:00Z',
-    updated_at: '2025-01-01T00:00:00Z',
-    ...rest,
-  };
-  if (deps) {
-    result.dependencies = deps.map((dep) => ({ issue_id: id, depends_on_id: dep, type: 'blocks', created_at: '2025-01-01T00:00:00Z' }));
-  }
-  return result;
-}
-
 export function jsonl(beads: object[]): string {
   return beads.map((b) => `${JSON.stringify(b)}\n`).join('');
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { appendNote, closeBead, reopenBead } from '../../src/tracker/index.js';
-import { bead, draftOf, errorOf } from './builders.js';
+import { draftOf, errorOf } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 

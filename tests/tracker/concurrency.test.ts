@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBeads } from '../../src/tracker/index.js';
 import { tempGitRepo } from '../helpers/cli.js';
-import { bead, jsonl } from './builders.js';
+import { jsonl } from './builders.js';
+import { bead } from '../helpers/bead.js';
 import { claimRace, run } from './process-race.js';
 
 describe('concurrency', () => {
@@ -17,7 +18,8 @@ describe('concurrency', () => {
     const dir = join(repo, '.ddx');
     mkdirSync(dir);
     const ids = Array.from({ length: 8 }, (_, w) => `w-${w}`);
-    writeFileSync(join(dir, 'beads.jsonl'), jsonl([...ids.map((id) => bead({ id })), bead({ id: 'bystander', 'x-foreign': [1, { k: 'v' }] })]));
+    const bystander = bead({ id: 'bystander', 'x-foreign': [1, { k: 'v' }] });
+    writeFileSync(join(dir, 'beads.jsonl'), jsonl([...ids.map((id) => bead({ id })), bystander]));
     const worker = join(import.meta.dirname, 'workers', 'updater.mjs');
     const started = Date.now();
     const exits = await Promise.all(ids.map((id) => run(process.execPath, [worker, dir, id, '100'], repo)));
@@ -31,7 +33,7 @@ describe('concurrency', () => {
       const steps = Object.keys(snapshot.byId.get(id)!).filter((k) => k.startsWith('step-'));
       expect(steps, id).toHaveLength(100);
     }
-    expect(snapshot.byId.get('bystander')).toEqual(bead({ id: 'bystander', 'x-foreign': [1, { k: 'v' }] }));
+    expect(snapshot.byId.get('bystander')).toEqual(bystander);
     console.log(`8 processes × 100 updates: ${elapsed} ms`);
   }, 300_000);
 });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBeads } from '../../src/tracker/index.js';
 import { REPO_ROOT, cleanEnv, helix, tempGitRepo } from '../helpers/cli.js';
-import { bead, jsonl } from './builders.js';
+import { jsonl } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 /** Resolves once `file` exists, checking every 10 ms; rejects when the child exits first. */
 function waitForFile(file: string, child: ReturnType<typeof spawn>): Promise<void> {
@@ -31,7 +32,8 @@ describe('crash safety', () => {
     const dir = join(repo, '.ddx');
     mkdirSync(dir);
     const file = join(dir, 'beads.jsonl');
-    const previous = jsonl([bead({ id: 'a' }), bead({ id: 'b', 'x-foreign': 'kept' })]);
+    const a = bead({ id: 'a' });
+    const previous = jsonl([a, bead({ id: 'b', 'x-foreign': 'kept' })]);
     writeFileSync(file, previous);
 
     const marker = join(repo, 'holding');
@@ -59,7 +61,7 @@ describe('crash safety', () => {
     expect(next.status).toBe(0);
     const after = parseBeads(readFileSync(file, 'utf8'));
     expect(after.problems).toEqual([]);
-    expect(after.byId.get('a')).toEqual(bead({ id: 'a' }));
+    expect(after.byId.get('a')).toEqual(a);
     expect(after.byId.get('b')).toMatchObject({ notes: 'after the crash', 'x-foreign': 'kept' });
     expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
     // the dead writer's temp file is cleaned up by the next write

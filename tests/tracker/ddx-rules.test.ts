@@ -19,7 +19,8 @@ import {
   withLock,
 } from '../../src/tracker/index.js';
 import { type CliResult, helix, tempDir, tempGitRepo } from '../helpers/cli.js';
-import { bead, deadPid, jsonl, readBeadsFile, writeBeadsFile } from './builders.js';
+import { deadPid, jsonl, readBeadsFile, writeBeadsFile } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 function tracker(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
   return helix(['tracker', ...args], { cwd, env: { TMPDIR: join(cwd, '..', `${cwd.split('/').pop()}-tmp`), ...env } });

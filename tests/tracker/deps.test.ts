@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { addDependency, allCycles, dependencyRows, dependencyTree, findCycle, removeDependency } from '../../src/tracker/index.js';
-import { bead, draftOf, errorOf } from './builders.js';
+import { draftOf, errorOf } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 describe('dependencies', () => {
   it('add records a blocks dependency; adding it again changes nothing', () => {

@@ -2,7 +2,8 @@
 // work the CLI only parses flags for.
 import { describe, expect, it } from 'vitest';
 import { editBead, listBeads } from '../../src/tracker/index.js';
-import { bead, draftOf, errorOf } from './builders.js';
+import { draftOf, errorOf } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 describe('editBead', () => {
   it('claims with the caller’s pid and an assignee, after checking the token', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprintChanges, fingerprintKey, fingerprintOf } from '../../src/tracker/index.js';
-import { bead } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 

@@ -6,7 +6,8 @@ import { EXIT } from '../../src/errors.js';
 import { lockTimeoutMs, withLock } from '../../src/tracker/index.js';
 import { PIDLESS_LOCK_GRACE_MS, staleLockReason } from '../../src/tracker/lock.js';
 import { helix, tempDir, tempGitRepo } from '../helpers/cli.js';
-import { bead, deadPid, errorOf, jsonl } from './builders.js';
+import { deadPid, errorOf, jsonl } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 function plantLock(dir: string, pid: number | undefined, acquiredAt: Date = new Date()): string {
   const lockDir = join(dir, 'beads.lock');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitForFile } from '../agents/process-helpers.js';
-import { LOAD, Project, RUN, TWICE, WEBHOOK_BEAD as BEAD, WINDOWS } from '../learning/harness.js';
+import { LOAD, Project, RUN, TWICE, WEBHOOK_BEAD as BEAD, WINDOWS } from '../learning/memory-project.js';
 
 
 /** Normal mode: the recovery lines are detail, shown on stderr only without --summary. */

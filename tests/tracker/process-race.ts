@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { EXIT } from '../../src/errors.js';
 import { HELIX_BIN, cleanEnv, tempGitRepo } from '../helpers/cli.js';
-import { bead, jsonl, parsedLines } from './builders.js';
+import { jsonl, parsedLines } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 interface Exit {
   code: number | null;
@@ -38,7 +39,8 @@ export async function claimRace(rounds: number): Promise<void> {
   const env = { DDX_BEAD_LOCK_TIMEOUT: '60' };
   const started = Date.now();
   for (let round = 0; round < rounds; round++) {
-    writeFileSync(file, jsonl([bead({ id: 'prize' }), bead({ id: 'other' })]));
+    const other = bead({ id: 'other' });
+    writeFileSync(file, jsonl([bead({ id: 'prize' }), other]));
     const racers = Array.from({ length: 16 }, (_, i) =>
       run(process.execPath, [HELIX_BIN, 'tracker', 'update', 'prize', '--claim', '--pid', String(1000 * (round + 1) + i)], repo, env),
     );
@@ -57,7 +59,7 @@ export async function claimRace(rounds: number): Promise<void> {
     const after = parsedLines(readFileSync(file, 'utf8'));
     expect(after.map((b) => b.id)).toEqual(['other', 'prize']);
     expect(after[1]).toMatchObject({ status: 'in_progress', 'claimed-pid': String(winner) });
-    expect(after[0]).toEqual(bead({ id: 'other' }));
+    expect(after[0]).toEqual(other);
   }
   console.log(`16-way claim race, ${rounds} rounds: ${Date.now() - started} ms`);
 }

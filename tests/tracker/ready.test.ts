@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { blockedBeads, compareReadyOrder, isExecutionEligible, readyBeads, statusCounts } from '../../src/tracker/index.js';
-import { bead, ids } from './builders.js';
+import { ids } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 
@@ -86,7 +87,8 @@ describe('readyBeads', () => {
   });
 
   it('breaks a priority and created_at tie by id', () => {
-    const beads = [bead({ id: 'c' }), bead({ id: 'a' }), bead({ id: 'b' })];
+    const created_at = '2025-01-01T00:00:00Z';
+    const beads = [bead({ id: 'c', created_at }), bead({ id: 'a', created_at }), bead({ id: 'b', created_at })];
     expect(ids(readyBeads(beads))).toEqual(['a', 'b', 'c']);
   });
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, type HelixError } from '../../src/errors.js';
 import { BeadStore, claimBead, createBead, describeProblems, parseBeads, updateBead } from '../../src/tracker/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { bead, errorOf, jsonl, parsedLines } from './builders.js';
+import { errorOf, jsonl, parsedLines } from './builders.js';
+import { bead } from '../helpers/bead.js';
 
 /** A file as another tool (DDx, an editor, an old helix) might leave it: unsorted, odd keys and formats. */
 const FOREIGN = [
@@ -40,12 +41,13 @@ describe('parseBeads', () => {
   });
 
   it('for a duplicate id the last line wins on read and the earlier line is reported', () => {
-    const text = jsonl([bead({ id: 'a', title: 'first' }), bead({ id: 'b' }), bead({ id: 'a', title: 'second' })]);
+    const first = bead({ id: 'a', title: 'first' });
+    const text = jsonl([first, bead({ id: 'b' }), bead({ id: 'a', title: 'second' })]);
     const snapshot = parseBeads(text);
     expect(snapshot.byId.get('a')!.title).toBe('second');
     expect(snapshot.beads.map((b) => b.id)).toEqual(['b', 'a']);
     expect(snapshot.problems).toEqual([
-      expect.objectContaining({ line: 1, kind: 'duplicate', raw: JSON.stringify(bead({ id: 'a', title: 'first' })) }),
+      expect.objectContaining({ line: 1, kind: 'duplicate', raw: JSON.stringify(first) }),
     ]);
   });
 

@@ -8,8 +8,8 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .withGeneralUsage()
     .argument('[selector]', 'bead id, id suffix or title words (default: the first ready bead)')
     .action(async (selector: string | undefined, o: CommonOptions) => {
-      const { buildOnce } = await import('../../supervisor/commands.js');
-      const { openMemoryPort } = await import('../../supervisor/memory-port.js');
+      const { buildOnce } = await import('../../supervisor/shell/commands.js');
+      const { openMemoryPort } = await import('../../supervisor/shell/memory-port.js');
       const memoryOn = ctx.env.HELIX_MEMORY !== '0';
       finishWith(ctx.io, await buildOnce({ ...baseOptions(ctx, o), selector, openMemory: memoryOn ? (root, say) => openMemoryPort(root, ctx.env, say) : undefined }));
     });

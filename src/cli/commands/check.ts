@@ -8,7 +8,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .withGeneralUsage()
     .argument('[scope]', 'scope to check', 'repo')
     .action(async (scope: string, o: CommonOptions) => {
-      const { checkOnce } = await import('../../supervisor/commands.js');
+      const { checkOnce } = await import('../../supervisor/shell/commands.js');
       finishWith(ctx.io, await checkOnce({ ...baseOptions(ctx, o), scope }));
     });
 }

@@ -1,8 +1,8 @@
-// `helix doctor [--fix]`: prints the check rows src/supervisor/doctor.ts computes — the Bash CLI's
+// `helix doctor [--fix]`: prints the check rows src/supervisor/shell/doctor.ts computes — the Bash CLI's
 // header, sections and `Result:` line (docs/contract/bash-interface.md §18) — or the JSON report,
 // and exits with the code the library decides.
-import type { DoctorFacts, DoctorRow } from '../../supervisor/doctor.js';
-import type { CommandResult } from '../../supervisor/output.js';
+import type { DoctorFacts, DoctorRow } from '../../supervisor/shell/doctor.js';
+import type { CommandResult } from '../../supervisor/shell/output.js';
 import { type CommandContext, type HelixCommand, finishWith, printJson, withCommonFlags } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
@@ -14,7 +14,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
 }
 
 export async function doctorRun(ctx: CommandContext, options: { fix: boolean; json: boolean }): Promise<CommandResult> {
-  const doctor = await import('../../supervisor/doctor.js');
+  const doctor = await import('../../supervisor/shell/doctor.js');
   const facts = await doctor.gatherDoctorFacts({ cwd: ctx.cwd, env: ctx.env, fix: options.fix, toolVersions: !options.json });
   const exitCode = doctor.doctorExitCode(facts, options.json);
   if (options.json) {

@@ -1,6 +1,6 @@
 // `helix next`: the first ready execution bead's id, or `no ready issues`
 // (docs/contract/bash-interface.md §17).
-import type { CommandResult } from '../../supervisor/output.js';
+import type { CommandResult } from '../../supervisor/shell/output.js';
 // common.js, not program.js: src/cli/plain.ts runs nextRun without loading commander
 import { type CommandContext, finishWith, warnIfDamaged, withCommonFlags } from '../common.js';
 import type { HelixCommand } from '../program.js';
@@ -12,9 +12,9 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
 }
 
 export async function nextRun(ctx: CommandContext): Promise<CommandResult> {
-  const { openStore } = await import('../../supervisor/project.js');
+  const { openStore } = await import('../../supervisor/shell/project.js');
   const { readyBeads } = await import('../../tracker/ready.js');
-  const { noReadyIssues } = await import('../../supervisor/lines.js');
+  const { noReadyIssues } = await import('../../supervisor/text/lines.js');
   const { store } = openStore(ctx.cwd, ctx.env);
   const snapshot = store.read();
   await warnIfDamaged(ctx.io, store.file, snapshot.problems);

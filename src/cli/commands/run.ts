@@ -1,7 +1,7 @@
 // `helix run`: the bounded supervisor loop (docs/contract/cli.md §6). Takes no positionals: any is
 // reported the way an unknown flag is (docs/contract/bash-interface.md §2.1).
 import { HelixError } from '../../errors.js';
-import { unknownRunOption } from '../../supervisor/lines.js';
+import { unknownRunOption } from '../../supervisor/text/lines.js';
 import { type RunFlags, baseOptions, withRunFlags } from '../agent-flags.js';
 import { type CommandContext, type HelixCommand, finishWith, withCommonFlags } from '../program.js';
 
@@ -11,8 +11,8 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .argument('[unexpected...]')
     .action(async (unexpected: string[], o: RunFlags) => {
       if (unexpected.length > 0) throw new HelixError('error', unknownRunOption('run', unexpected[0] as string));
-      const { runLoop } = await import('../../supervisor/commands.js');
-      const { openMemoryPort } = await import('../../supervisor/memory-port.js');
+      const { runLoop } = await import('../../supervisor/shell/commands.js');
+      const { openMemoryPort } = await import('../../supervisor/shell/memory-port.js');
       const memoryOn = o.memory !== false && ctx.env.HELIX_MEMORY !== '0';
       const settings: Record<string, unknown> = {};
       if (o.maxCycles !== undefined) settings.maxCycles = o.maxCycles;

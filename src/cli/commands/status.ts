@@ -1,6 +1,6 @@
 // `helix status [--json]`: tracker counts, the active run, claimed beads and the last run
 // (docs/contract/cli.md §10; the layouts are docs/contract/bash-interface.md §14).
-import type { CommandResult } from '../../supervisor/output.js';
+import type { CommandResult } from '../../supervisor/shell/output.js';
 // common.js, not program.js: src/cli/plain.ts runs statusRun without loading commander
 import { type CommandContext, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../common.js';
 import type { HelixCommand } from '../program.js';
@@ -13,10 +13,11 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
 }
 
 export async function statusRun(ctx: CommandContext, options: { json?: boolean }): Promise<CommandResult> {
-  const { openStore } = await import('../../supervisor/project.js');
-  const { buildStatus, statusText } = await import('../../supervisor/status.js');
-  const { readRunState } = await import('../../supervisor/run-state.js');
-  const { memoryHealth } = await import('../../supervisor/memory-port.js');
+  const { openStore } = await import('../../supervisor/shell/project.js');
+  const { buildStatus } = await import('../../supervisor/shell/status.js');
+  const { statusText } = await import('../../supervisor/text/status.js');
+  const { readRunState } = await import('../../supervisor/shell/run-state.js');
+  const { memoryHealth } = await import('../../supervisor/shell/memory-port.js');
   const { detectDdx } = await import('../../agents/ddx-surface.js');
   const { root, store } = openStore(ctx.cwd, ctx.env);
   await warnIfDamaged(ctx.io, store.file, store.read().problems);

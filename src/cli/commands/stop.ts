@@ -4,7 +4,7 @@ import { type CommandContext, type HelixCommand, finishWith, withCommonFlags } f
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('stop').description('stop the background run (SIGTERM, wait up to 10 s, then SIGKILL)')).withGeneralUsage().action(async () => {
-    const { stopBackground } = await import('../../supervisor/background.js');
+    const { stopBackground } = await import('../../supervisor/shell/background.js');
     finishWith(ctx.io, await stopBackground(ctx.cwd, ctx.env));
   });
 }

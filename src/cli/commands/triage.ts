@@ -1,7 +1,7 @@
 // `helix triage "Title" [create flags]`: `tracker create` with the Bash CLI's defaults
 // (docs/contract/bash-interface.md §13); its help is the create help.
 import { HelixError } from '../../errors.js';
-import { titleRequired } from '../../supervisor/lines.js';
+import { titleRequired } from '../../supervisor/text/lines.js';
 import { type CommandContext, type HelixCommand, withCommonFlags } from '../program.js';
 import { createFromFlags, withCreateFlags } from './tracker.js';
 
@@ -43,7 +43,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
       if (!title) throw new HelixError('error', titleRequired);
       const bead = await createFromFlags(ctx, title, triageFields(o));
       const { trackerDir } = await import('../../tracker/paths.js');
-      const { countSupervisoryInjection } = await import('../../supervisor/run-state.js');
+      const { countSupervisoryInjection } = await import('../../supervisor/shell/run-state.js');
       countSupervisoryInjection(trackerDir(ctx.cwd, ctx.env), Array.isArray(bead.labels) ? bead.labels : []);
       ctx.io.stdout(`${bead.id}\n`);
     },

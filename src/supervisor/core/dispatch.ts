@@ -1,0 +1,129 @@
+// Which command line reaches which agent, as pure data: the build command for a bead on the
+// session's build path, the command of a non-build action, and who claims and closes. Plain
+// inputs (the agent plan, the DDx surface, the repository, the environment, the prompt); no
+// supervisor, no files written — `helix run`, the one-shot commands and every --dry-run share it.
+import { join } from 'node:path';
+// The agents' own modules, not their index file: it loads the agent runner (execa), and the core
+// decides without I/O (tests/supervisor/layers.test.ts).
+import { type AgentChoice, type AgentPlan, agentForAction } from '../../agents/agent-choice.js';
+import { type AgentCommand, isDirectAgent } from '../../agents/command.js';
+import { ddxRunCommand, executeBeadCommand, tryCommand } from '../../agents/ddx-commands.js';
+import type { DdxSurfaceKind } from '../../agents/ddx-surface.js';
+import { directAgentCommand } from '../../agents/direct-commands.js';
+import { agentTimeoutSeconds } from '../../agents/timeout.js';
+import { HelixError } from '../../errors.js';
+import { allowsNonDefaultBranch } from './ddx-preflight.js';
+import { type Say, rotation } from '../text/lines.js';
+import type { ActionName, BuildOwnership } from '../text/prompts.js';
+
+/**
+ * How builds reach an agent: `execute-bead` (DDx v0.6.x runs the bead; helix claims and closes),
+ * `try` (current DDx runs, claims and closes it; helix re-reads, fingerprints and verifies around
+ * DDx's own claim), or `direct` (helix claims, codex/claude work, the agent closes).
+ */
+export type BuildPath = 'execute-bead' | 'try' | 'direct';
+
+/** What command construction needs from a session: plain values (a Session with its env fits). */
+export interface DispatchSetup {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  plan: AgentPlan;
+  buildPath: BuildPath;
+  /** Non-build actions go through `ddx agent run` / `ddx run` (else direct codex/claude). */
+  actionsViaDdx: boolean;
+  /** The DDx found on PATH; its surface decides the `run` command's form. */
+  ddx?: { surface?: DdxSurfaceKind };
+}
+
+/** Where `execute-bead` reads the prompt helix wrote for a bead (the id names a file here, never a path). */
+export function promptFileFor(root: string, beadId: string): string {
+  return join(root, '.helix', 'prompts', `${beadId.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
+}
+
+/** The build command for a bead on the session's build path (execute-bead reads promptFileFor). */
+export function buildCommand(setup: DispatchSetup, beadId: string, prompt: string): AgentCommand {
+  const choice = agentForAction(setup.plan, 'build');
+  const { root } = setup;
+  if (setup.buildPath === 'execute-bead') {
+    return executeBeadCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile: promptFileFor(root, beadId) });
+  }
+  if (setup.buildPath === 'try') {
+    return tryCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, wallClockSeconds: agentTimeoutSeconds(setup.env), allowNonDefaultBranch: allowsNonDefaultBranch(setup.env) });
+  }
+  return directCommand(root, choice, prompt);
+}
+
+/** The command for a non-build action under the session's agent plan, and how its call is described. */
+export function actionCommand(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentCommand; call: CallInfo } {
+  const choice = agentForAction(setup.plan, action === 'implementation' ? 'build' : action);
+  const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action' };
+  if (!setup.actionsViaDdx) return { command: directCommand(setup.root, choice, prompt), call };
+  const options = { root: setup.root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(setup.env), model: choice.model, effort: choice.effort };
+  return { command: ddxRunCommand(setup.ddx?.surface ?? 'agent', options), call };
+}
+
+/** codex or claude called directly; any other agent exists only as a ddx harness. */
+function directCommand(root: string, choice: AgentChoice, prompt: string): AgentCommand {
+  if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
+  return directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
+}
+
+/** The `adversarial <action>: switching to <agent>` line, when the action runs on another agent than the primary. */
+export function rotationLine(plan: AgentPlan, action: 'build' | 'check' | 'polish' | 'review'): Say | undefined {
+  const agent = agentForAction(plan, action).agent;
+  return agent !== plan.primary.agent ? rotation(action, agent) : undefined;
+}
+
+/** Who closes a landed bead on this build path: DDx itself on `ddx try`, else helix. */
+export function closerOf(buildPath: BuildPath): 'helix' | 'ddx' {
+  return buildPath === 'try' ? 'ddx' : 'helix';
+}
+
+/** Who claims and closes on a build path (the prompt's tracker lines follow it). */
+export function ownershipOf(buildPath: BuildPath): BuildOwnership {
+  if (buildPath === 'execute-bead') return 'helix-closes';
+  if (buildPath === 'try') return 'ddx-owns';
+  return 'agent-closes';
+}
+
+// ── how a call is described: its lines and its frame in the log (shell/agent-call.ts) ────────
+
+/** Which shape of call: decides its lines and its frame. */
+export type CallKind = 'codex' | 'claude' | 'ddx-run' | 'other';
+
+export interface CallInfo {
+  /** The agent doing the work (the harness under ddx); names `other` calls in their lines. */
+  label: string;
+  /** The agent the plan asked for (`(requested: <agent>)` in the ddx line). */
+  requested?: string;
+  model?: string;
+  /** The prompt, for its size and the claude echo. */
+  prompt?: string;
+  /** A build or the verify command: not a prompt through a harness. */
+  purpose: 'action' | 'build' | 'verify';
+  /** The call's own limit in seconds, when not HELIX_AGENT_TIMEOUT (`ddx try`: DDx's wall clock plus its wrap-up). */
+  timeoutSec?: number;
+  /**
+   * What the call spent, read after it ended from the program's own records (`ddx try` prints no
+   * tokens: DDx keeps them in .ddx/metrics and .ddx/executions); used when the output has none.
+   */
+  spentAfter?: () => { tokens: number; costUsd?: number } | undefined;
+}
+
+/** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */
+export function ddxCommandWords(command: AgentCommand, stopAt?: string): string {
+  const words = ['ddx'];
+  for (const arg of command.args) {
+    if (arg.startsWith('-') || arg === stopAt) break;
+    words.push(arg);
+  }
+  return words.join(' ');
+}
+
+export function callKind(command: AgentCommand, call: CallInfo): CallKind {
+  if (call.purpose === 'action' && command.file === 'codex') return 'codex';
+  if (call.purpose === 'action' && command.file === 'claude') return 'claude';
+  if (call.purpose === 'action' && command.file === 'ddx') return 'ddx-run';
+  if (call.purpose === 'build' && (command.file === 'codex' || command.file === 'claude')) return command.file;
+  return 'other';
+}

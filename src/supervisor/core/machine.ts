@@ -1,0 +1,523 @@
+// The `helix run` loop as a state machine: step(state, event) → { state, effects }, no I/O.
+// The runner (shell/runner.ts, its effect families beside it) performs the effects — tracker reads and writes, agent calls, sleeps,
+// output — and feeds each result back as the next event. Every policy of docs/contract/cli.md §6 lives here:
+// cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
+// breaker, periodic alignment, typed stops.
+import type { NextAction } from '../../agents/trailers.js';
+import type { Bead } from '../../tracker/bead.js';
+import { DRIFT_REASON, intractableReason } from './judge.js';
+import type { AttemptOutcome, ChangeFacts, FailureKind, MemberVerdict, Spent } from './outcome.js';
+import { UNMEASURED } from './outcome.js';
+import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
+import { RUN, type Say, sessionReset } from '../text/lines.js';
+import { selectNext } from './selection.js';
+import { failureCategory, velocityVerdict } from './typed-stops.js';
+
+export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse';
+export type DrainAction = 'design' | 'polish' | 'align' | 'backfill';
+export type ActionPurpose = 'drain' | 'pre-stop' | 'periodic';
+
+export interface SkippedBead {
+  id: string;
+  title: string;
+  reason: string;
+}
+
+export interface MachineState {
+  attempted: number;
+  completed: number;
+  /** Tokens of every agent call of the run (builds, checks, reviews, actions). */
+  tokens: number;
+  /** Dollars the agents reported (claude does, codex does not); undefined until one reports. */
+  costUsd?: number;
+  skipped: SkippedBead[];
+  /** Failed attempts per bead in this run, and how the last one failed. */
+  failures: Record<string, { count: number; last: FailureKind }>;
+  /** Beads passed over in this pass (not ready at re-read); cleared after the next attempt. */
+  passedOver: string[];
+  focusedEpic: string | undefined;
+  /** The focused epic's title, for the blocker report when a child blocks it. */
+  focusedEpicTitle?: string;
+  /** BUILD answers from check since the last build attempt (the BUILD breaker counts them). */
+  emptyBuilds: number;
+  /** check answers since the last build, to stop on a repeated DESIGN / POLISH / BACKFILL. */
+  drainAnswers: NextAction[];
+  alignedSinceBuild: boolean;
+  /** Durations (s) of completed cycles, for VELOCITY_COLLAPSE. */
+  completedDurations: number[];
+  /** Failure category → distinct beads that failed with it, for SYSTEMIC_FAILURE. */
+  failureCategories: Record<string, string[]>;
+  /** `completed` when periodic alignment last came due (a batch can complete several at once). */
+  alignedAtCompleted: number;
+  /** Lines of a completed cycle held until its review has run (the COMPLETE lines follow the review). */
+  afterReview: Effect[];
+  stop: { exitCode: number; reason: StopReason } | undefined;
+}
+
+export function initialState(): MachineState {
+  return {
+    attempted: 0,
+    completed: 0,
+    tokens: 0,
+    skipped: [],
+    failures: {},
+    passedOver: [],
+    focusedEpic: undefined,
+    emptyBuilds: 0,
+    drainAnswers: [],
+    alignedSinceBuild: false,
+    completedDurations: [],
+    failureCategories: {},
+    alignedAtCompleted: 0,
+    afterReview: [],
+    stop: undefined,
+  };
+}
+
+export type ReviewKind = 'post-implementation' | 'post-epic';
+/** How a review's answer read: CLEAN, ISSUES_FOUND with a count, or neither. */
+export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
+
+export type Event =
+  | { type: 'started' }
+  | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
+  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[] }
+  /** The epic as closed (its `spec-id` scopes the post-epic review). */
+  | { type: 'epicClosed'; epic: Bead }
+  /** The tracker refused the epic's close: it is passed over in this pass, like a stale selection. */
+  | { type: 'epicCloseFailed'; epicId: string }
+  /**
+   * The run was cut short (a signal or an unexpected error) with `attemptInFlight` when it held a
+   * claim: that attempt was attempted (docs/contract/cli.md §6.8 counts it), never completed.
+   */
+  | { type: 'interrupted'; attemptInFlight: boolean; exitCode: number }
+  | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
+  | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
+  | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
+  | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
+
+/** Lines (lines.ts: their level decides the stream per output mode) and the runner's work. */
+export type Effect =
+  | ({ type: 'say' } & Say)
+  | { type: 'writeContext' }
+  | { type: 'recoverOrphans'; why: 'start' | 'failure' | 'build-breaker' }
+  | { type: 'readQueue' }
+  /** The runner prints the cycle line once it knows the batch. */
+  | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[]; readyCount: number }
+  | { type: 'closeEpic'; epicId: string }
+  | { type: 'markBlocked'; id: string; reason: string }
+  | { type: 'sleep'; seconds: number }
+  | { type: 'runCheck' }
+  | { type: 'runReview'; kind: ReviewKind; scope: string; cycle: number; /** the bead or epic whose change is reviewed */ beadId: string }
+  | { type: 'runAction'; action: DrainAction; purpose: ActionPurpose }
+  | { type: 'stop'; exitCode: number; reason: StopReason; message?: string };
+
+export interface Step {
+  state: MachineState;
+  effects: Effect[];
+}
+
+/** Effects whose result is the next event. A step asks for at most one: the loop has one next event. */
+const EVENT_PRODUCING: ReadonlySet<Effect['type']> = new Set(['recoverOrphans', 'readQueue', 'attempt', 'closeEpic', 'runCheck', 'runReview', 'runAction']);
+
+export function producesEvent(effect: Effect): boolean {
+  return EVENT_PRODUCING.has(effect.type);
+}
+
+/**
+ * Refuses a step that asks for more than one event-producing effect: the runner would have to
+ * drop all but one result. A bug in the machine, never a user's mistake, so it throws plainly.
+ */
+export function assertOneNextEvent(event: Event, effects: Effect[]): void {
+  const producing = effects.filter(producesEvent).map((e) => e.type);
+  if (producing.length > 1) {
+    throw new Error(`helix internal error: the step on '${event.type}' asked for ${producing.length} event-producing effects (${producing.join(', ')}); at most one is allowed`);
+  }
+}
+
+const stop = (state: MachineState, exitCode: number, reason: StopReason, message?: string): Step => ({
+  state: { ...state, stop: { exitCode, reason } },
+  effects: [message ? { type: 'stop', exitCode, reason, message } : { type: 'stop', exitCode, reason }],
+});
+
+const line = (said: Say): Effect => ({ type: 'say', ...said });
+
+/** After a completed cycle or a closed epic: stop at --max-cycles, else keep going. */
+function continueOrStopAtMax(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
+  if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
+    const stopped = stop(state, 0, 'completed', RUN.maxCycles(settings.maxCycles).text);
+    return { state: stopped.state, effects: [...effects, ...stopped.effects] };
+  }
+  return { state, effects: [...effects, { type: 'readQueue' }] };
+}
+
+export function step(state: MachineState, event: Event, settings: SupervisorSettings): Step {
+  return decide(account(state, event), event, settings);
+}
+
+/** Adds what the event's agent call spent to the run's totals. */
+function account(state: MachineState, event: Event): MachineState {
+  const spent: Spent = 'tokens' in event || 'costUsd' in event ? (event as Spent) : {};
+  if (!spent.tokens && spent.costUsd === undefined) return state;
+  const costUsd = spent.costUsd === undefined ? state.costUsd : (state.costUsd ?? 0) + spent.costUsd;
+  return { ...state, tokens: state.tokens + (spent.tokens ?? 0), ...(costUsd !== undefined ? { costUsd } : {}) };
+}
+
+function decide(state: MachineState, event: Event, settings: SupervisorSettings): Step {
+  switch (event.type) {
+    case 'started':
+      return { state, effects: [{ type: 'recoverOrphans', why: 'start' }] };
+
+    case 'orphansRecovered': {
+      if (event.why === 'start') return { state, effects: [{ type: 'writeContext' }, { type: 'readQueue' }] };
+      if (event.why === 'failure') return { state, effects: [{ type: 'readQueue' }] };
+      if (event.readyAfter > event.readyBefore) {
+        return { state: { ...state, emptyBuilds: 0 }, effects: [line(RUN.orphansFreed(event.readyBefore, event.readyAfter)), { type: 'readQueue' }] };
+      }
+      return stop(state, 0, 'blocked', RUN.nothingSelectable);
+    }
+
+    case 'queue':
+      return selectFromQueue(state, event, settings);
+
+    case 'epicClosed': {
+      const epicId = event.epic.id;
+      const next = { ...state, completed: state.completed + 1, focusedEpic: state.focusedEpic === epicId ? undefined : state.focusedEpic };
+      const effects: Effect[] = [];
+      if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+      // Post-epic review, scoped to the epic's governing spec, before focus moves on (no size check).
+      if (settings.autoReview) {
+        const scope = epicReviewScope(event.epic);
+        effects.push(line(RUN.epicReviewStarting(epicId, scope)));
+        return { state: next, effects: [...effects, { type: 'runReview', kind: 'post-epic', scope, cycle: next.attempted, beadId: epicId }] };
+      }
+      return continueAfterCompletion(next, settings, [...effects, line(sessionReset)]);
+    }
+
+    case 'epicCloseFailed':
+      return passOver(state, event.epicId, 'epic could not be closed');
+
+    case 'interrupted':
+      return {
+        state: { ...state, attempted: state.attempted + (event.attemptInFlight ? 1 : 0), stop: { exitCode: event.exitCode, reason: 'error' } },
+        effects: [],
+      };
+
+    case 'reviewed': {
+      if (event.kind === 'post-epic') {
+        const effects: Effect[] = [];
+        if (event.outcome === 'issues') effects.push(line(RUN.epicReviewGaps));
+        if (event.outcome === 'unparseable') effects.push(line(RUN.epicReviewUnparseable(event.rc)));
+        return continueAfterCompletion(state, settings, [...effects, line(sessionReset)]);
+      }
+      const effects: Effect[] = [];
+      if (event.outcome === 'issues') effects.push(line(RUN.reviewFiled));
+      if (event.outcome === 'unparseable') effects.push(line(RUN.reviewUninterpretable(event.cycle)));
+      return continueAfterCompletion({ ...state, afterReview: [] }, settings, [...effects, ...state.afterReview]);
+    }
+
+    case 'attempted':
+      return afterAttempt(state, event, settings);
+
+    case 'checked':
+      if (!event.ok) return stop(state, 1, 'error', RUN.checkFailed.text);
+      return routeNextAction(state, event.nextAction, settings);
+
+    case 'actionDone':
+      return afterAction(state, event);
+  }
+}
+
+/** One pass over the ready queue (docs/contract/bash-interface.md §2.3): epic focus, then the next bead, or drain. */
+function selectFromQueue(state: MachineState, event: Extract<Event, { type: 'queue' }>, settings: SupervisorSettings): Step {
+  if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
+    return stop(state, 0, 'completed', RUN.maxCycles(settings.maxCycles).text);
+  }
+  const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver]);
+  const selection = selectNext({ ready: event.ready, epics: event.epics, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
+  const effects: Effect[] = [];
+  if (selection.released) effects.push(line(RUN.epicNoneEligible(selection.released.epic, selection.released.open)), line(sessionReset));
+  if (selection.kind === 'closeEpic') {
+    return { state, effects: [...effects, line(RUN.epicDone(selection.epic.id)), { type: 'closeEpic', epicId: selection.epic.id }] };
+  }
+  if (selection.kind === 'drained') {
+    return { state: { ...state, focusedEpic: selection.focusedEpic }, effects: [...effects, { type: 'runCheck' }] };
+  }
+  const { bead, focusedEpic } = selection;
+  if (selection.focus === 'child' && focusedEpic) effects.push(line(RUN.epicFocusChild(focusedEpic, bead.id)));
+  if (selection.focus === 'parent' && focusedEpic) effects.push(line(RUN.epicFocusParent(focusedEpic, bead.id)));
+  if (focusedEpic !== state.focusedEpic && focusedEpic) effects.push({ type: 'writeContext' });
+  const cycle = state.attempted + 1;
+  const readyCount = event.ready.filter((b) => !excluded.has(b.id)).length;
+  effects.push({ type: 'attempt', bead, cycle, focusedEpic, ready: event.ready, readyCount });
+  const focusedEpicTitle = focusedEpic ? event.beads.find((b) => b.id === focusedEpic)?.title : undefined;
+  return { state: { ...state, focusedEpic, focusedEpicTitle }, effects };
+}
+
+function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attempted' }>, settings: SupervisorSettings): Step {
+  const { bead, outcome } = event;
+  if (outcome.kind === 'passed-over') return passOver(state, bead.id, outcome.reason);
+  const base: MachineState = {
+    ...state,
+    attempted: state.attempted + 1,
+    passedOver: [],
+    emptyBuilds: 0,
+    drainAnswers: [],
+    alignedSinceBuild: false,
+  };
+  const cycle = base.attempted;
+  const batch = event.batch ?? [];
+
+  if (outcome.kind === 'completed') {
+    const counted: MachineState = {
+      ...base,
+      completed: base.completed + 1,
+      completedDurations: [...base.completedDurations, event.durationSec],
+    };
+    const effects: Effect[] = [];
+    if (outcome.salvage) {
+      const { rc, closedBefore, closedAfter } = outcome.salvage;
+      effects.push(line(RUN.salvaged(rc, closedBefore, closedAfter)), line(RUN.salvagedSummary(cycle, bead.id, rc)));
+    }
+    if (outcome.salvaged) effects.push(line(RUN.salvagedVerified(bead.id)));
+    const members = settleMembers(counted, batch, bead.id, cycle);
+    const next = members.state;
+    // The COMPLETE lines (the primary's, then its batch members') come after the review (§2.7).
+    const completion: Effect[] = [completeLine(cycle, bead.id, counted), ...members.effects];
+    const velocity = velocityVerdict(next.completedDurations, settings.velocityFactor, settings.velocitySeconds);
+    if (velocity.kind === 'collapse') {
+      const stopped = stop(next, 1, 'velocity_collapse', RUN.velocityStop(velocity.detail));
+      return { state: stopped.state, effects: [...effects, ...completion, ...stopped.effects] };
+    }
+    if (velocity.kind === 'warning') effects.push(line(RUN.velocityWarning(velocity.detail)));
+    if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+    if (!settings.autoReview) return continueAfterCompletion(next, settings, [...effects, ...completion]);
+    if (outcome.reviewedBy === 'ddx') return continueAfterCompletion(next, settings, [...effects, line(RUN.reviewedByDdx(bead.id)), ...completion]);
+    return reviewGate(next, settings, cycle, bead.id, outcome.change, effects, completion);
+  }
+
+  if (outcome.kind === 'drift') {
+    const drifted: MachineState = { ...base, skipped: [...base.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
+    const members = settleMembers(drifted, batch, bead.id, cycle);
+    const effects: Effect[] = [...driftLines(bead.id, outcome.changes), line(RUN.skippingAfterDrift(bead.id)), ...members.effects];
+    // No review and no periodic alignment for a drifted cycle; members that completed still count.
+    if (crossedMultiple(state.completed, members.state.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+    return { state: members.state, effects: [...effects, { type: 'readQueue' }] };
+  }
+
+  // failed
+  const count = (base.failures[bead.id]?.count ?? 0) + 1;
+  const failedOnce: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure } } };
+  const members = settleMembers(failedOnce, batch, bead.id, cycle);
+  let next = members.state;
+  const effects: Effect[] =
+    outcome.failure === 'agent-failed'
+      ? [line(RUN.implementationFailed(cycle)), line(RUN.failedSummary(cycle))]
+      : [line(RUN.notCompleted(cycle, next.completed))];
+  effects.push(line(RUN.attemptFailedDetail(bead.id, count, outcome.detail)), ...members.effects);
+  if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+  const category = failureCategory(outcome.detail);
+  if (category) {
+    const beads = next.failureCategories[category] ?? [];
+    const withBead = beads.includes(bead.id) ? beads : [...beads, bead.id];
+    next = { ...next, failureCategories: { ...next.failureCategories, [category]: withBead } };
+    if (withBead.length >= settings.systemicThreshold) {
+      const stopped = stop(next, 1, 'systemic_failure', RUN.systemicStop(withBead.length, category, withBead));
+      return { state: stopped.state, effects: [...effects, ...stopped.effects] };
+    }
+  }
+  // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s of docs/contract/design.md §1.
+  const seconds = backoffSeconds(count, settings.backoffOverride);
+  if (count < MAX_ATTEMPTS) {
+    effects.push(line(RUN.attemptBackoff(count + 1, bead.id, seconds)));
+    effects.push({ type: 'sleep', seconds }, { type: 'recoverOrphans', why: 'failure' });
+    return { state: next, effects };
+  }
+  effects.push({ type: 'sleep', seconds });
+  const blocked = blockIntractable(next, bead, outcome.failure, count);
+  effects.push(...blocked.effects, { type: 'recoverOrphans', why: 'failure' });
+  return { state: blocked.state, effects };
+}
+
+/** A bead not attempted in this pass (not ready at the re-read, or an epic that would not close). */
+function passOver(state: MachineState, id: string, reason: string): Step {
+  return { state: { ...state, passedOver: [...state.passedOver, id] }, effects: [line(RUN.passedOver(id, reason)), { type: 'readQueue' }] };
+}
+
+/** The post-epic review's scope (docs/contract/bash-interface.md §2.8): the epic's governing spec, else the last commit. */
+export function epicReviewScope(epic: Bead): string {
+  return typeof epic['spec-id'] === 'string' && epic['spec-id'] ? epic['spec-id'] : 'last-commit';
+}
+
+/**
+ * The post-implementation review gate (docs/contract/bash-interface.md §2.8). It fails safe: a change that could
+ * not be measured counts as UNMEASURED lines and files, and a threshold of 0 reviews every cycle.
+ * Skipped only when the threshold is above 0 and the change is below it in lines and below 3 files.
+ */
+function reviewGate(
+  state: MachineState,
+  settings: SupervisorSettings,
+  cycle: number,
+  beadId: string,
+  change: ChangeFacts | undefined,
+  effects: Effect[],
+  completion: Effect[],
+): Step {
+  const facts = change ?? { scope: 'last-commit', lines: UNMEASURED, files: UNMEASURED };
+  if (facts.unavailableSha) effects.push(line(RUN.reviewFallback(beadId, facts.unavailableSha)));
+  const small = settings.reviewThreshold > 0 && facts.lines < settings.reviewThreshold && facts.files < REVIEW_MIN_FILES;
+  if (small) {
+    effects.push(line(RUN.reviewSkipped(facts.scope, facts.lines, facts.files, settings.reviewThreshold)));
+    return continueAfterCompletion(state, settings, [...effects, ...completion]);
+  }
+  effects.push(line(RUN.reviewStarting(cycle, facts.scope)));
+  return {
+    state: { ...state, afterReview: completion },
+    effects: [...effects, { type: 'runReview', kind: 'post-implementation', scope: facts.scope, cycle, beadId }],
+  };
+}
+
+const completeLine = (cycle: number, id: string, s: MachineState): Effect => line(RUN.completeSummary(cycle, id, s.completed, s.attempted, s.tokens));
+
+const driftLines = (id: string, changes: string[]): Effect[] =>
+  changes.includes('removed') ? [line(RUN.driftVanished(id))] : [line(RUN.drift(id)), line(RUN.driftChanges(changes))];
+
+/** True when going from `before` to `after` passed a multiple of `every` (a batch may add several). */
+function crossedMultiple(before: number, after: number, every: number): boolean {
+  return every > 0 && Math.floor(after / every) > Math.floor(before / every);
+}
+
+/**
+ * Counts a cycle's batch members: each completed member is a completed bead (its own COMPLETE
+ * line, same cycle number); a drifted one is skipped like a drifted primary; a closed one that
+ * failed verification is a failed attempt on it (blocked after MAX_ATTEMPTS, no backoff sleep: the
+ * loop does not retry it next). It stays out of SYSTEMIC_FAILURE, which counts beads the loop
+ * chose, and one shared verify run must not count as three distinct failures. A released member
+ * counts nothing: it was optional work.
+ */
+function settleMembers(state: MachineState, batch: MemberVerdict[], primaryId: string, cycle: number): Step {
+  let next = state;
+  const effects: Effect[] = [];
+  for (const { bead, outcome } of batch) {
+    switch (outcome.kind) {
+      case 'completed':
+        next = { ...next, completed: next.completed + 1 };
+        effects.push(line(RUN.batchMemberClosed(bead.id, primaryId)), completeLine(cycle, bead.id, next));
+        break;
+      case 'released':
+        effects.push(line(RUN.batchMemberReleased(bead.id)));
+        break;
+      case 'drift':
+        next = { ...next, skipped: [...next.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
+        effects.push(...driftLines(bead.id, outcome.changes), line(RUN.skippingAfterDrift(bead.id)));
+        break;
+      case 'failed': {
+        const count = (next.failures[bead.id]?.count ?? 0) + 1;
+        next = { ...next, failures: { ...next.failures, [bead.id]: { count, last: 'no-completion' } } };
+        effects.push(line(RUN.batchMemberFailed(bead.id, count, outcome.detail)));
+        if (count >= MAX_ATTEMPTS) {
+          const blocked = blockIntractable(next, bead, 'no-completion', count);
+          next = blocked.state;
+          effects.push(...blocked.effects);
+        }
+        break;
+      }
+    }
+  }
+  return { state: next, effects };
+}
+
+/** Skips a bead after its last failed attempt; a child of the focused epic blocks the epic too. */
+function blockIntractable(state: MachineState, bead: Bead, failure: FailureKind, count: number): Step {
+  const reason = intractableReason(failure, count);
+  const skipped: SkippedBead[] = [...state.skipped, { id: bead.id, title: bead.title, reason }];
+  const blockedLines =
+    failure === 'agent-failed'
+      ? [line(RUN.blockedSummary(bead.id, count)), line(RUN.blocking(bead.id, count))]
+      : [line(RUN.blockedNonCompletingSummary(bead.id, count)), line(RUN.blockingNonCompleting(bead.id, count))];
+  const effects: Effect[] = [...blockedLines, { type: 'markBlocked', id: bead.id, reason }];
+  let focusedEpic = state.focusedEpic;
+  if (focusedEpic && bead.parent === focusedEpic) {
+    const epicReason = `child ${bead.id} intractable after ${count} attempts`;
+    skipped.push({ id: focusedEpic, title: state.focusedEpicTitle ?? focusedEpic, reason: epicReason });
+    effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason }, line(RUN.blockingParentEpic(focusedEpic, bead.id)), line(sessionReset));
+    focusedEpic = undefined;
+  }
+  return { state: { ...state, skipped, focusedEpic }, effects };
+}
+
+/** After a completed cycle (and its review): periodic alignment every --review-every, or go on. */
+function continueAfterCompletion(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
+  const atMax = settings.maxCycles > 0 && state.completed >= settings.maxCycles;
+  if (!atMax && crossedMultiple(state.alignedAtCompleted, state.completed, settings.reviewEvery)) {
+    return {
+      state: { ...state, alignedAtCompleted: state.completed },
+      effects: [...effects, line(RUN.periodicAlignment(state.completed)), { type: 'runAction', action: 'align', purpose: 'periodic' }],
+    };
+  }
+  return continueOrStopAtMax(state, settings, effects);
+}
+
+/** The routing table of docs/contract/bash-interface.md §2.11 (docs/contract/cli.md §6.6 where they differ). */
+export function routeNextAction(state: MachineState, action: NextAction | undefined, settings: SupervisorSettings): Step {
+  if (!action) return stop(state, 1, 'error', RUN.noNextAction);
+  const repeated = state.drainAnswers.includes(action);
+  const next: MachineState = { ...state, drainAnswers: [...state.drainAnswers, action] };
+  const stopAfter = (exitCode: number, reason: StopReason) => stop(next, exitCode, reason, RUN.stoppingAfter(action));
+  const run = (drainAction: DrainAction, purpose: ActionPurpose, announce: Say): Step => ({
+    state: next,
+    effects: [line(announce), { type: 'runAction', action: drainAction, purpose }],
+  });
+  switch (action) {
+    case 'BUILD': {
+      const emptyBuilds = state.emptyBuilds + 1;
+      if (emptyBuilds >= 2) {
+        return { state: { ...next, emptyBuilds }, effects: [line(RUN.consecutiveBuilds(emptyBuilds)), { type: 'recoverOrphans', why: 'build-breaker' }] };
+      }
+      return { state: { ...next, emptyBuilds }, effects: [{ type: 'readQueue' }] };
+    }
+    case 'DESIGN':
+    case 'POLISH': {
+      // cli.md: the same answer twice with no build between stops (the Bash CLI looped).
+      if (repeated) return stopAfter(0, 'completed');
+      const drainAction = action === 'DESIGN' ? 'design' : 'polish';
+      return run(drainAction, 'drain', RUN.drainRunning(drainAction));
+    }
+    case 'BACKFILL':
+      if (repeated) return stopAfter(0, 'completed');
+      return run('backfill', 'drain', RUN.drainRunning('backfill'));
+    case 'ALIGN':
+      if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'drain', RUN.drainRunning('alignment'));
+      return stopAfter(0, 'completed');
+    case 'WAIT':
+    case 'GUIDANCE':
+      return stopAfter(0, 'blocked');
+    case 'STOP':
+      // Align once before stopping, also when this run built nothing (docs/contract/bash-interface.md §2.11).
+      if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'pre-stop', RUN.preStopAlignment);
+      return stopAfter(0, 'completed');
+  }
+}
+
+function afterAction(state: MachineState, event: Extract<Event, { type: 'actionDone' }>): Step {
+  const next = event.action === 'align' && event.ok ? { ...state, alignedSinceBuild: true } : state;
+  const detail: Effect[] = event.detail ? [line(RUN.actionDetail(event.action, event.detail))] : [];
+  switch (event.purpose) {
+    case 'drain': {
+      if (event.ok) return { state: next, effects: [{ type: 'runCheck' }] };
+      const failedLine = event.action === 'align' ? RUN.postDrainAlignmentFailed : RUN.drainFailed(event.action);
+      const stopped = stop(next, 1, 'error', failedLine);
+      return { state: stopped.state, effects: [...detail, ...stopped.effects] };
+    }
+    case 'pre-stop': {
+      // A failed pre-stop alignment is reported, and the run still stops normally (exit 0).
+      const stopped = stop(next, 0, 'completed', RUN.stoppingAfter('STOP'));
+      return { state: stopped.state, effects: [...(event.ok ? [] : [...detail, line(RUN.preStopAlignmentFailed)]), ...stopped.effects] };
+    }
+    case 'periodic': {
+      if (event.ok) return { state: next, effects: [{ type: 'readQueue' }] };
+      const stopped = stop(next, 1, 'error');
+      return { state: stopped.state, effects: [...detail, line(RUN.periodicAlignmentFailed(state.completed)), ...stopped.effects] };
+    }
+  }
+}

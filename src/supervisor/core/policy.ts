@@ -1,0 +1,72 @@
+// The supervisor's numbers, named once with the reason they have the value they have
+// (docs/contract/design.md §1, docs/contract/cli.md §3 and §6).
+import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../../numbers.js';
+import type { ActionName } from '../text/prompts.js';
+
+/** The actions a command runs once (`helix align`, …); the loop runs some of them when the queue drains. */
+export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
+
+/**
+ * Default scope and rounds per action (docs/contract/cli.md §2), for the one-shot commands and
+ * the loop's drain actions alike. An action without a default scope says so in its prompt in its
+ * own words: polish `all open issues`, experiment `auto-select from ready phase:iterate issues`
+ * (docs/contract/bash-interface.md §1.7, §1.9).
+ */
+export const ACTION_DEFAULTS: Record<OneShotAction, { scope?: string; rounds?: number }> = {
+  align: { scope: 'repo' },
+  design: { scope: 'repo', rounds: 5 },
+  polish: { rounds: 6 },
+  review: { scope: 'last-commit' },
+  backfill: { scope: 'repo' },
+  experiment: {},
+};
+
+/** After this many failed attempts a bead is skipped for the rest of the run (docs/contract/design.md §1). */
+export const MAX_ATTEMPTS = 4;
+
+/** Backoff after the n-th failure: 5·2^(n-1) s capped at 40 s — 5, 10, 20, 40 (75 s in all). */
+export function backoffSeconds(failures: number, override?: number): number {
+  if (override !== undefined) return override;
+  return Math.min(5 * 2 ** (Math.max(failures, 1) - 1), 40);
+}
+
+/** HELIX_BACKOFF_SLEEP overrides every backoff sleep (tests use 0): seconds, up to what a timer holds. */
+export function backoffOverride(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.HELIX_BACKOFF_SLEEP;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return parseNumber('HELIX_BACKOFF_SLEEP', raw, { min: 0, max: MAX_TIMER_SECONDS, fraction: true });
+}
+
+/** `.helix/context.md` is refreshed every this many completed cycles (docs/contract/design.md §1). */
+export const CONTEXT_REFRESH_EVERY = 5;
+
+/** A change this small skips the post-implementation review: < threshold lines and < 3 files. */
+export const REVIEW_MIN_FILES = 3;
+
+export interface SupervisorSettings {
+  maxCycles: number;
+  reviewEvery: number;
+  autoAlign: boolean;
+  autoReview: boolean;
+  reviewThreshold: number;
+  backoffOverride: number | undefined;
+  systemicThreshold: number;
+  velocityFactor: number;
+  velocitySeconds: number;
+}
+
+export function defaultSettings(env: NodeJS.ProcessEnv = process.env): SupervisorSettings {
+  return {
+    maxCycles: 0,
+    reviewEvery: 15,
+    autoAlign: env.HELIX_AUTO_ALIGN !== '0',
+    autoReview: true,
+    reviewThreshold: 100,
+    backoffOverride: backoffOverride(env),
+    // distinct beads in one run; more than a run could ever attempt would switch the stop off
+    systemicThreshold: numberFromEnv(env, 'HELIX_SYSTEMIC_THRESHOLD', { min: 1, max: 1_000_000 }, 3),
+    // the latest cycle against the first: below 1 every run would "collapse"
+    velocityFactor: numberFromEnv(env, 'HELIX_VELOCITY_STOP_FACTOR', { min: 1, max: 1_000_000, fraction: true }, 5),
+    velocitySeconds: numberFromEnv(env, 'HELIX_VELOCITY_STOP_SECONDS', { min: 0, max: MAX_TIMER_SECONDS, fraction: true }, 60),
+  };
+}

@@ -1,0 +1,191 @@
+// One agent call as the user sees it (docs/contract/bash-interface.md §0.3, §0.4): the start line and the prompt
+// echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
+// in the session log, and the completion line — long form in normal mode, the summary form with its
+// log range under --summary. What the agent answered is returned for the caller to print. Every
+// agent call of helix, the verify command's too, goes through `callAgent`, and it alone starts the
+// agents module's process (`runAgentCommand`).
+import { AgentStartError, type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../../agents/index.js';
+import { CHILD_EXIT } from '../../errors.js';
+import { type BeadStore, archivedIds, beadsLostError, vanishedIds } from '../../tracker/index.js';
+import { type CallInfo, type CallKind, callKind, ddxCommandWords } from '../core/dispatch.js';
+import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
+import { type RunOutput, clockTime } from './output.js';
+
+/** An agent call's result; `startFailure` says why the program could not be started at all. */
+export type AgentCall = AgentRunResult & { startFailure?: string };
+
+function harnessOf(command: AgentCommand, fallback: string): string {
+  const at = command.args.indexOf('--harness');
+  return at >= 0 ? (command.args[at + 1] ?? fallback) : fallback;
+}
+
+export interface CallContext {
+  output: RunOutput;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  now: () => Date;
+  /** Tokens of every call so far, for the `<total> total` of the completion lines. */
+  totals: CallTotals;
+  /**
+   * Inside the loop (`helix run`, `helix build`): a program that cannot be started (not found, not
+   * executable, a command line over the system's limit) is a failed call with one line saying why
+   * — a failed attempt, never the end of the run — and a call after which beads are missing from
+   * the file stops the run (exit 15), saying which.
+   */
+  loop?: { store: BeadStore };
+}
+
+/** Tokens of every call this process made, for the `<total> total` of the completion lines. */
+export class CallTotals {
+  tokens = 0;
+}
+
+/** An agent call cut short by an interrupt: the command's exit path takes over. */
+export class RunInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'RunInterrupted';
+  }
+}
+
+/**
+ * What an agent answered, as printed on stdout: its final answer, never its transcript (codex's
+ * and claude's structured output; the stdout of a ddx call). The transcript is in the log.
+ */
+export function answerOf(result: AgentRunResult): string {
+  return result.answer;
+}
+
+/** One call, as the user sees it; throws RunInterrupted when an interrupt ended it. */
+export async function callAgent(ctx: CallContext, command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+  const before = ctx.loop?.store.read();
+  const shape = callShape(ctx, command, call);
+  printStart(shape);
+  const started = ctx.now().getTime();
+  // A long `ddx agent run` says every minute that it is still going (normal mode only).
+  const heartbeat = shape.kind === 'ddx-run' ? setInterval(() => shape.print(AGENT_CALL.ddxRunHeartbeat(shape.harness, Math.round((ctx.now().getTime() - started) / 1000))), 60_000) : undefined;
+  heartbeat?.unref();
+  let result: AgentRunResult;
+  try {
+    result = await runAgentCommand(command, {
+      env: ctx.env,
+      timeoutMs: shape.timeoutSec * 1000,
+      signal: ctx.signal,
+      // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
+      onProgress: (text) => shape.print(AGENT_CALL.progress(text)),
+    });
+  } catch (error) {
+    if (!ctx.loop || !(error instanceof AgentStartError)) throw error;
+    ctx.output.always(error.message);
+    return notStarted(error);
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
+  }
+  result = withRecordedSpend(result, call);
+  ctx.totals.tokens += result.tokens;
+  printEnd(shape, result);
+  if (result.aborted) throw new RunInterrupted();
+  if (ctx.loop && before) {
+    const lost = vanishedIds(before, ctx.loop.store.read(), () => archivedIds(ctx.loop!.store.dir));
+    if (lost.length > 0) throw beadsLostError(ctx.loop.store.dir, before, lost, call.label, ctx.now());
+  }
+  return result;
+}
+
+/** A program that could not be started, as a failed call: the exit status a shell reports for it. */
+function notStarted(error: AgentStartError): AgentCall {
+  const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun;
+  return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+}
+
+/** What a call's lines need: its shape, the harness it names, its limit, and the printer. */
+interface CallShape {
+  ctx: CallContext;
+  command: AgentCommand;
+  call: CallInfo;
+  kind: CallKind;
+  harness: string;
+  timeoutSec: number;
+  bytes: number;
+  time: () => string;
+  print: (line: Say) => void;
+}
+
+function callShape(ctx: CallContext, command: AgentCommand, call: CallInfo): CallShape {
+  const time = () => clockTime(ctx.now());
+  return {
+    ctx,
+    command,
+    call,
+    kind: callKind(command, call),
+    harness: harnessOf(command, call.label),
+    timeoutSec: call.timeoutSec ?? agentTimeoutSeconds(ctx.env),
+    bytes: Buffer.byteLength(call.prompt ?? '', 'utf8'),
+    time,
+    print: (line) => ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text),
+  };
+}
+
+function printStart({ kind, command, call, harness, bytes, timeoutSec, print }: CallShape): void {
+  if (kind === 'codex') print(AGENT_CALL.codexStart({ root: command.cwd, model: call.model, bytes, timeoutSec }));
+  if (kind === 'ddx-run') {
+    print(AGENT_CALL.ddxRunStart({ command: ddxCommandWords(command), harness, requested: call.requested ?? call.label, model: call.model, bytes, timeoutSec }));
+  }
+  if (kind === 'claude') {
+    print(AGENT_CALL.claudeStart({ model: call.model, timeoutSec }));
+    for (const line of (call.prompt ?? '').replace(/\n$/, '').split('\n')) print(AGENT_CALL.claudePromptLine(line));
+    print(AGENT_CALL.claudePromptBytes(bytes));
+  }
+}
+
+/** What the call spent, from the program's own records when its output had none (`ddx try`). */
+function withRecordedSpend(result: AgentRunResult, call: CallInfo): AgentRunResult {
+  const recorded = result.tokens === 0 && result.usage?.costUsd === undefined ? call.spentAfter?.() : undefined;
+  if (!recorded) return result;
+  const usage = result.usage ?? { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
+  return { ...result, tokens: recorded.tokens, ...(recorded.costUsd !== undefined ? { usage: { ...usage, costUsd: recorded.costUsd } } : {}) };
+}
+
+/** The timeout line, the framed block in the log, and the completion lines. */
+function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }: CallShape, result: AgentRunResult): void {
+  const { output, totals } = ctx;
+  const seconds = Math.round(result.durationMs / 1000);
+  const rc = result.exitCode;
+
+  if (result.timedOut) {
+    if (kind === 'codex') print(AGENT_CALL.codexTimeout(timeoutSec));
+    else if (kind === 'claude') print(AGENT_CALL.claudeTimeout(timeoutSec));
+    else print(AGENT_CALL.otherTimeout(call.label, timeoutSec));
+  }
+
+  const body = result.output.replace(/\n+$/, '');
+  const t = time();
+  const name = command.file === 'ddx' ? ddxCommandWords(command, call.purpose === 'build' ? command.env.HELIX_SELECTED_ISSUE : undefined) : command.file;
+  const cost = result.usage?.costUsd;
+  const block =
+    kind === 'codex'
+      ? [FRAME.codexHead(t, rc, seconds), body, FRAME.codexEnd]
+      : kind === 'ddx-run'
+        ? [FRAME.ddxRunHead(t, { harness, rc, exit: rc, seconds, costUsd: cost ?? 0, tokens: result.tokens }), body, FRAME.ddxRunEnd]
+        : kind === 'claude'
+          ? [body]
+          : [FRAME.otherHead(t, call.purpose === 'verify' ? 'verify' : name, rc, seconds), body, FRAME.otherEnd(call.purpose === 'verify' ? 'verify' : name)];
+  const range = output.logBlock(`${block.join('\n')}\n`);
+  const where = { first: range.first, last: range.last, log: output.logName };
+
+  if (kind === 'codex') {
+    print(AGENT_CALL.codexComplete({ rc, seconds, tokens: result.tokens, total: totals.tokens }));
+    print(AGENT_CALL.codexCompleteSummary({ rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
+  } else if (kind === 'ddx-run') {
+    print(AGENT_CALL.ddxRunComplete({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost ?? 0, total: totals.tokens }));
+    print(AGENT_CALL.ddxRunCompleteSummary({ harness, exit: rc, seconds, tokens: result.tokens, costUsd: cost ?? 0, ...where }));
+  } else if (kind === 'claude') {
+    print(AGENT_CALL.claudeComplete({ rc, seconds, tokens: result.tokens, costUsd: cost, total: totals.tokens }));
+    print(AGENT_CALL.claudeCompleteSummary({ rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
+  } else {
+    print(AGENT_CALL.otherComplete({ label: call.label, rc, seconds, tokens: result.tokens, total: totals.tokens }));
+    print(AGENT_CALL.otherCompleteSummary({ label: call.label, rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
+  }
+  // claude refuses its bypass flags as root: say what to do (the agents module words the advice)
+  if (command.format === 'claude-stream-json' && rc !== 0 && rootRefusalIn(result.stderr)) output.always(claudeRootHint());
+}

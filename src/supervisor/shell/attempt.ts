@@ -1,0 +1,292 @@
+// One attempt on one bead, step by step: re-read and claim the bead (and its batch), inject
+// memories, dispatch the build, judge it, verify and settle — core/judge.ts decides what the
+// tracker is told, this file writes it — then feed the verdict back to memory. The loop's
+// `attempt` effect and `helix build` both come here.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  type AgentCommand,
+  type ExecuteBeadResult,
+  type InvalidExecuteBeadResult,
+  TRY_GRACE_SECONDS,
+  agentForAction,
+  agentTimeoutSeconds,
+  ddxAttemptSpend,
+  parseExecuteBeadResult,
+  parseTryResult,
+} from '../../agents/index.js';
+import { CHILD_EXIT } from '../../errors.js';
+import { type Bead, INJECTED_KEY, fingerprintOf } from '../../tracker/index.js';
+import { type CallInfo, buildCommand, closerOf, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
+import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember } from '../core/judge.js';
+import type { Event } from '../core/machine.js';
+import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf } from '../core/outcome.js';
+import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
+import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
+import { actionFile, implementationPrompt } from '../text/prompts.js';
+import { type AgentCall, answerOf, callAgent } from './agent-call.js';
+import { clearInjected, editNotes } from './bead-writes.js';
+import type { ClaimedBead, ClaimedPrimary } from './claims.js';
+import { changeSize, commitExists, gitHead } from './git.js';
+import { startHeartbeats } from './heartbeats.js';
+import { contextText } from './queue.js';
+import type { RunContext } from './run-context.js';
+import { countInRunState } from './run-state.js';
+
+/** Which command asked for the attempt: the loop prints the cycle line, and the delegation line differs. */
+export type AttemptCommand = 'run' | 'build';
+
+export async function attempt(run: RunContext, selected: Bead, cycle: number, ready: Bead[], readyCount: number, command: AttemptCommand): Promise<Event> {
+  const started = run.now();
+  const claim = run.claims.claimSelected(selected);
+  if ('passedOver' in claim) return { type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason: claim.passedOver }, durationSec: 0, tokens: 0 };
+  const { bead, queue } = claim;
+  run.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
+  const members = run.session.buildPath === 'direct' ? run.claims.claimBatch(bead, ready) : [];
+  if (command === 'run') sayCycle(run, readyCount, cycle, [bead.id, ...members.map((m) => m.bead.id)]);
+  const memory = await injectMemories(run, bead, cycle);
+  const injected = memory?.names ?? [];
+  const prompt = implementationPrompt({
+    ...run.promptPlace(),
+    bead,
+    context: contextText(run, queue),
+    related: members.map((m) => m.bead),
+    memory,
+    ownership: ownershipOf(run.session.buildPath),
+  });
+  const baseRev = gitHead(run.session.root);
+  const closedBefore = closedCount(queue);
+  // `ddx try` takes no prompt: what helix would prompt reaches DDx's prompt through the notes.
+  const notes =
+    run.session.buildPath === 'try' ? renderNotesBlock({ action: `Follow the HELIX implementation action at ${actionFile('implementation', run.session.env)}.`, context: contextText(run, queue), memory }) : undefined;
+  // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
+  // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
+  const stopHeartbeats = startHeartbeats(run);
+  let outcome: SettledOutcome;
+  let answer: string;
+  let spent: { tokens: number; costUsd: number | undefined };
+  const batch: MemberVerdict[] = [];
+  try {
+    if (notes) editNotes(run, bead.id, (text) => withNotesBlock(text, notes));
+    let call: AgentCall;
+    try {
+      const build = buildCall(run, bead, prompt, command);
+      call = await callAgent(run.calls, build.command, build.call);
+    } catch (error) {
+      // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
+      // left on a released bead they would be fed back by some later recovery. Drop them.
+      if (injected.length > 0) clearInjected(run, bead.id);
+      throw error;
+    } finally {
+      if (notes) editNotes(run, bead.id, withoutNotesBlock);
+    }
+    answer = call.answer;
+    const read = readBuildResult(run, bead.id, call);
+    spent = read;
+    // One verify run per command per attempt: the tree does not change between the members' checks.
+    const verify = onceEach((verifyCommand: string) => verifyWith(run, verifyCommand));
+    outcome = await settle(run, claim, call, read.result, verify, (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev);
+    if (outcome.kind === 'completed' && outcome.salvaged && call.exitCode !== 0) {
+      outcome = { ...outcome, salvage: { rc: call.exitCode, closedBefore, closedAfter: closedCount(run.snapshot().beads) } };
+    }
+    for (const member of members) batch.push({ bead: member.bead, outcome: await settleBatchMember(run, member, verify) });
+  } finally {
+    stopHeartbeats();
+  }
+  await feedBack(run, bead, injected, outcome, answer);
+  const ended = run.now();
+  const durationSec = (ended.getTime() - started.getTime()) / 1000;
+  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
+  const { tokens, costUsd } = spent;
+  return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
+}
+
+/** The cycle line (docs/contract/bash-interface.md §2.4): long form in normal and --quiet, the short one with --summary. */
+function sayCycle(run: RunContext, readyCount: number, cycle: number, ids: [string, ...string[]]): void {
+  if (ids.length > 1) {
+    run.say(RUN.cycleBatch(readyCount, cycle, ids));
+    run.say(RUN.cycleBatchSummary(readyCount, cycle, ids));
+  } else {
+    run.say(RUN.cycle(readyCount, cycle, ids[0]));
+    run.say(RUN.cycleSummary(readyCount, cycle, ids[0]));
+  }
+}
+
+/** The memories for the prompt (on `ddx try`: the notes block), their names kept on a claimed bead so a crash does not lose them. */
+async function injectMemories(run: RunContext, bead: Bead, cycle: number): Promise<{ block: string; names: string[] } | undefined> {
+  const { memory } = run.session;
+  if (!memory) return undefined;
+  try {
+    const memoryBlock = await memory.inject(bead);
+    const injected = memoryBlock.names;
+    run.say(RUN.injectedMemories(cycle, injected.length, run.session.output.mode === 'summary'));
+    if (injected.length > 0 && run.claims.has(bead.id)) {
+      run.session.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
+    }
+    return memoryBlock;
+  } catch (error) {
+    run.say(UPKEEP.memoryInjectionSkipped((error as Error).message));
+    return undefined;
+  }
+}
+
+/**
+ * The build's command and how its call is described: on `execute-bead` the prompt goes to the
+ * file DDx reads; the delegation or rotation line is said; on `ddx try` the call waits for DDx's
+ * wrap-up after its wall clock (HELIX_AGENT_TIMEOUT) and reads what it spent from DDx's records.
+ */
+function buildCall(run: RunContext, bead: Bead, prompt: string, invokedBy: AttemptCommand): { command: AgentCommand; call: CallInfo } {
+  const { session } = run;
+  const choice = agentForAction(session.plan, 'build');
+  if (session.buildPath === 'execute-bead') {
+    const promptFile = promptFileFor(session.root, bead.id);
+    mkdirSync(dirname(promptFile), { recursive: true });
+    writeFileSync(promptFile, prompt);
+  }
+  const command = buildCommand(session, bead.id, prompt);
+  if (command.file === 'ddx') {
+    const words = ddxCommandWords(command, bead.id);
+    run.say(invokedBy === 'build' ? BUILD.delegating(words, bead.id) : RUN.delegatingLoop(words));
+  } else if (choice.agent !== session.plan.primary.agent) {
+    run.say(rotation('build', choice.agent));
+  }
+  // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
+  const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build' };
+  if (session.buildPath === 'try') {
+    const since = run.now();
+    Object.assign(call, { timeoutSec: agentTimeoutSeconds(session.env) + TRY_GRACE_SECONDS, spentAfter: () => ddxAttemptSpend(session.store.dir, bead.id, since) });
+  }
+  return { command, call };
+}
+
+/** What the build printed: its answer, DDx's result (counted on `ddx try`), and what it spent. */
+function readBuildResult(run: RunContext, id: string, call: AgentCall): { result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined; tokens: number; costUsd: number | undefined } {
+  const { session } = run;
+  if (session.buildPath === 'try') {
+    // DDx's own claim-and-close is counted by outcome (docs/contract/bash-interface.md §12.3, its execute-loop).
+    if (call.exitCode === 0) countInRunState(session.store.dir, 'ddx_delegation_success_count');
+    else countInRunState(session.store.dir, 'ddx_delegation_failure_count', call.timedOut || call.exitCode === CHILD_EXIT.timedOut ? 'timeout' : 'other');
+  }
+  // The build's output: stdout in normal and --quiet; with --summary only the log has it (§2.5).
+  if (session.output.mode !== 'summary') session.output.answer(answerOf(call));
+  const result = session.buildPath === 'execute-bead' ? parseExecuteBeadResult(call.stdout, id) : session.buildPath === 'try' ? parseTryResult(call.stdout, id) : undefined;
+  const validResult = result && !('invalid' in result) ? result : undefined;
+  if (result && 'invalid' in result) run.say(RUN.invalidResult(id, result.reason));
+  return { result, tokens: validResult?.tokens ?? call.tokens, costUsd: validResult?.cost_usd ?? call.usage?.costUsd };
+}
+
+/**
+ * Settles the attempt after the agent returned: the judge reads the dispatch from a fresh read,
+ * verification runs when it asks for it, and the tracker writes it settles on are performed. A
+ * completed attempt gets its change measured for the review gate.
+ */
+async function settle(
+  run: RunContext,
+  claim: ClaimedPrimary,
+  call: AgentCall,
+  result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined,
+  verify: (command: string) => Promise<Verification>,
+  baseRev: string | undefined,
+): Promise<SettledOutcome> {
+  const id = claim.bead.id;
+  const after = run.snapshot().byId.get(id);
+  const closer = closerOf(run.session.buildPath);
+  const judgement = judgeAttempt({
+    id,
+    before: claim.before,
+    after,
+    afterFingerprint: after ? fingerprintOf(after, run.now()) : undefined,
+    exitCode: call.exitCode,
+    timedOut: call.timedOut,
+    result,
+    closer,
+    startFailure: call.startFailure,
+    now: run.now(),
+    verifyCommand: claim.verifyCommand,
+  });
+  if (judgement.notice) run.say(judgement.notice);
+  const verification = judgement.verify ? await verify(judgement.verify) : undefined;
+  const outcome = writeSettlement(run, judgement.settle(verification));
+  if (outcome.kind !== 'completed') return outcome;
+  // `ddx try` reviews before it lands: that is the build's one review, helix does not add a second
+  return { ...outcome, change: changeFacts(run, id, baseRev), ...(closer === 'ddx' ? { reviewedBy: 'ddx' as const } : {}) };
+}
+
+/** Writes what the judge settled; a close the tracker refuses settles as a failed attempt instead. */
+function writeSettlement(run: RunContext, settled: Settled): SettledOutcome {
+  if (settled.notice) run.say(settled.notice);
+  for (const op of settled.trackerOps) {
+    if (op.op !== 'close') {
+      run.claims.apply(op);
+      continue;
+    }
+    try {
+      run.claims.close(op);
+    } catch (error) {
+      return writeSettlement(run, settleFailedClose(op.id, (error as Error).message));
+    }
+  }
+  return settled.outcome;
+}
+
+/**
+ * Judges one batch member after the dispatch, from a fresh read, and settles it like the primary
+ * (settleMember decides): drift releases it; closed by the agent → verified; otherwise released.
+ */
+async function settleBatchMember(run: RunContext, member: ClaimedBead, verify: (command: string) => Promise<Verification>): Promise<MemberOutcome> {
+  const { id } = member.bead;
+  const after = run.snapshot().byId.get(id);
+  const assessment = assessMember({ before: member.before, after, afterFingerprint: after ? fingerprintOf(after, run.now()) : undefined });
+  // still held while it is verified: an interrupt now reopens it (HeldClaims.releaseAll)
+  const verification = assessment.kind === 'verify' && member.verifyCommand ? await verify(member.verifyCommand) : undefined;
+  const settled = settleMember({ id, after, assessment, verification, closer: closerOf(run.session.buildPath) });
+  for (const op of settled.trackerOps) if (op.op !== 'close') run.claims.apply(op);
+  return settled.outcome;
+}
+
+/** Runs the bead's verify command (`sh -c`, in the repository): passed on exit 0, with its last lines. */
+async function verifyWith(run: RunContext, commandText: string): Promise<Verification> {
+  run.say(RUN.verifying(commandText));
+  const call = await callAgent(run.calls, { file: 'sh', args: ['-c', commandText], cwd: run.session.root, env: {} }, { label: 'verify', purpose: 'verify' });
+  const tail = call.output.trim().split('\n').slice(-5).join(' | ');
+  return { passed: call.exitCode === 0 && !call.timedOut, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}` };
+}
+
+/** Feeds the verdict back to the memories the attempt injected; a drifted attempt is never judged. */
+async function feedBack(run: RunContext, bead: Bead, injected: string[], outcome: SettledOutcome, answer: string): Promise<void> {
+  const { memory } = run.session;
+  const verdict = feedbackOf(outcome);
+  if (memory && verdict) {
+    try {
+      await memory.feedback({ bead, injected, output: answer, ...verdict });
+    } catch (error) {
+      run.say(UPKEEP.memoryFeedbackSkipped((error as Error).message));
+    }
+  }
+  // A drifted attempt is never judged, but its names must not outlive it either.
+  if (injected.length > 0) clearInjected(run, bead.id);
+}
+
+/**
+ * The review scope and the size of what the attempt changed (docs/contract/bash-interface.md
+ * §2.8), measured with git: the bead's closing commit, if it exists here, and everything since
+ * the attempt's base revision, committed or not.
+ */
+function changeFacts(run: RunContext, id: string, baseRev: string | undefined): ChangeFacts {
+  const sha = run.snapshot().byId.get(id)?.closing_commit_sha;
+  const known = typeof sha === 'string' && sha !== '' ? sha : undefined;
+  const present = known !== undefined && commitExists(run.session.root, known);
+  return changeFactsOf(known, present, changeSize(run.session.root, baseRev, run.session.store.file));
+}
+
+/** Calls `work` once per distinct key; later calls with the same key share the first promise. */
+function onceEach<T>(work: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const started = new Map<string, Promise<T>>();
+  return (key) => {
+    let running = started.get(key);
+    if (!running) started.set(key, (running = work(key)));
+    return running;
+  };
+}
+
+const closedCount = (beads: Bead[]): number => beads.filter((b) => b.status === 'closed').length;

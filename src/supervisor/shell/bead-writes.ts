@@ -1,0 +1,54 @@
+// The small writes the run makes on a bead besides claiming and closing it: its notes (helix's
+// block on `ddx try`, why an attempt failed), a reopen, the crash-recovery record of injected
+// memories, the blocked mark. Each runs under the tracker lock; one that fails is said and the run
+// goes on — none of them decides an outcome.
+import { INJECTED_KEY, reopenBead } from '../../tracker/index.js';
+import { UPKEEP } from '../text/lines.js';
+import { markBeadBlocked } from './blockers.js';
+import type { RunContext } from './run-context.js';
+
+/** Rewrites a bead's notes under the lock (helix's block in or out, a note appended). */
+export function editNotes(run: RunContext, id: string, edit: (notes: string) => string): void {
+  try {
+    run.session.store.mutate((d) => {
+      const current = d.get(id);
+      if (!current) return;
+      const before = typeof current.notes === 'string' ? current.notes : '';
+      const after = edit(before);
+      if (after !== before) d.change(id, (b) => { b.notes = after; });
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
+  }
+}
+
+/** Reopens a bead that is closed — the agent closed it, but it was not completed (notes say why). */
+export function reopen(run: RunContext, id: string, reason: string): void {
+  try {
+    if (run.snapshot().byId.get(id)?.status === 'closed') run.session.store.mutate((d) => reopenBead(d, id, { reason, now: run.now() }));
+  } catch (error) {
+    run.say(UPKEEP.couldNotReopen(id, (error as Error).message));
+  }
+}
+
+/** Feedback was given (or can no longer be): drop the crash-recovery record so it is never applied twice. */
+export function clearInjected(run: RunContext, id: string): void {
+  try {
+    run.session.store.mutate((d) => {
+      if (d.get(id)?.[INJECTED_KEY] !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotClear(INJECTED_KEY, id, (error as Error).message));
+  }
+}
+
+/** Labels a skipped bead `helix` and `blocked` and notes why (docs/contract/bash-interface.md §12.2). */
+export function markBlocked(run: RunContext, id: string, reason: string): void {
+  try {
+    run.session.store.mutate((d) => {
+      if (d.get(id)) d.change(id, (b) => markBeadBlocked(b, reason, run.now()));
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotMarkBlocked(id, (error as Error).message));
+  }
+}

@@ -1,0 +1,52 @@
+// The repository facts ddx-preflight.ts decides on, read with git (arguments as arrays, no shell),
+// and the refusal itself: thrown before the run or build claims anything (exit 13).
+import { spawnSync } from 'node:child_process';
+import { relative, sep } from 'node:path';
+import { HelixError } from '../../errors.js';
+import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isToolFile } from '../core/ddx-preflight.js';
+import type { Session } from './session.js';
+
+function git(root: string, ...args: string[]): string | undefined {
+  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Uncommitted paths (tracked changes and untracked files, not ignored ones), as git names them. */
+function uncommittedPaths(root: string): string[] {
+  const r = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) return [];
+  const records = r.stdout.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    if (record.length < 4) continue;
+    paths.push(record.slice(3));
+    if (record[0] === 'R' || record[0] === 'C') i++; // the rename's source follows
+  }
+  return paths;
+}
+
+export function repositoryFacts(root: string, trackerDir = `${root}/.ddx`): RepositoryFacts {
+  const trackerFolder = relative(root, trackerDir).split(sep).join('/');
+  const head = git(root, 'symbolic-ref', '-q', 'HEAD');
+  const branch = head?.startsWith('refs/heads/') ? head.slice('refs/heads/'.length) : undefined;
+  const hasOrigin = git(root, 'remote', 'get-url', 'origin') !== undefined;
+  const originHead = hasOrigin ? git(root, 'symbolic-ref', '-q', 'refs/remotes/origin/HEAD') : undefined;
+  const merge = branch ? git(root, 'config', '--get', `branch.${branch}.merge`) : undefined;
+  return {
+    branch,
+    hasOrigin,
+    originDefault: originHead?.startsWith('refs/remotes/origin/') ? originHead.slice('refs/remotes/origin/'.length) : undefined,
+    upstream: merge?.startsWith('refs/heads/') ? merge.slice('refs/heads/'.length) : merge || undefined,
+    dirty: uncommittedPaths(root).filter((path) => !isToolFile(path, trackerFolder)),
+  };
+}
+
+/** Refuses (exit 13) a run or build DDx cannot do in this repository as it stands. */
+export function assertDdxCanBuild(session: Pick<Session, 'root' | 'ddx' | 'buildPath' | 'store'>, env: NodeJS.ProcessEnv): void {
+  const surface = session.ddx?.surface;
+  if (!surface || session.buildPath === 'direct') return;
+  if (git(session.root, 'rev-parse', '--git-dir') === undefined) return; // not a git repository: DDx says so itself
+  const refusal = ddxBuildRefusal(surface, repositoryFacts(session.root, session.store.dir), allowsNonDefaultBranch(env), `DDx ${session.ddx?.version ?? ''}`.trim());
+  if (refusal) throw new HelixError('repositoryState', refusal);
+}

@@ -1,0 +1,77 @@
+// The loop's other agent calls: the queue-health check when the queue drains, the actions its
+// answer routes to (design, polish, backfill, alignment — also the pre-stop and periodic
+// alignments) and the post-implementation and post-epic reviews. Each is judged as its one-shot
+// command judges it (one-shot.ts answerAction); the machine decides what follows.
+import { parseNextAction } from '../../agents/index.js';
+import { isHelixError } from '../../errors.js';
+import { drainActionResult, reviewOutcomeOf } from '../core/action-verdict.js';
+import { actionCommand, rotationLine } from '../core/dispatch.js';
+import type { ActionPurpose, DrainAction, Event, ReviewKind } from '../core/machine.js';
+import { spentOn } from '../core/outcome.js';
+import { ACTION_DEFAULTS } from '../core/policy.js';
+import { RUN } from '../text/lines.js';
+import { actionPrompt } from '../text/prompts.js';
+import { answerOf, callAgent } from './agent-call.js';
+import { type Governing, acquireGoverningBead } from './governing.js';
+import { answerAction } from './one-shot.js';
+import type { RunContext } from './run-context.js';
+
+/** The `adversarial <action>: switching to <agent>` line, when the action runs on another agent. */
+function announceRotation(run: RunContext, action: 'build' | 'check' | 'polish' | 'review'): void {
+  const line = rotationLine(run.session.plan, action);
+  if (line) run.say(line);
+}
+
+/** Post-implementation / post-epic review (cross-model through the review agent). */
+export async function runReview(run: RunContext, kind: ReviewKind, scope: string, cycle: number, beadId: string): Promise<Event> {
+  const before = run.snapshot();
+  const reviewed = before.byId.get(beadId);
+  const parent = typeof reviewed?.parent === 'string' && reviewed.parent ? reviewed.parent : undefined;
+  const prompt = actionPrompt('review', { ...run.promptPlace(), scope, reviewed: { id: beadId, parent, cycle } });
+  const { command, call } = actionCommand(run.session, 'review', prompt);
+  announceRotation(run, 'review');
+  const answered = await callAgent(run.calls, command, call);
+  const review = { store: run.session.store, before, reviewedId: beadId, cycle, now: run.now() };
+  const { trailers, verdict } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
+  return { type: 'reviewed', kind, cycle, beadId, outcome: reviewOutcomeOf(verdict, trailers), rc: verdict.exitCode, ...spentOn(answered) };
+}
+
+export async function runCheck(run: RunContext): Promise<Event> {
+  const prompt = actionPrompt('check', { ...run.promptPlace(), scope: 'repo' });
+  const { command, call } = actionCommand(run.session, 'check', prompt);
+  announceRotation(run, 'check');
+  const answered = await callAgent(run.calls, command, call);
+  const ok = answered.exitCode === 0;
+  // The drain check's answer: stdout, except with --summary (the log has it) (docs/contract/bash-interface.md §2.11).
+  if (ok && run.session.output.mode !== 'summary') run.session.output.answer(answerOf(answered));
+  const nextAction = ok ? parseNextAction(answerOf(answered)) : undefined;
+  run.say(RUN.checkReturned(nextAction, answered.exitCode));
+  return { type: 'checked', nextAction, ok, ...spentOn(answered) };
+}
+
+export async function runAction(run: RunContext, action: DrainAction, purpose: ActionPurpose): Promise<Event> {
+  const { session } = run;
+  let governing: Governing | undefined;
+  if (action === 'align') {
+    // Alignment runs under its governing bead, like `helix align` (refused while another holds it).
+    try {
+      governing = acquireGoverningBead(session.store, 'repo', { root: session.root, now: run.now(), env: session.env, say: (line) => run.say(line) });
+    } catch (error) {
+      if (!isHelixError(error)) throw error;
+      session.output.always(error.message);
+      return { type: 'actionDone', action, purpose, ok: false };
+    }
+  }
+  const prompt = actionPrompt(action, {
+    ...run.promptPlace(),
+    scope: 'repo',
+    rounds: ACTION_DEFAULTS[action].rounds,
+    governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
+  });
+  const { command, call } = actionCommand(session, action, prompt);
+  if (action === 'polish') announceRotation(run, 'polish');
+  const answered = await callAgent(run.calls, command, call);
+  // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
+  const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative');
+  return { type: 'actionDone', action, purpose, ...drainActionResult(verdict, answered.exitCode, call.label), ...spentOn(answered) };
+}

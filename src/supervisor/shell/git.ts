@@ -1,0 +1,66 @@
+// What helix asks git about the repository it runs in (arguments as arrays, no shell): the head
+// an attempt starts from, whether a commit exists here, how much an attempt changed, and whether
+// tracked files have uncommitted changes.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** The commit HEAD names; undefined on an unborn HEAD or outside a repository. */
+export function gitHead(root: string): string | undefined {
+  const r = spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+export function commitExists(root: string, sha: string): boolean {
+  return spawnSync('git', ['rev-parse', '--verify', '-q', `${sha}^{commit}`], { cwd: root, encoding: 'utf8' }).status === 0;
+}
+
+/** Tracked files with staged or unstaged changes (untracked files do not count). */
+export function worktreeDirty(root: string): boolean {
+  const changed = (args: string[]) => spawnSync('git', ['diff', '--quiet', ...args], { cwd: root }).status === 1;
+  return changed([]) || changed(['--cached']);
+}
+
+/** Lines of a file as git counts them for a new file (a last line without a newline counts). */
+function fileLines(path: string): number {
+  let text: Buffer;
+  try {
+    text = readFileSync(path);
+  } catch {
+    return 0;
+  }
+  if (text.includes(0)) return 0; // binary: git counts no lines
+  let lines = 0;
+  for (const byte of text) if (byte === 0x0a) lines++;
+  return text.length > 0 && text[text.length - 1] !== 0x0a ? lines + 1 : lines;
+}
+
+/**
+ * Lines (added + deleted) and files the attempt changed since `base`, committed or not: the diff
+ * from `base` to the working tree plus untracked files. The tracker file is helix's bookkeeping,
+ * not the attempt's change, and is left out. Undefined when it cannot be measured (no base
+ * revision — an unborn HEAD when the attempt started — or any git error): the caller reviews then.
+ */
+export function changeSize(root: string, base: string | undefined, trackerFile?: string): { lines: number; files: number } | undefined {
+  if (!base) return undefined;
+  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: root, encoding: 'utf8' });
+  if (top.status !== 0) return undefined;
+  const rel = trackerFile ? relative(top.stdout.trim(), trackerFile) : undefined;
+  const pathspec = ['--', '.', ...(rel && !rel.startsWith('..') ? [`:(exclude,glob)${rel}*`] : [])];
+  const diff = spawnSync('git', ['diff', '--numstat', base, ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const untracked = spawnSync('git', ['ls-files', '--others', '--exclude-standard', '-z', ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (diff.status !== 0 || untracked.status !== 0) return undefined;
+  let lines = 0;
+  let files = 0;
+  for (const row of diff.stdout.split('\n')) {
+    const [added, removed] = row.split('\t');
+    if (added === undefined || removed === undefined) continue;
+    files++;
+    lines += (Number(added) || 0) + (Number(removed) || 0);
+  }
+  for (const path of untracked.stdout.split('\0').filter(Boolean)) {
+    files++;
+    lines += fileLines(join(root, path));
+  }
+  return { lines, files };
+}

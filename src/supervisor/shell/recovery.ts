@@ -1,0 +1,52 @@
+// Orphan recovery as the loop performs it (docs/contract/bash-interface.md §3, docs/contract/cli.md
+// §7): at the start, what an earlier run left half done — a bead closed but never verified, helix's
+// notes block from a `ddx try` — is put right first; then the tracker releases stale claims
+// (tracker/recover-orphans.ts), and the memories a crashed attempt injected hear that they did
+// not help a verified task.
+import { orphanThresholdSec, recoverOrphanedClaims, timeOf } from '../../tracker/index.js';
+import type { Event } from '../core/machine.js';
+import { hasNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
+import { ORPHANS, UPKEEP } from '../text/lines.js';
+import { editNotes, reopen } from './bead-writes.js';
+import type { RunContext } from './run-context.js';
+import type { UnfinishedAttempt } from './run-state.js';
+
+export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
+
+/** `unfinished`: the attempt an earlier run died in the middle of (settled at the start only). */
+export async function recoverOrphans(run: RunContext, why: RecoveryReason, unfinished: UnfinishedAttempt | undefined): Promise<Event> {
+  if (why === 'start') {
+    if (unfinished) reopenUnverified(run, unfinished);
+    // a run that died during `ddx try` left its notes block behind
+    for (const bead of run.snapshot().beads.filter((b) => hasNotesBlock(b.notes))) editNotes(run, bead.id, withoutNotesBlock);
+  }
+  const readyBefore = run.readyCount();
+  const recovered = recoverOrphanedClaims(run.session.store, run.now(), orphanThresholdSec(run.session.env), (event) => run.say(ORPHANS.of(event)));
+  // A crashed attempt's injected memories did not help a verified task: feed that back once.
+  const { memory } = run.session;
+  if (memory) {
+    for (const orphan of recovered.filter((o) => o.injected.length > 0)) {
+      try {
+        await memory.feedback({ bead: orphan.bead, injected: orphan.injected, verified: false, output: '' });
+        run.say(UPKEEP.memoriesFedBack(orphan.injected.length, orphan.bead.id));
+      } catch (error) {
+        run.say(UPKEEP.memoryFeedbackSkipped((error as Error).message));
+      }
+    }
+  }
+  const readyAfter = recovered.length > 0 ? run.readyCount() : readyBefore;
+  return { type: 'orphansRecovered', why, readyBefore, readyAfter };
+}
+
+/**
+ * A bead closed during an attempt whose run died before verifying it (SIGKILL in the middle of
+ * verification) was never completed: completed means closed *and* verified. Reopened, saying so.
+ * Its claim, if it still has one, is the orphan recovery's.
+ */
+function reopenUnverified(run: RunContext, unfinished: UnfinishedAttempt): void {
+  const bead = run.snapshot().byId.get(unfinished.id);
+  const closedAt = bead ? (timeOf(bead.closed_at) ?? timeOf(bead.updated_at)) : undefined;
+  if (bead?.status !== 'closed' || closedAt === undefined || closedAt < unfinished.since) return;
+  reopen(run, unfinished.id, `closed during an attempt that was never verified: its run (pid ${unfinished.pid}) ended first`);
+  run.say(UPKEEP.reopenedUnverified(unfinished.id, unfinished.pid));
+}

@@ -1,0 +1,42 @@
+// The end of every run, on every exit path (docs/contract/bash-interface.md §2.13): the
+// run-complete line, the blockers — each skipped bead marked blocked, the report written to
+// `.helix-logs/` with the systemic memories behind them — and the final run-state.
+import { RUN } from '../text/lines.js';
+import { markBlocked } from './bead-writes.js';
+import { writeBlockerReport } from './blockers.js';
+import type { RunContext } from './run-context.js';
+
+/** The systemic memories for the blocker report (asked only when something was skipped); none when memory fails. */
+export async function systemicMemories(run: RunContext): Promise<string[]> {
+  const { memory } = run.session;
+  if (!memory?.systemic || run.state.skipped.length === 0) return [];
+  try {
+    return await memory.systemic();
+  } catch {
+    return [];
+  }
+}
+
+export function finishRun(run: RunContext, reason: string, extra: Record<string, unknown>, systemic: string[]): void {
+  const s = run.state;
+  const { output } = run.session;
+  output.always('');
+  output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens, s.costUsd));
+  if (s.skipped.length > 0) {
+    const titles = run.snapshot().byId;
+    output.always(RUN.blockersHeader(s.skipped.length));
+    for (const skipped of s.skipped) {
+      output.always(RUN.blockerReason(skipped.id, skipped.reason));
+      output.always(RUN.blockerTitle(titles.get(skipped.id)?.title ?? skipped.title));
+      markBlocked(run, skipped.id, skipped.reason);
+    }
+    for (const line of systemic) output.always(RUN.systemicMemory(line));
+    try {
+      const file = writeBlockerReport({ root: run.session.root, skipped: s.skipped, attempted: s.attempted, completed: s.completed, log: output.logName, now: run.now(), systemic });
+      output.always(RUN.blockerReportWritten(file));
+    } catch (error) {
+      output.always(RUN.blockerReportFailed((error as Error).message));
+    }
+  }
+  run.persist({ stop_reason: reason, current_issue: null, ...extra });
+}

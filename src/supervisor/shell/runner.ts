@@ -1,0 +1,145 @@
+// The imperative shell of `helix run`: the loop that feeds the state machine (core/machine.ts) its
+// events and performs the effects each step asks for. Each family of effects has its own file —
+// queue.ts (the queue and its context file), attempt.ts (one attempt on one bead), drain.ts (the
+// check, the actions and the reviews), recovery.ts (orphan recovery), run-end.ts (the blocker
+// report) — sharing one RunContext: the session, the clock, the machine's state and the claims.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isPidAlive, type Bead } from '../../tracker/index.js';
+import { type Effect, type Event, type MachineState, assertOneNextEvent, step } from '../core/machine.js';
+import type { AttemptOutcome } from '../core/outcome.js';
+import { RunInterrupted } from './agent-call.js';
+import { attempt } from './attempt.js';
+import { markBlocked } from './bead-writes.js';
+import { runAction, runCheck, runReview } from './drain.js';
+import { closeEpic, readQueue, refreshContext } from './queue.js';
+import { recoverOrphans } from './recovery.js';
+import { RunContext, type SupervisorEnvironment } from './run-context.js';
+import { finishRun, systemicMemories } from './run-end.js';
+import { type UnfinishedAttempt, readRunState, unfinishedAttempt } from './run-state.js';
+
+export type { SupervisorEnvironment } from './run-context.js';
+
+export interface RunSummary {
+  exitCode: number;
+  state: MachineState;
+}
+
+export class Supervisor {
+  private readonly context: RunContext;
+  /** Systemic memories known at the end of the run, for the blocker report. */
+  private systemicLines: string[] = [];
+  /** The attempt an earlier run died in the middle of, settled by the first orphan recovery. */
+  private unfinished: UnfinishedAttempt | undefined;
+
+  constructor(session: SupervisorEnvironment) {
+    this.context = new RunContext(session);
+  }
+
+  get machineState(): MachineState {
+    return this.context.state;
+  }
+
+  /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
+  async run(): Promise<RunSummary> {
+    const run = this.context;
+    let event: Event | undefined = { type: 'started' };
+    // read before this run's first write replaces it
+    this.unfinished = unfinishedAttempt(readRunState(run.session.store.dir), isPidAlive);
+    run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
+    while (event) {
+      const next = step(run.state, event, run.session.settings);
+      assertOneNextEvent(event, next.effects);
+      run.state = next.state;
+      event = undefined;
+      for (const effect of next.effects) {
+        // A signal that came while helix was busy in synchronous work (waiting for the tracker
+        // lock, say) is only seen once the event loop turns: let it, so no new step starts after it.
+        await signalsDelivered();
+        if (run.session.signal?.aborted) throw new RunInterrupted();
+        const produced = await this.perform(effect);
+        if (produced) event = produced;
+      }
+      if (run.state.stop) break;
+    }
+    return { exitCode: run.state.stop?.exitCode ?? 1, state: run.state };
+  }
+
+  /**
+   * Ends an attempt cut short by a signal or an error: it was attempted (docs/contract/cli.md §6.8 counts it),
+   * and every claim it holds is released. Returns the released ids.
+   */
+  abandonAttempt(exitCode: number): string[] {
+    const run = this.context;
+    // Claims are held only between claim and settle, so a held claim means an attempt in flight.
+    run.state = step(run.state, { type: 'interrupted', attemptInFlight: run.claims.size > 0, exitCode }, run.session.settings).state;
+    return this.releaseHeldClaims();
+  }
+
+  /** Releases every claim this run holds (interrupts and unexpected errors); returns the ids released. */
+  releaseHeldClaims(): string[] {
+    return this.context.claims.releaseAll();
+  }
+
+  /** Collects what the end-of-run report needs from memory (async, before finish). */
+  async gatherSystemic(): Promise<void> {
+    this.systemicLines = await systemicMemories(this.context);
+  }
+
+  /** The run-complete line, blocker report and final run-state: printed on every exit path (docs/contract/bash-interface.md §2.13). */
+  finish(reason: string, extra: Record<string, unknown> = {}): void {
+    finishRun(this.context, reason, extra, this.systemicLines);
+  }
+
+  /** `helix build`: one attempt on one bead, no queue drain, no review (the Bash `build` had none). */
+  async buildOnce(bead: Bead, ready: Bead[]): Promise<AttemptOutcome> {
+    const run = this.context;
+    run.persist({ stop_reason: null });
+    const event = await attempt(run, bead, 1, ready, ready.length, 'build');
+    if (event.type !== 'attempted') return { kind: 'passed-over', reason: 'not attempted' };
+    run.state = step(run.state, event, { ...run.session.settings, maxCycles: 1, reviewEvery: 0, autoReview: false }).state;
+    return event.outcome;
+  }
+
+  private async perform(effect: Effect): Promise<Event | undefined> {
+    const run = this.context;
+    switch (effect.type) {
+      case 'say':
+        run.say(effect);
+        return undefined;
+      case 'writeContext':
+        refreshContext(run);
+        return undefined;
+      case 'recoverOrphans': {
+        const unfinished = effect.why === 'start' ? this.unfinished : undefined;
+        if (effect.why === 'start') this.unfinished = undefined;
+        return recoverOrphans(run, effect.why, unfinished);
+      }
+      case 'readQueue':
+        return readQueue(run);
+      case 'attempt':
+        return attempt(run, effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
+      case 'closeEpic':
+        return closeEpic(run, effect.epicId);
+      case 'markBlocked':
+        markBlocked(run, effect.id, effect.reason);
+        return undefined;
+      case 'sleep':
+        if (effect.seconds > 0) await sleep(effect.seconds * 1000, undefined, { signal: run.session.signal }).catch(() => undefined);
+        return undefined;
+      case 'runCheck':
+        return runCheck(run);
+      case 'runReview':
+        return runReview(run, effect.kind, effect.scope, effect.cycle, effect.beadId);
+      case 'runAction':
+        return runAction(run, effect.action, effect.purpose);
+      case 'stop':
+        if (effect.message) run.session.output.always(effect.message);
+        return undefined;
+    }
+  }
+}
+
+/** Two turns of the event loop: the second has a poll phase, which delivers pending signals. */
+function signalsDelivered(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}

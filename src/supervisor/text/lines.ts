@@ -1,0 +1,457 @@
+// Every line helix prints as the Bash CLI did, in one place (where docs/contract/cli.md decides
+// otherwise, as it does: docs/contract/bash-interface.md §0–§18). Each line carries the level that
+// decides its stream per output mode (output.ts, §0.2):
+//   always     stderr in every mode (and the session log)
+//   narrative  stderr in normal and --quiet; only the session log with --summary
+//   noise      agent-call noise: stderr in normal mode only (the log always)
+//   summary    --summary only (stderr and log); the short form of a `terminal` line
+//   terminal   normal and --quiet only; the long form of a `summary` line
+// Lines marked "stamped" are printed as `helix: [HH:MM:SS] <text>` (see `stamp`). Lines helix adds
+// beyond the Bash CLI are at the end of each group, marked "helix".
+// The file layouts live with the code that writes them (shell/context.ts for .helix/context.md,
+// shell/blockers.ts for the blocker report); `helix status`'s views are text/status.ts;
+// shell/doctor.ts computes the doctor's rows and src/cli/commands/doctor.ts prints them.
+
+import type { OrphanRecoveryEvent } from '../../tracker/recover-orphans.js';
+
+export type LineLevel = 'always' | 'narrative' | 'noise' | 'summary' | 'terminal';
+
+/** A line the run loop asks the runner to print. */
+export interface Say {
+  level: LineLevel;
+  text: string;
+  /** Printed as `helix: [HH:MM:SS] <text>`. */
+  stamped?: boolean;
+}
+
+const say = (level: LineLevel, text: string): Say => ({ level, text });
+const stamped = (level: LineLevel, text: string): Say => ({ level, text, stamped: true });
+
+/** `helix: [<t>] <text>`: a line carrying the local wall-clock time. */
+export const stamp = (time: string, text: string): string => `helix: [${time}] ${text}`;
+
+// ── §0.3 the session log's frames around agent output ────────────────────────────────────────
+
+export const FRAME = {
+  codexHead: (t: string, rc: number, seconds: number) => `--- codex output [${t}] rc=${rc} elapsed=${seconds}s ---`,
+  codexEnd: '--- end codex output ---',
+  ddxRunHead: (t: string, p: { harness: string; rc: number; exit: number; seconds: number; costUsd: number; tokens: number }) =>
+    `--- ddx agent run [${t}] harness=${p.harness} rc=${p.rc} exit=${p.exit} elapsed=${p.seconds}s cost=$${p.costUsd} tokens=${p.tokens} ---`,
+  ddxRunEnd: '--- end ddx agent output ---',
+  /** helix: any other call (a DDx build command, the verify command), named by its command words. */
+  otherHead: (t: string, name: string, rc: number, seconds: number) => `--- ${name} output [${t}] rc=${rc} elapsed=${seconds}s ---`,
+  otherEnd: (name: string) => `--- end ${name} output ---`,
+};
+
+// ── §0.4 agent-call lines (all stamped; built by the runner, which knows the time) ────────────
+
+/** `(model: <m>)` or empty; the Bash lines keep the space around an empty part. */
+const modelPart = (model: string | undefined) => (model ? `(model: ${model})` : '');
+
+/**
+ * helix: `, $0.0123` after a token count where the Bash line had no cost, or nothing when no agent
+ * reported a cost above zero (codex reports none; a stand-in or an older DDx reports 0).
+ */
+export function costPart(usd: number | undefined): string {
+  return usd !== undefined && usd > 0 ? `, $${usd.toFixed(4)}` : '';
+}
+
+export const AGENT_CALL = {
+  codexStart: (p: { root: string; model?: string; bytes: number; timeoutSec: number }) =>
+    stamped('noise', `codex exec -C ${p.root} ${modelPart(p.model)} <prompt ${p.bytes} bytes> (timeout ${p.timeoutSec}s)`),
+  codexComplete: (p: { rc: number; seconds: number; tokens: number; total: number }) =>
+    stamped('noise', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens, ${p.total} total)`),
+  codexCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
+    stamped('summary', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+  codexTimeout: (timeoutSec: number) => stamped('always', `codex timeout after ${timeoutSec}s`),
+
+  /** `<command>` is the DDx command helix really runs (`ddx agent run` on DDx 0.6). */
+  ddxRunStart: (p: { command: string; harness: string; requested: string; model?: string; bytes: number; timeoutSec: number }) =>
+    stamped('noise', `${p.command} --harness ${p.harness} (requested: ${p.requested}) ${modelPart(p.model)} <prompt ${p.bytes} bytes> (timeout ${p.timeoutSec}s)`),
+  ddxRunHeartbeat: (harness: string, elapsedSec: number) => stamped('noise', `${harness} still running (${elapsedSec}s elapsed)`),
+  ddxRunComplete: (p: { harness: string; exit: number; seconds: number; tokens: number; costUsd: number; total: number }) =>
+    stamped('noise', `${p.harness} complete (rc=${p.exit}, ${p.seconds}s, ${p.tokens} tokens, $${p.costUsd}, ${p.total} total)`),
+  ddxRunCompleteSummary: (p: { harness: string; exit: number; seconds: number; tokens: number; costUsd: number; first: number; last: number; log: string }) =>
+    stamped('summary', `${p.harness} complete (rc=${p.exit}, ${p.seconds}s, ${p.tokens} tokens, $${p.costUsd}) — log L${p.first}–L${p.last} in ${p.log}`),
+
+  claudeStart: (p: { model?: string; timeoutSec: number }) => stamped('noise', `claude -p --no-session-persistence ${modelPart(p.model)} (timeout ${p.timeoutSec}s)`),
+  /** The prompt echoed under the claude start line, one line each (not stamped). */
+  claudePromptLine: (line: string) => say('noise', `helix: │ ${line}`),
+  claudePromptBytes: (bytes: number) => say('noise', `helix: └─ ${bytes} bytes`),
+  claudeTimeout: (timeoutSec: number) => stamped('always', `agent timeout after ${timeoutSec}s — killing`),
+  /** helix: the Bash CLI printed no completion line for a direct claude call in normal mode; helix does, as for codex. */
+  claudeComplete: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; total: number }) =>
+    stamped('noise', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}, ${p.total} total)`),
+  /** The Bash line had no tokens (it could not read them); helix reads claude's usage and cost. */
+  claudeCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
+    stamped('summary', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+
+  /** helix: a DDx build call or the verify command, named by its label (the harness). */
+  otherComplete: (p: { label: string; rc: number; seconds: number; tokens: number; total: number }) =>
+    stamped('noise', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens, ${p.total} total)`),
+  otherCompleteSummary: (p: { label: string; rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
+    stamped('summary', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+  /** §0.4 live progress (a tool call, a thinking block, a tool result), as the agents module words it. */
+  progress: (text: string) => stamped('noise', text),
+  otherTimeout: (label: string, timeoutSec: number) => stamped('always', `${label} timeout after ${timeoutSec}s`),
+};
+
+/** Before build, check and polish on the alternate agent; before a review on the review agent. */
+export const rotation = (action: 'build' | 'check' | 'polish' | 'review', agent: string) => say('noise', `helix: adversarial ${action}: switching to ${agent}`);
+export const generatedContext = (file: string) => say('noise', `helix: generated context at ${file}`);
+export const sessionReset = say('noise', 'helix: session reset (next cycle starts fresh)');
+
+// ── §0.1, §0.9, §2.1, §13, §17: errors and plain answers ─────────────────────────────────────
+
+export const unknownCommand = (name: string) => `unknown command: ${name}`;
+export const unknownRunOption = (command: string, arg: string) => `unknown option for ${command}: ${arg}`;
+export const titleRequired = 'tracker: title required';
+export const noReadyIssues = 'no ready issues';
+export const versionLine = (version: string) => `helix ${version}`;
+
+// ── §2 `helix run` ───────────────────────────────────────────────────────────────────────────
+
+export const RUN = {
+  alreadyRunning: (pid: number, started: string) => `helix run: already running (pid=${pid}, started=${started || 'unknown'})`,
+
+  // §2.3 choosing the next bead
+  epicFocusChild: (epic: string, child: string) => say('narrative', `helix: epic focus: ${epic} → child ${child}`),
+  /** A task whose parent is an epic focuses it (no colon after `focus`). */
+  epicFocusParent: (epic: string, child: string) => say('always', `helix: epic focus ${epic} → child ${child}`),
+  epicDone: (epic: string) => say('narrative', `helix: epic ${epic} has no remaining open children — closing epic`),
+  epicNoneEligible: (epic: string, open: number) => say('narrative', `helix: epic ${epic} has ${open} open children but none are eligible — releasing focus`),
+  attemptBackoff: (attempt: number, id: string, seconds: number) => say('narrative', `helix: attempt ${attempt} for ${id} (backoff ${seconds}s)`),
+
+  // §2.4 the cycle line (stamped)
+  cycle: (ready: number, cycle: number, id: string) => stamped('terminal', `ready=${ready}, cycle=${cycle}, issue=${id}`),
+  cycleBatch: (ready: number, cycle: number, ids: string[]) => stamped('terminal', `ready=${ready}, cycle=${cycle}, batch=${ids.length} issues (${ids.join(',')})`),
+  cycleSummary: (ready: number, cycle: number, id: string) => stamped('summary', `cycle ${cycle}: ${id} (${ready} ready)`),
+  cycleBatchSummary: (ready: number, cycle: number, ids: string[]) => stamped('summary', `cycle ${cycle}: batch ${ids.length} issues (${ids.join(',')}), ${ready} ready`),
+  /** With memory on (docs/contract/cli.md §9); a narrative line in the other modes (helix). */
+  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${count} memories`),
+
+  // docs/contract/bash-interface.md §2.5 dispatch
+  delegatingLoop: (command: string) => say('narrative', `helix: delegating helix run build cycle to ${command}`),
+
+  // §2.6 after a failing build call
+  salvaged: (rc: number, closedBefore: number, closedAfter: number) =>
+    say('narrative', `helix: agent exited ${rc} but tracker shows progress (closed ${closedBefore} → ${closedAfter}) — counting as success`),
+  salvagedSummary: (cycle: number, id: string, rc: number) => stamped('summary', `cycle ${cycle}: ${id} → SALVAGED (agent rc=${rc} but issue closed)`),
+  implementationFailed: (cycle: number) => say('narrative', `helix: implementation failed during cycle ${cycle} (will not count toward completed cycles)`),
+  failedSummary: (cycle: number) => stamped('summary', `cycle ${cycle}: FAILED`),
+  blockedSummary: (id: string, attempts: number) => stamped('summary', `BLOCKED ${id} after ${attempts} attempts`),
+  blocking: (id: string, attempts: number) => say('terminal', `helix: blocking ${id} after ${attempts} failed attempts`),
+  blockedNonCompletingSummary: (id: string, attempts: number) => stamped('summary', `BLOCKED ${id} after ${attempts} non-completing attempts`),
+  blockingNonCompleting: (id: string, attempts: number) => say('terminal', `helix: blocking ${id} after ${attempts} non-completing attempts`),
+  blockingParentEpic: (epic: string, child: string) => say('narrative', `helix: blocking parent epic ${epic} due to intractable child ${child}`),
+
+  // §2.7 after a successful build call
+  drift: (id: string) => say('always', `helix: queue drift detected for ${id}; refusing stale completion`),
+  driftVanished: (id: string) => say('always', `helix: queue drift detected for ${id}: issue disappeared during execution`),
+  skippingAfterDrift: (id: string) => say('narrative', `helix: skipping ${id} after queue drift (continuing with next issue)`),
+  promoting: (id: string, children: number) => say('narrative', `helix: promoting ${id} to epic (agent created ${children} children)`),
+  promoteFailed: (id: string) => say('always', `helix: failed to promote ${id} to epic`),
+  completeSummary: (cycle: number, id: string, done: number, attempted: number, tokens: number) =>
+    stamped('summary', `cycle ${cycle}: ${id} → COMPLETE (${done}/${attempted} done, ${tokens} tokens)`),
+  notCompleted: (cycle: number, completed: number) => say('narrative', `helix: cycle ${cycle} did not complete a tracked issue; completed cycles remain ${completed}`),
+  maxCycles: (max: number) => say('always', `helix: reached max cycles (${max})`),
+
+  // §2.8 the post-implementation review
+  reviewFallback: (id: string, sha: string) => say('narrative', `helix: review fallback: closing_commit_sha for ${id} is unavailable locally (${sha})`),
+  reviewSkipped: (scope: string, lines: number, files: number, threshold: number) =>
+    say('narrative', `helix: skipping review for small change (${scope}, ${lines} lines, ${files} files < threshold ${threshold})`),
+  reviewedByDdx: (id: string) => say('narrative', `helix: skipping review of ${id}: DDx reviewed it before landing (one review per build)`),
+  reviewStarting: (cycle: number, scope: string) => say('narrative', `helix: post-implementation review after cycle ${cycle} (${scope})`),
+  reviewFiled: say('narrative', 'helix: review filed actionable findings as tracker issues — continuing'),
+  reviewUninterpretable: (cycle: number) => say('narrative', `helix: review output was not safely interpretable after cycle ${cycle} — continuing`),
+  epicReviewStarting: (epic: string, scope: string) => say('narrative', `helix: post-epic review for ${epic} (scope: ${scope})`),
+  epicReviewGaps: say('narrative', 'helix: epic review found gaps — issues created, continuing'),
+  epicReviewUnparseable: (rc: number) => say('narrative', `helix: epic review output not parseable (rc=${rc}), continuing`),
+
+  // §2.10 periodic alignment
+  periodicAlignment: (completed: number) => say('narrative', `helix: periodic alignment after ${completed} cycles`),
+  periodicAlignmentFailed: (completed: number) => say('narrative', `helix: periodic alignment failed after ${completed} cycles`),
+
+  // §2.11 queue drained
+  checkFailed: say('always', 'helix: check failed after queue drain'),
+  consecutiveBuilds: (n: number) => say('narrative', `helix: ${n} consecutive BUILD cycles with no selectable issues`),
+  orphansFreed: (before: number, after: number) => say('always', `helix: orphan recovery freed issues (${before} → ${after} ready), retrying`),
+  nothingSelectable: 'helix: no selectable issues after orphan recovery — stopping',
+  drainRunning: (action: 'design' | 'polish' | 'alignment' | 'backfill') => say('narrative', `helix: queue drained, running ${action}`),
+  drainFailed: (action: 'design' | 'polish' | 'backfill') => `helix: ${action} failed after queue drain`,
+  postDrainAlignmentFailed: 'helix: post-drain alignment failed',
+  preStopAlignment: say('narrative', 'helix: queue empty, running alignment before stopping'),
+  preStopAlignmentFailed: say('always', 'helix: pre-stop alignment failed'),
+  stoppingAfter: (action: string) => `helix: stopping after check returned ${action}`,
+  noNextAction: 'helix: unable to determine NEXT_ACTION from check output',
+
+  // §2.13 end of the run (the empty line before run complete is part of it)
+  /** helix adds `, $<usd>` after the tokens when an agent reported a cost (claude does, codex not). */
+  runComplete: (attempted: number, completed: number, skipped: number, tokens: number, costUsd?: number) =>
+    `helix: ═══ run complete: ${attempted} attempted, ${completed} completed, ${skipped} skipped, ${tokens} tokens${costPart(costUsd)} ═══`,
+  blockersHeader: (count: number) => `helix: BLOCKERS (${count} issues):`,
+  blockerReason: (id: string, reason: string) => `helix:   ${id} — ${reason}`,
+  blockerTitle: (title: string) => `helix:     ${title || '?'}`,
+  blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
+
+  // helix: lines of cli.md's own mechanisms (verification, typed stops, batches, memory)
+  runStarted: (pid: number, agent: string, path: string, log: string) => say('narrative', `helix: run started (pid=${pid}, agent=${agent}, build path=${path}, log=${log})`),
+  /** After the run-started line: which DDx, and how helix drives it (agents/ddx-surface.ts words it). */
+  ddxDescribed: (description: string) => say('narrative', `helix: DDx: ${description}`),
+  /** An interrupt before anything was claimed or started. */
+  interruptedBeforeStart: (signal: string) => `helix: interrupted by ${signal} before the run started; nothing was changed`,
+  /** An error helix did not expect: its stack, since no user's mistake explains it. */
+  runFailed: (detail: string) => `helix: run failed: ${detail}`,
+  memoryUnavailable: (message: string) => `helix: memory unavailable (${message}); continuing without memory`,
+  verifying: (command: string) => say('narrative', `helix: verifying: ${command}`),
+  attemptFailedDetail: (id: string, attempt: number, detail: string) => say('narrative', `helix: ${id} attempt ${attempt} failed: ${detail}`),
+  driftChanges: (changes: string[]) => say('narrative', `helix: changed: ${changes.join(', ')}`),
+  salvagedVerified: (id: string) => say('narrative', `helix: ${id} SALVAGED: the agent failed but the bead is closed and verified`),
+  passedOver: (id: string, reason: string) => say('narrative', `helix: skipping ${id} this pass: ${reason}`),
+  checkReturned: (action: string | undefined, rc: number) => say('narrative', `helix: check returned ${action ?? 'no NEXT_ACTION'} (rc=${rc})`),
+  systemicStop: (count: number, category: string, ids: string[]) =>
+    `helix: stopping: SYSTEMIC_FAILURE: ${count} beads failed with "${category}" (${ids.join(', ')}); see the systemic memory (helix memory recall "${category}" --type systemic)`,
+  velocityStop: (detail: string) => `helix: stopping: VELOCITY_COLLAPSE: ${detail}`,
+  velocityWarning: (detail: string) => say('always', `helix: warning: velocity dropping: ${detail}`),
+  batchMemberClosed: (id: string, primary: string) => say('narrative', `helix: batch member ${id} (with ${primary}) closed and verified`),
+  batchMemberReleased: (id: string) => say('narrative', `helix: batch member ${id} not closed this cycle; claim released, no attempt counted`),
+  batchMemberFailed: (id: string, attempt: number, detail: string) => say('narrative', `helix: batch member ${id} attempt ${attempt} failed: ${detail}`),
+  interrupted: (signal: string, released: string[]) =>
+    `helix: interrupted by ${signal}${released.length === 0 ? '' : released.length === 1 ? `; claim on ${released[0]} released` : `; claims on ${released.join(', ')} released`}`,
+  /** DDx reported a status helix does not know: the attempt fails, and every mode says why. */
+  unknownDdxStatus: (id: string, detail: string) => say('always', `helix: ${id}: ${detail}`),
+  invalidResult: (id: string, reason: string) => say('always', `helix: invalid execute-bead result for ${id}: ${reason}`),
+  /** DDx kept the work aside without merging it: the bead goes back to the queue. */
+  notLanded: (id: string, detail: string) => say('always', `helix: ${id} not landed: ${detail}`),
+  /**
+   * Work DDx landed that helix's verification then refused. helix does not revert it: the commit
+   * may be pushed and built on already; the bead is reopened with the reason, so the next attempt
+   * starts from the landed work and sees why it was refused.
+   */
+  landedButRefuted: (id: string, commit: string) =>
+    say('always', `helix: ${id}: DDx landed ${commit.slice(0, 12)} before helix verified it, and verification failed: ${id} is reopened and the commit stays on the branch (\`git revert ${commit.slice(0, 12)}\` if it must go)`),
+  /** Why a drain, pre-stop or periodic action failed, before the line that says it did. */
+  actionDetail: (action: string, detail: string) => say('narrative', `helix: ${action}: ${detail}`),
+  systemicMemory: (line: string) => `helix:   systemic: ${line}`,
+  blockerReportFailed: (message: string) => `helix: could not write the blocker report: ${message}`,
+};
+
+// ── helix: the run's own bookkeeping (claims, notes, heartbeats, batches, memory, run-state) ──
+// A write that fails here is said and the run goes on: each is repeated or repaired later (the
+// next run's orphan recovery, the next attempt's notes), and none decides an outcome.
+
+export const UPKEEP = {
+  released: (id: string) => say('narrative', `helix: released claim on ${id}`),
+  couldNotRelease: (id: string, message: string) => say('narrative', `helix: could not release ${id}: ${message}`),
+  couldNotReopen: (id: string, message: string) => say('narrative', `helix: could not reopen ${id}: ${message}`),
+  /** A bead closed during an attempt of a run that died before verifying it. */
+  reopenedUnverified: (id: string, pid: number) => say('always', `helix: reopened ${id}: closed during an attempt of run pid ${pid}, which ended before verifying it`),
+  couldNotUpdateNotes: (id: string, message: string) => say('narrative', `helix: could not update the notes of ${id}: ${message}`),
+  couldNotClear: (key: string, id: string, message: string) => say('narrative', `helix: could not clear ${key} on ${id}: ${message}`),
+  couldNotCloseEpic: (id: string, message: string) => say('narrative', `helix: could not close epic ${id}: ${message}`),
+  couldNotMarkBlocked: (id: string, message: string) => say('narrative', `helix: could not mark ${id} blocked: ${message}`),
+  /** The tracker's own words after RUN.promoteFailed. */
+  promoteFailedDetail: (message: string) => say('narrative', `helix: ${message}`),
+  heartbeatLost: (id: string) => say('narrative', `helix: claim on ${id} is no longer ours; heartbeat stopped`),
+  heartbeatFailed: (id: string, message: string) => say('narrative', `helix: heartbeat on ${id} failed: ${message}`),
+  runStateFailed: (message: string) => say('narrative', `helix: could not write run-state: ${message}`),
+  batchNotClaimed: (primary: string, message: string) => say('narrative', `helix: batch: could not claim related beads, ${primary} goes alone: ${message}`),
+  batchClaimed: (ids: string[], primary: string) => say('narrative', `helix: batch: claimed ${ids.join(', ')} with ${primary}`),
+  batchLeftOut: (ids: string[]) => say('narrative', `helix: batch: left out ${ids.join(', ')} (no longer open and ready)`),
+  memoryInjectionSkipped: (message: string) => say('narrative', `helix: memory injection skipped: ${message}`),
+  memoryFeedbackSkipped: (message: string) => say('narrative', `helix: memory feedback skipped: ${message}`),
+  /** A crashed attempt's memories, told after its orphan was recovered. */
+  memoriesFedBack: (count: number, id: string) => say('narrative', `helix: fed back ${count} memories of the interrupted attempt on ${id}`),
+};
+
+// ── §3 orphan recovery ───────────────────────────────────────────────────────────────────────
+
+export const ORPHANS = {
+  found: (count: number) => say('narrative', `helix: found ${count} in-progress issue(s), checking for orphans...`),
+  pidAlive: (id: string, pid: number | string) => say('narrative', `helix: issue ${id} claimed by PID ${pid} which is still alive, skipping`),
+  tooFresh: (id: string, age: number, threshold: number) => say('narrative', `helix: issue ${id} claimed ${age}s ago (threshold ${threshold}s), too fresh to reclaim`),
+  /** Printed in every mode. `<pid>` is `unknown` when the bead has none, `<age>` 0 without a timestamp. */
+  /** `why`: the claimant's pid is dead, reused by another process, or its DDx lease lapsed (dead|reused|lapsed). */
+  reclaiming: (id: string, age: number, pid: number | undefined, why = 'dead') => say('always', `helix: reclaiming orphaned ${id} (age=${age}s, pid=${pid ?? 'unknown'} ${why})`),
+  recovered: (count: number) => say('always', `helix: recovered ${count} orphaned issue(s)`),
+  /** The line for each step the tracker's recovery reports. */
+  of: (event: OrphanRecoveryEvent): Say => {
+    switch (event.kind) {
+      case 'found':
+        return ORPHANS.found(event.count);
+      case 'claimer-alive':
+        return ORPHANS.pidAlive(event.id, event.pid);
+      case 'too-fresh':
+        return ORPHANS.tooFresh(event.id, event.ageSec, event.thresholdSec);
+      case 'reclaimed':
+        return ORPHANS.reclaiming(event.id, event.ageSec, event.pid, event.aheadSec === undefined ? event.why : `${event.why}; claim dated ${event.aheadSec}s in the future`);
+      case 'recovered':
+        return ORPHANS.recovered(event.count);
+    }
+  },
+};
+
+// ── §5 `helix align` and the governing bead ─────────────────────────────────────────────────
+
+export const GOVERNING = {
+  reclaiming: (id: string, scope: string, age: number, pid: number | undefined) =>
+    say('narrative', `helix: alignment bead ${id} for ${scope} is orphaned (age=${age}s, pid=${pid ?? 'unknown'}); reclaiming`),
+  alreadyActive: (scope: string, id: string, owner: string | undefined) =>
+    owner
+      ? `helix: alignment already active for ${scope} under owner ${owner} (${id}); refusing duplicate dispatch`
+      : `helix: alignment already active for ${scope} (${id}); refusing duplicate dispatch`,
+};
+
+// ── §6 backfill, §9 review: the trailer verdict lines (always) ──────────────────────────────
+
+export const BACKFILL = {
+  missingStatus: 'helix: backfill output missing BACKFILL_STATUS trailer',
+  missingReport: 'helix: backfill output missing BACKFILL_REPORT trailer',
+  reportMissing: (path: string) => `helix: declared backfill report does not exist: ${path}`,
+  researchEpic: (epic: string) => `helix: research epic=${epic}`,
+  report: (path: string) => `helix: backfill report=${path}`,
+};
+
+export const REVIEW = {
+  missingStatus: 'helix: review output missing REVIEW_STATUS trailer',
+  missingCount: 'helix: review output missing ISSUES_COUNT trailer',
+  reported: (count: number, filed: number) => `helix: review reported ${count} issue(s), ${filed} filed as tracker issues`,
+  // helix: the follow-up bead for findings the reviewer counted but did not file
+  followUpFiled: (id: string, reviewed: string) => `helix: filed review follow-up ${id} for ${reviewed}`,
+  followUpFailed: (message: string) => `helix: could not file review findings: ${message}`,
+};
+
+// ── §10 experiment, §11 build ───────────────────────────────────────────────────────────────
+
+export const EXPERIMENT_DIRTY = [
+  'helix: worktree has uncommitted changes',
+  'helix: please commit your changes before starting an experiment',
+  'helix: experiment needs a clean worktree to safely branch and revert',
+];
+
+/** A one-shot review or backfill whose agent failed: the action fails, whatever its trailers say. */
+export const actionFailed = (action: string, rc: number) => `helix: ${action} failed (rc=${rc})`;
+
+export const BUILD = {
+  noMatch: 'helix: no execution-ready bead matched the build selector',
+  /** `<command>` is the DDx build command helix runs (`ddx agent execute-bead` on DDx 0.6). */
+  delegating: (command: string, id: string) => say('narrative', `helix: delegating helix build to ${command} for ${id}`),
+  /** The id shown by `build --dry-run` when nothing is ready. */
+  placeholderId: '<ready-bead>',
+  // helix: `helix build` owns claim and close (cli.md), so it says when the pass did not complete
+  notCompleted: (id: string, detail: string) => `helix: build of ${id} did not complete: ${detail}`,
+};
+
+// ── §16 start / stop ─────────────────────────────────────────────────────────────────────────
+
+export const BACKGROUND = {
+  alreadyActive: (pid: number) => `helix: run already active (pid=${pid}). Use 'helix stop' first.`,
+  started: (pid: number, log: string) => `helix: started (pid=${pid}, log=${log})`,
+  noPidFile: 'helix: no active run (no PID file)',
+  stalePidFile: (pid: number) => `helix: stale PID file removed (pid=${pid} was not running)`,
+  stopped: (pid: number) => `helix: stopped (pid=${pid})`,
+  // helix: the background run died before it wrote its pid file
+  exitedAtOnce: (file: string) => `helix: background run exited at once; see ${file}`,
+  // helix start got SIGTERM (helix stop) or SIGINT while the run was still starting
+  stoppedWhileStarting: (pid: number | undefined) =>
+    pid === undefined ? 'helix: stopped before the background run started; nothing was started' : `helix: stopped while starting (pid=${pid})`,
+};
+
+// ── §0.7 the usage (`helix help`, `-h`, `--help`, no command; `<command> --help`) ─────────────
+
+export const USAGE = `Usage:
+  helix run [--agent <harness>] [--review-every N] [--max-cycles N] [--no-auto-align] [--no-auto-review] [--summary] [--dry-run]
+  helix build [--agent <harness>] [selector]
+  helix check [--agent <harness>] [scope]
+  helix align [--agent <harness>] [scope]
+  helix backfill [--agent <harness>] [scope]
+  helix design [--agent <harness>] [--rounds N] [scope]
+  helix polish [--agent <harness>] [--rounds N] [scope]
+  helix doctor [--fix]
+  helix start [helix run options...]
+  helix stop
+  helix status [--json]
+  helix next
+  helix review [--agent <harness>] [scope]
+  helix experiment [--agent <harness>] [--close] [issue-id|goal]
+  helix triage "Title" [--type task|epic|bug|chore] [ddx bead create options...]
+  helix tracker <command> [args...]
+  helix memory <command> [args...]
+  helix install
+  helix hook <event>
+  helix version
+  helix help
+
+Commands:
+  run         Loop over ready HELIX work, then check whether to continue
+  doctor      Check installation health; --fix auto-repairs plugin symlinks and skills
+  start       Launch helix run as a background process (PID file written)
+  stop        Kill the background helix run cleanly
+  build       Run one bounded implementation pass
+  check       Run the bounded HELIX queue-health check
+  align       Run reconcile-alignment for a scope (default: repo)
+  backfill    Run documentation backfill for a scope (default: repo)
+  design      Create a comprehensive design document through iterative refinement
+  polish      Refine issues before implementation (dedup, coverage, criteria)
+  next        Show recommended next issue
+  status      Show tracker counts, the active run, claimed issues and the last run
+  review      Fresh-eyes review of recent work
+  experiment  Run one experiment iteration for metric-driven optimization
+  triage      Create a bead via ddx bead create
+  tracker     Manage beads: the built-in tracker, ddx bead-compatible (helix tracker --help)
+  memory      The memory store: what helped and what failed (helix memory --help)
+  install     Link the helix skills for Claude Code and Codex and write ~/.local/bin/helix
+  hook        Claude Code hooks (session-start, post-tool-use, stop)
+  version     Print the helix version
+  help        Show this usage
+
+Options:
+  --agent           Agent to use: codex or claude (default: HELIX_AGENT, else codex)
+  --claude          Shorthand for --agent claude
+  --codex           Shorthand for --agent codex
+  --model           Explicit model override to pass through to DDx / the harness
+  --effort          Reasoning effort: low, medium, high, max (defaults vary by action)
+  --review-every    Run alignment every N completed implementation cycles
+  --max-cycles      Stop after N completed implementation cycles
+  --no-auto-align   Do not auto-run alignment when check returns ALIGN
+  --no-auto-review  Do not run fresh-eyes review after each implementation
+  --review-threshold N  Skip review for changes below N lines (default: 100)
+  --review-agent    Use a different agent for reviews (default: the agent that did not build)
+  --no-memory       Neither inject memories nor feed results back (HELIX_MEMORY=0)
+  --dry-run         Print the agent command instead of executing it
+  --quiet, -q       Suppress progress output (command echo, prompt sizes)
+  --summary, -s     Concise output with log-file line pointers (implies --quiet)
+
+Environment:
+  HELIX_AGENT          Default primary agent (codex or claude)
+  HELIX_ALT_AGENT      Alternate agent for adversarial rotation (auto-detected; none = off)
+  HELIX_REVIEW_AGENT   Agent for reviews (default: the agent that did not build)
+  HELIX_AGENT_TIMEOUT  Agent timeout in seconds (default: 2700)
+  HELIX_MODEL          Optional model override passed through to DDx / the harness
+  HELIX_EFFORT         Optional effort override passed through to DDx / the harness
+  HELIX_LIBRARY_ROOT   Override the library root that contains actions/
+  HELIX_TRACKER_DIR    Override the tracker directory (default: <repo>/.ddx)
+  HELIX_EXECUTOR       execute-bead (default) or execute-loop (DDx claims and closes)
+  HELIX_VERIFY_CMD     Verification command run after each completed attempt
+  HELIX_MEMORY         0 = the run neither injects nor feeds back memories
+
+Adversarial rotation:
+  Primary agent handles design/align/review.
+  Alternate agent handles build/polish/check.
+  Concrete model selection stays with DDx or the harness unless you pass --model.
+
+Logs:
+  Session logs are written to .helix-logs/helix-YYYYMMDD-HHMMSS.log
+  in the project root. All stderr output is captured for post-hoc inspection.
+
+Notes:
+  \`helix run\` remains a compatibility wrapper for supervisory routing, but
+  build cycles delegate to \`ddx agent execute-bead\` (helix claims, verifies and
+  closes) when that DDx surface is available; HELIX_EXECUTOR=execute-loop hands
+  them to \`ddx agent execute-loop --once\` instead.
+  \`helix build\` remains a compatibility wrapper for one bounded pass and
+  delegates to \`ddx agent execute-bead\` after resolving a matching ready bead
+  when that DDx surface is available.
+  Codex runs as \`codex --dangerously-bypass-approvals-and-sandbox exec\`.
+  Without DDx, helix runs codex or claude directly and uses its own tracker.
+`;

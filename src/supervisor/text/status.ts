@@ -1,0 +1,70 @@
+// `helix status`'s two views (docs/contract/cli.md §10): the JSON document other tools read, and the
+// text a person reads (docs/contract/bash-interface.md §14). shell/status.ts gathers the report.
+import type { Bead } from '../../tracker/bead.js';
+import type { statusCounts } from '../../tracker/ready.js';
+
+/** The `helix status --json` document; the first five keys are always present with these types (§14.2). */
+export interface StatusReport {
+  current_cycle: number;
+  running_bead: { id: string; worker: string; harness: string; claim_age_seconds: number; started_at: string | null } | null;
+  parked_beads: Array<{ id: string; reason: 'dep-blocked' | 'retry-parked' | 'orphaned-claim' | 'skipped'; next_eligible: string | null; age_seconds: number }>;
+  injected_supervisory: Array<{ id: string; type: string; triggering_cycle: number | null; triggering_bead: string | null; created_at: string | null }>;
+  /** Never null: the last run's stop reason, `unknown` when there is none. */
+  last_stop_reason: string;
+  tracker: ReturnType<typeof statusCounts> | Record<string, never>;
+  /** The run-state object, `{}` when there is none. */
+  run: Record<string, unknown>;
+  active_run: { pid: number; started: string; log: string | null } | null;
+  memory: Record<string, unknown> | null;
+  /** The DDx on PATH: version, surface (`agent` = v0.6.x `ddx agent …`, `current` = `ddx try/run/work`) and path. */
+  ddx: { version: string | null; surface: string | null; path: string; supported: boolean } | null;
+}
+
+/** The text view (docs/contract/bash-interface.md §14.1). */
+export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunState: boolean): string {
+  const t = report.tracker as Partial<ReturnType<typeof statusCounts>>;
+  const lines = ['HELIX Status', '============', '', 'Tracker:', `  Total:   ${t.total ?? 0}`, `  Open:    ${t.open ?? 0}`, `  Closed:  ${t.closed ?? 0}`, `  Ready:   ${t.ready ?? 0}`, `  Blocked: ${t.blocked ?? 0}`];
+  const active = report.active_run;
+  if (active) {
+    lines.push('', 'Active Run:', `  PID:      ${active.pid}`);
+    if (active.started) lines.push(`  Started:  ${active.started}`);
+    lines.push(`  Log:      ${active.log ?? 'unknown'}`);
+  }
+  if (claimedBeads.length > 0) {
+    lines.push('', 'Claimed:');
+    for (const b of claimedBeads) lines.push(`  ${b.id}  ${b.title}`);
+  }
+  const run = report.run;
+  if (hasRunState) {
+    const text = (v: unknown) => (v === undefined || v === null || v === '' ? 'unknown' : String(v));
+    const count = (v: unknown) => (typeof v === 'number' ? v : 0);
+    lines.push(
+      '',
+      'Last Run:',
+      `  Agent:       ${text(run.agent)}`,
+      `  Completed:   ${count(run.completed_cycles)} cycles`,
+      `  Attempted:   ${count(run.attempted_cycles)} cycles`,
+      `  Tokens:      ${count(run.total_tokens)}`,
+      // helix: only agents that report a cost add to it (claude does, codex does not)
+      ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
+      `  Stop reason: ${text(run.stop_reason)}`,
+      `  Timestamp:   ${text(run.last_run)}`,
+    );
+    if (typeof run.focused_epic === 'string' && run.focused_epic) lines.push(`  Epic focus:  ${run.focused_epic}`);
+  } else {
+    lines.push('', 'No run state found. Run `helix run` to generate.');
+  }
+  // helix: which DDx and the memory store's health, after the Bash sections
+  if (report.ddx) {
+    const d = report.ddx;
+    const surface = d.surface === 'agent' ? 'ddx agent execute-bead / ddx agent run' : d.surface === 'current' ? 'ddx try / ddx run' : 'not supported: codex/claude are called directly';
+    lines.push('', `DDx: ${d.version ?? 'unknown version'} (${surface}) at ${d.path}`);
+  }
+  const memory = report.memory;
+  if (run.memory_status === 'unavailable') lines.push('', 'Memory: unavailable during the last run (the run went on without it)');
+  if (memory) {
+    const eff = typeof memory.effectiveness === 'number' ? memory.effectiveness.toFixed(3) : String(memory.effectiveness ?? '-');
+    lines.push('', `Memory: ${String(memory.total_memories ?? 0)} memories, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,126 @@
+// The supervisor's three folders keep their promises (docs/code-map.md): `core/` decides and
+// `text/` words without any I/O, and neither reaches into `shell/`, which performs the effects.
+// Checked on the source with the TypeScript parser: every import a core or text file makes at run
+// time is followed, transitively, through src/, and the walk fails at the first module that is
+// not pure. Pure means: a module of src/ whose own imports are pure, or one of the Node modules
+// that only compute (PURE_BUILTINS). Anything else — node:fs, node:child_process, node:os,
+// node:crypto, node:timers, any npm package (execa, better-sqlite3, commander) — performs I/O or
+// reads the machine. Type-only imports are erased by the compiler and load nothing, so the walk
+// does not follow them; a type from shell/ is still refused (the core must not depend on it).
+// The runner — the loop and what it performs — is held to RUNNER_MAX_LINES: it grew from 810 to
+// 1,089 lines once; its effects have their own files in shell/ now (attempt, queue, drain, …).
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const SUPERVISOR = join(REPO, 'src/supervisor');
+
+/** Node modules that only compute on their arguments: path and URL strings. */
+const PURE_BUILTINS = new Set(['node:path', 'node:url']);
+
+const RUNNER_MAX_LINES = 400;
+
+
+interface ModuleImport {
+  specifier: string;
+  typeOnly: boolean;
+}
+
+/** The imports of one source file: static, re-exports and dynamic `import()`, each marked type-only or not. */
+function importsOf(file: string): ModuleImport[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: ModuleImport[] = [];
+  const allTypes = (elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) => elements.length > 0 && elements.every((e) => e.isTypeOnly);
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const typeOnly = clause !== undefined && (clause.isTypeOnly || (!clause.name && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && allTypes(clause.namedBindings.elements)));
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && allTypes(node.exportClause.elements));
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      found.push({ specifier: node.arguments[0].text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push({ specifier: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** A relative specifier as the source file it names; a bare one (`node:fs`, `execa`) as itself. */
+function target(from: string, specifier: string): string {
+  return specifier.startsWith('.') ? resolve(dirname(from), specifier.replace(/\.js$/, '.ts')) : specifier;
+}
+
+const inShell = (module: string) => module.startsWith(join(SUPERVISOR, 'shell') + '/');
+const shown = (module: string) => (module.startsWith('/') ? relative(REPO, module) : module);
+
+/**
+ * Follows `file`'s run-time imports through src/ and returns, for each module that breaks the
+ * rule (not pure, or in shell/), the chain of imports that reached it.
+ */
+function impureReach(file: string): string[] {
+  const parent = new Map<string, string | undefined>([[file, undefined]]);
+  const pending = [file];
+  const broken: string[] = [];
+  while (pending.length > 0) {
+    const module = pending.pop() as string;
+    for (const { specifier, typeOnly } of importsOf(module)) {
+      const reached = target(module, specifier);
+      if (typeOnly || parent.has(reached)) continue;
+      parent.set(reached, module);
+      const pure = reached.startsWith('/') ? !inShell(reached) : PURE_BUILTINS.has(reached);
+      if (!pure) broken.push(reached);
+      else if (reached.startsWith('/')) pending.push(reached);
+    }
+  }
+  return broken.map((module) => {
+    const chain: string[] = [];
+    for (let at: string | undefined = module; at !== undefined; at = parent.get(at)) chain.unshift(shown(at));
+    return chain.join(' → ');
+  });
+}
+
+/** The type-only imports of `file` that name a module in shell/. */
+function shellTypes(file: string): string[] {
+  return importsOf(file)
+    .filter(({ specifier, typeOnly }) => typeOnly && inShell(target(file, specifier)))
+    .map(({ specifier }) => `${shown(file)} → ${specifier}`);
+}
+
+const sources = (folder: string) =>
+  readdirSync(join(SUPERVISOR, folder))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join(SUPERVISOR, folder, name));
+
+const pureFiles = [...sources('core'), ...sources('text')];
+
+describe('the supervisor’s layers', () => {
+  it('has core and text files to check', () => {
+    expect(sources('core').length).toBeGreaterThan(5);
+    expect(sources('text').length).toBeGreaterThan(1);
+  });
+
+  it.each(pureFiles.map((file) => [shown(file), file]))('%s reaches no I/O and nothing in shell/, at any depth', (_name, file) => {
+    // one chain of imports a line, so a failure shows the way to each module that breaks the rule
+    expect(impureReach(file).join('\n')).toBe('');
+    expect(shellTypes(file).join('\n')).toBe('');
+  });
+
+  it('the walk sees I/O and shell/ where they are: through the index files, and from the runner', () => {
+    const ends = (file: string, module: string) => impureReach(join(REPO, file)).some((chain) => chain.endsWith(module));
+    expect(ends('src/tracker/index.ts', 'node:fs')).toBe(true);
+    expect(ends('src/agents/index.ts', 'execa')).toBe(true);
+    expect(ends('src/supervisor/shell/runner.ts', 'src/supervisor/shell/attempt.ts')).toBe(true);
+  });
+
+  it(`the runner stays at ${RUNNER_MAX_LINES} lines or fewer`, () => {
+    const text = readFileSync(join(SUPERVISOR, 'shell/runner.ts'), 'utf8');
+    expect(text.split('\n').length - (text.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(RUNNER_MAX_LINES);
+  });
+});
