@@ -20,7 +20,7 @@ const { openDatabase } = await import(join(root, 'dist/memory/db.js'));
 const { relevances } = await import(join(root, 'dist/memory/recall.js'));
 const { effectiveness, recency } = await import(join(root, 'dist/memory/scoring.js'));
 const { SCORE_WEIGHTS: W, CANDIDATE_POOL } = memory;
-const { metrics } = await import('./lib/memory-eval.mjs');
+const { metrics, openChosenStore } = await import('./lib/memory-eval.mjs');
 const data = JSON.parse(readFileSync(join(root, 'eval/memory-hard.json'), 'utf8'));
 
 /** score(candidate) for each variant; a candidate has rel, match, best (the query's best match), rec, eff. */
@@ -41,13 +41,10 @@ async function candidates(choice) {
   const dbPath = join(dir, 'helix.db');
   const env = { ...process.env, HELIX_EMBEDDER: choice };
   let at = new Date('2026-01-12T09:00:00Z').getTime();
-  const warnings = [];
-  const store = memory.openMemoryStore({ dbPath, env, now: () => new Date(at), warn: (m) => warnings.push(m) });
-  const embedderId = await store.embedderId();
-  if (warnings.length || (choice !== 'lexical' && embedderId.startsWith('lexical'))) {
-    store.close();
+  const { store, embedderId, skipped } = await openChosenStore(memory, choice, { dbPath, env, now: () => new Date(at) });
+  if (skipped) {
     rmSync(dir, { recursive: true, force: true });
-    return { choice, skipped: warnings.join('; ') || 'fell back to lexical' };
+    return { choice, skipped };
   }
   const idOf = new Map();
   for (const m of data.memories) {
