@@ -37,7 +37,7 @@ const { values: opts } = parseArgs({
   },
 });
 const memory = await import(join(root, 'dist/memory/index.js'));
-const { KINDS, bm25Baseline, goalFailures, metrics, summary } = await import('./lib/memory-eval.mjs');
+const { KINDS, bm25Baseline, goalFailures, metrics, openChosenStore, summary } = await import('./lib/memory-eval.mjs');
 const data = JSON.parse(readFileSync(opts.set, 'utf8'));
 const extraEnv = Object.fromEntries(opts.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const START = new Date('2026-01-12T09:00:00Z');
@@ -56,14 +56,11 @@ async function evaluate(choice) {
   const dir = mkdtempSync(join(tmpdir(), 'helix-eval-'));
   const dbPath = join(dir, '.helix', 'helix.db');
   const env = { ...process.env, HELIX_EMBEDDER: choice, HELIX_DB_PATH: dbPath, ...extraEnv };
-  const warnings = [];
   let at = START.getTime();
-  const store = memory.openMemoryStore({ dbPath, env, now: () => new Date(at), warn: (m) => warnings.push(m) });
-  const embedderId = await store.embedderId();
-  if (warnings.length || (choice !== 'lexical' && embedderId.startsWith('lexical'))) {
-    store.close();
+  const { store, embedderId, skipped } = await openChosenStore(memory, choice, { dbPath, env, now: () => new Date(at) });
+  if (skipped) {
     rmSync(dir, { recursive: true, force: true });
-    return { choice, skipped: warnings.join('; ') || 'fell back to lexical' };
+    return { choice, skipped };
   }
   // Build: one memory an hour, so the whole set lands inside one 7-day systemic window.
   const idOf = new Map();

@@ -64,3 +64,18 @@ export function goalFailures(system, baseline) {
   }
   return out;
 }
+
+/**
+ * A store with the chosen embedder (`HELIX_EMBEDDER` in options.env), or why it cannot be had here:
+ * its package is missing (a warning), or it fell back to lexical. The folder is the caller's.
+ */
+export async function openChosenStore(memory, choice, options) {
+  const warnings = [];
+  const store = memory.openMemoryStore({ ...options, warn: (m) => warnings.push(m) });
+  const embedderId = await store.embedderId();
+  if (warnings.length || (choice !== 'lexical' && embedderId.startsWith('lexical'))) {
+    store.close();
+    return { skipped: warnings.join('; ') || 'fell back to lexical' };
+  }
+  return { store, embedderId };
+}

@@ -5,7 +5,8 @@ import { VERIFY_FEEDBACK_STEP } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { HelixError } from '../errors.js';
 import type { MemoryRow } from './rows.js';
-import { ABOUT_TASK, triggerCoverage, type TaskText } from './match.js';
+import { ABOUT_TASK, addressesTask, triggerCoverage, type TaskText } from './match.js';
+import { namedIdentifiers } from './values.js';
 
 const unique = (names: string[]): string[] => [...new Set(names)];
 
@@ -34,7 +35,7 @@ export interface VerifyFeedback {
   /** The agent's UTILIZED claim; undefined when it made none. */
   utilized?: string[];
   /**
-   * The task's text (the bead's words and files): only memories about it (match.ts: aboutTask)
+   * The task's text (the bead's words and files): only memories about it (match.ts: ABOUT_TASK, addressesTask)
    * are moved by what the agent did not use. Without it every injected memory counts as about it.
    */
   task?: TaskText;
@@ -66,15 +67,17 @@ export function verifyVerdicts(input: Omit<VerifyFeedback, 'taskId' | 'task'> & 
 
 /**
  * The injected memories that are about the task (undefined when no task text was given): those
- * whose trigger the task's text covers (match.ts, ABOUT_TASK), and those this same task wrote
- * (`source` helix-run:<task id>: a failure record's trigger carries the check's words, not the task's).
+ * whose situation the task's text covers and whose subject is the task's (match.ts: ABOUT_TASK,
+ * addressesTask), and those this same task wrote (`source` helix-run:<task id>: a failure
+ * record's trigger carries the check's words, not the task's).
  */
 function aboutOf(ctx: MemoryContext, input: VerifyFeedback): Set<string> | undefined {
   if (!input.task) return undefined;
   const rows = unique(input.injected).flatMap((name) => ctx.rowByName(name) ?? []);
+  const taskNames = namedIdentifiers(input.task.objective);
   const about = new Set<string>();
   for (const [row, share] of triggerCoverage(ctx, input.task, rows)) {
-    if (share >= ABOUT_TASK || row.source === `helix-run:${input.taskId}`) about.add(row.name);
+    if (row.source === `helix-run:${input.taskId}` || (share >= ABOUT_TASK && addressesTask(row, taskNames))) about.add(row.name);
   }
   return about;
 }

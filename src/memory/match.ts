@@ -16,6 +16,7 @@
 import type Database from 'better-sqlite3';
 import { baseName, cleanPath, queryPaths } from './files.js';
 import { indexText, queryTerms } from './search-terms.js';
+import { namedIdentifiers } from './values.js';
 
 type Sql = { sql(text: string): Database.Statement };
 
@@ -82,14 +83,29 @@ export function matchScores(db: Sql & { db: Database.Database }, query: string, 
 }
 
 /**
- * Whether a memory is about a task, for feedback (issue #25's fair credit): at least ABOUT_TASK of
- * its trigger — the situation it was written for, weighted by idf over the store — appears in the
- * task's text (triggerCoverage). The direction is the memory's: a long bead that describes a
- * memory's situation among other things still has it, while a memory that shares only a file or a
- * generic word with the task does not (a note on another setting of the same config file is not
- * about a retry fix, even though the file's name puts it in the prompt).
+ * Whether a memory is about a task, for feedback (issue #25's fair credit). Two tests, both needed:
+ * - its situation: at least ABOUT_TASK of its trigger — the situation it was written for, weighted
+ *   by idf over the store — appears in the task's text (triggerCoverage). The direction is the
+ *   memory's: a long bead that describes a memory's situation among other things still has it;
+ *   a memory that shares only a file or a generic word with the task does not.
+ * - its subject (addressesTask): when the task names the settings or identifiers it is about and
+ *   the memory names its own, they share one. A trigger can repeat a bead's subject ("Payment
+ *   webhook retries logs fill the disk") and still be about another setting of the same file
+ *   (`log_level`, while the bead is about `retry_policy`): such a note is no rival of the fix
+ *   that passed, and its not being used says nothing of it.
  */
 export const ABOUT_TASK = 0.5;
+
+/**
+ * The second test: the memory names none of the settings or identifiers the task names while it
+ * names some of its own (values.ts: namedIdentifiers) — then it is about something else. When
+ * either names none, there is nothing to compare and the situation decides alone.
+ */
+export function addressesTask(memory: { trigger: string; resolution: string }, taskNames: Set<string>): boolean {
+  if (taskNames.size === 0) return true;
+  const own = namedIdentifiers(`${memory.trigger}\n${memory.resolution}`);
+  return own.size === 0 || [...own].some((name) => taskNames.has(name));
+}
 
 export type TaskText = { objective: string; files?: string[] };
 

@@ -11,8 +11,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyVerdicts } from '../../src/memory/feedback.js';
+import { addressesTask } from '../../src/memory/match.js';
+import { namedIdentifiers } from '../../src/memory/values.js';
 import { PRUNE_MIN_USES, PRUNE_THRESHOLD } from '../../src/memory/index.js';
-import { testStore } from './test-store.js';
+import { added, testStore } from './test-store.js';
 
 interface Item { id: string; kind: string; objective?: string; files?: string[]; file?: string; relevant: string[] }
 interface GateMemory { id: string; type: string; trigger: string; resolution: string }
@@ -74,4 +76,38 @@ describe('fair credit', () => {
     const silent = verifyVerdicts({ verifyPassed: false, injected: ['rival', 'neighbour'], about: new Set(['rival']) });
     expect(silent).toEqual({ helped: [], unhelpful: ['rival'], left_alone: ['neighbour'] });
   });
+
+  // A bead names its subject and the setting it is about; a valid note about another setting of
+  // the same file may repeat the subject in its trigger (the learning simulation's neighbours arm).
+  const BEAD = {
+    objective: 'Repair the payment webhook retries\nCustomers get charged twice when the payment provider redelivers a webhook. The retry handling is driven by retry_policy in config/payments.toml.',
+    files: ['config/payments.toml'],
+  };
+
+  it('a note on another setting of the bead\'s file is left alone even when its trigger repeats the bead\'s subject', async () => {
+    const { store } = testStore();
+    const neighbour = await added(store, 'Payment webhook retries logs fill the disk', 'Set log_level = warn in config/payments.toml; debug logging filled the disk last quarter.', { type: 'pattern' });
+    const rival = await added(store, 'Payment webhook retries broken by the payment provider', 'Set retry_policy = linear-backoff in config/payments.toml; that is what the payment provider expects.', { type: 'pattern' });
+    const used = await added(store, 'Repair the payment webhook retries: the provider redelivers', 'Set retry_policy = exponential-jitter in config/payments.toml.', { type: 'pattern' });
+    // The same kind of note for other parts of the project, as a real store holds them.
+    for (const subject of ['CSV report export', 'Login session cookie', 'Image thumbnail resizer']) {
+      await added(store, `${subject} logs fill the disk`, 'Set log_level = warn in its config file; debug logging filled the disk last quarter.', { type: 'pattern' });
+    }
+    const verdict = store.feedbackVerify({ taskId: 'bead-1', verifyPassed: true, injected: [neighbour, rival, used], utilized: [used], task: BEAD });
+    expect(verdict).toMatchObject({ helped: [used], unhelpful: [rival], left_alone: [neighbour] });
+    store.close();
+  });
+
+  it('a memory addresses the task unless both name settings or identifiers and share none', () => {
+    const task = namedIdentifiers(BEAD.objective);
+    expect([...task]).toEqual(['retry_policy']);
+    expect(addressesTask({ trigger: 'Payment webhook retries logs fill the disk', resolution: 'Set log_level = warn in config/payments.toml.' }, task)).toBe(false);
+    expect(addressesTask({ trigger: 'Repairing the payment webhook retries', resolution: 'Change retry_policy to linear-backoff in config/payments.toml.' }, task)).toBe(true);
+    // Nothing to compare: the situation decides alone.
+    expect(addressesTask({ trigger: 'Deploy cannot read the release number', resolution: 'Keep the comment header of config/payments.toml.' }, task)).toBe(true);
+    expect(addressesTask({ trigger: 'Payment webhook retries logs fill the disk', resolution: 'Set log_level = warn.' }, new Set())).toBe(true);
+    // An error code is a name too: a TS2307 note is about a TS2307 task whatever it changes.
+    expect(addressesTask({ trigger: 'TS2307 after switching moduleResolution to NodeNext', resolution: 'Rewrote imports with the .js extension.' }, namedIdentifiers('Fix the TS2307 in packages/core'))).toBe(true);
+  });
 });
+
