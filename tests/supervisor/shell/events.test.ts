@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventFollower, EventLog, type HelixEvent, eventLine, followEvents, makeEvent, parseEvents } from '../../../src/supervisor/shell/events.js';
-import { REPO_ROOT, tempDir } from '../helpers/cli.js';
+import { REPO_ROOT, tempDir } from '../../helpers/cli.js';
 
 const at = new Date('2026-11-26T20:00:00.000Z');
 const claim = (bead: string, attempt = 1): HelixEvent => makeEvent('run-1', at, { type: 'claim', bead, attempt });

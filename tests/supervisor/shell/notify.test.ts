@@ -6,7 +6,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { notify, parseNotifyCommand } from '../../../src/supervisor/shell/notify.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../../helpers/cli.js';
 
 describe('parseNotifyCommand', () => {
   it.each([
