@@ -29,20 +29,7 @@ describe('backoff', () => {
 });
 
 describe('defaultSettings', () => {
-  it('has the contract defaults', () => {
-    expect(defaultSettings({})).toEqual({
-      maxCycles: 0,
-      reviewEvery: 15,
-      autoAlign: true,
-      autoReview: true,
-      reviewThreshold: 100,
-      backoffOverride: undefined,
-      systemicThreshold: 3,
-      velocityFactor: 5,
-      velocitySeconds: 60,
-    });
-  });
-
+  // the defaults themselves are the contract's: tests/contract.test.ts holds them
   it('takes its overrides from the environment', () => {
     const s = defaultSettings({
       HELIX_AUTO_ALIGN: '0',
