@@ -5,7 +5,8 @@
 // dist/fast/plain.js, with its source map (dist/fast/plain.js.map, sources and their text
 // included). Node's ES module loader resolves, reads and compiles each file of dist/ on its own,
 // and for those reads that was most of their start-up (docs/design-notes.md, "Fast start").
-// Everything else still runs from tsc's dist/ as before.
+// Everything else still runs from tsc's dist/ as before. And src/version.ts alone as CommonJS,
+// dist/fast/version.cjs, for bin/helix (a CommonJS file: see there) to answer `--version` with.
 //
 // What stays outside the bundle, imported from dist/ at run time so there is one copy of it:
 //   - src/errors.ts: HelixError is tested with instanceof across the two (bin/helix reports a
@@ -48,7 +49,8 @@ const shareDist = {
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
-      const url = `new URL(${JSON.stringify(distSpecifier(args.path))}, import.meta.url).href`;
+      const base = b.initialOptions.format === 'cjs' ? "require('node:url').pathToFileURL(__filename)" : 'import.meta.url';
+      const url = `new URL(${JSON.stringify(distSpecifier(args.path))}, ${base}).href`;
       return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
     });
   },
@@ -69,9 +71,24 @@ const result = await build({
   plugins: [shareDist],
 });
 
-const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
-const foreign = output.imports.filter((i) => !i.path.startsWith('node:') && !i.path.startsWith('.'));
-if (foreign.length) {
-  process.stderr.write(`bundle: dist/fast/plain.js imports ${foreign.map((i) => i.path).join(', ')}; only node: modules and the shared dist/ files may be imported (scripts/bundle.mjs)\n`);
-  process.exit(1);
+const version = await build({
+  entryPoints: [join(SRC, 'version.ts')],
+  outfile: join(OUT_DIR, 'version.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'linked',
+  sourcesContent: true,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [shareDist],
+});
+
+for (const output of [...Object.values(result.metafile.outputs), ...Object.values(version.metafile.outputs)]) {
+  const foreign = output.entryPoint ? output.imports.filter((i) => !i.path.startsWith('node:') && !i.path.startsWith('.')) : [];
+  if (foreign.length) {
+    process.stderr.write(`bundle: ${output.entryPoint} imports ${foreign.map((i) => i.path).join(', ')}; only node: modules and the shared dist/ files may be imported (scripts/bundle.mjs)\n`);
+    process.exit(1);
+  }
 }
