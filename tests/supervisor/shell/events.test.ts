@@ -46,7 +46,7 @@ describe('writer and parser', () => {
  */
 function writer(path: string, name: string, count: number): ReturnType<typeof spawn> {
   const script = `
-    const { EventLog, makeEvent } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'supervisor', 'events.js'))});
+    const { EventLog, makeEvent } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'supervisor', 'shell', 'events.js'))});
     const log = EventLog.open(process.argv[1]);
     const detail = '${name}'.repeat(4096);
     process.stdout.write('ready\\n');
