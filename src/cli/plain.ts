@@ -22,17 +22,25 @@ async function trackerRead(kind: 'ready' | 'blocked', has: (flag: string) => boo
   writeStdout(kind === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }, place) : await blockedText({ json: has('--json') }, place));
 }
 
-/** Status and next print through the process's streams, guarded and printable as main() makes them. */
-async function withProcessOutput(run: (ctx: import('./common.js').CommandContext) => Promise<import('../supervisor/shell/output.js').CommandResult>): Promise<void> {
-  const [{ guardOutputStreams }, { printOnlyPrintable }, { finishWith, processContext }] = await Promise.all([
-    import('../supervisor/shell/interrupts.js'),
-    import('./terminal.js'),
-    import('./common.js'),
-  ]);
-  guardOutputStreams();
-  printOnlyPrintable();
-  const ctx = processContext();
-  finishWith(ctx.io, await run(ctx));
+/**
+ * Status and next print what main() would print, through file descriptors 1 and 2 like the tracker
+ * reads: creating `process.stdout` on a pipe loads the stream and net modules, and the stream guard
+ * (interrupts.ts) loads the agents' process-group module — most of what a 100-bead `status --json`
+ * cost. The rules are the same: printable text only, a reader that went away is not an error.
+ */
+async function withFdOutput(run: (ctx: import('./common.js').CommandContext) => Promise<import('../supervisor/shell/output.js').CommandResult>): Promise<void> {
+  const [{ writeToFd }, { finishWith }] = await Promise.all([import('./tracker-read.js'), import('./common.js')]);
+  const io: import('./common.js').CommandOutput = {
+    stdout: (text) => writeToFd(1, text),
+    stderr: (text) => writeToFd(2, text),
+    get exitCode() {
+      return typeof process.exitCode === 'number' ? process.exitCode : undefined;
+    },
+    set exitCode(code) {
+      process.exitCode = code;
+    },
+  };
+  finishWith(io, await run({ cwd: process.cwd(), env: process.env, io }));
 }
 
 const PLAIN: PlainCommand[] = [
@@ -41,9 +49,9 @@ const PLAIN: PlainCommand[] = [
   {
     words: ['status'],
     flags: ['--json'],
-    run: (has) => withProcessOutput(async (ctx) => (await import('./commands/status.js')).statusRun(ctx, { json: has('--json') })),
+    run: (has) => withFdOutput(async (ctx) => (await import('./commands/status.js')).statusRun(ctx, { json: has('--json') })),
   },
-  { words: ['next'], flags: [], run: () => withProcessOutput(async (ctx) => (await import('./commands/next.js')).nextRun(ctx)) },
+  { words: ['next'], flags: [], run: () => withFdOutput(async (ctx) => (await import('./commands/next.js')).nextRun(ctx)) },
 ];
 
 /** The run of a plain command line (the arguments after `helix`), or undefined for the full CLI. */

@@ -13,12 +13,12 @@
 // helix itself writes no lease file: its claim lives in the bead (status, pid, start time and
 // both heartbeat keys), written under the tracker lock in one rename, so there is no moment when
 // DDx could see the claim without its heartbeat.
-import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type Bead, HEARTBEAT_KEY, claimedPidOf, timeOf } from './bead.js';
 import { configScalar } from './paths.js';
 import { isPidAlive, thisMachine } from './process.js';
+import { sha1Hex } from './sha1.js';
 
 /** DDx's HeartbeatInterval and HeartbeatTTL (both versions, store.go). */
 export const HEARTBEAT_INTERVAL_MS = 30_000;
@@ -121,7 +121,7 @@ export function leaseDir(storeDir: string, env: NodeJS.ProcessEnv = process.env)
   } catch {
     // a missing folder keeps its absolute path, as EvalSymlinks' error path does
   }
-  const scope = createHash('sha1').update(root).digest('hex');
+  const scope = sha1Hex(root);
   const fromEnv = env.DDX_EXEC_WT_DIR?.trim();
   const fromConfig = fromEnv ? undefined : configScalar(join(storeDir, 'config.yaml'), 'executions', 'temp_worktree_root');
   const runtime = fromEnv ? expandRoot(fromEnv, root, env) : fromConfig ? expandRoot(fromConfig, root, env) : env.TMPDIR || '/tmp';

@@ -15,13 +15,19 @@
 // Why not proper-lockfile: it judges staleness by the lock's mtime (refreshing it on a timer) and
 // writes no pid/acquired_at, so it would break a lock DDx holds for longer than its stale window
 // and DDx could not tell who holds ours.
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
 import { isPidAlive, sleepSync } from './process.js';
 import { MAX_TIMER_SECONDS, quoted } from '../numbers.js';
+
+// node:child_process and node:crypto are loaded when a lock is taken or broken, not when this
+// module is: every read-only command (status, ready) loads the store and so this file, and the
+// two modules cost it several milliseconds of start-up (npm run bench:start).
+const load = createRequire(import.meta.url);
+const randomBytes = (size: number): Buffer => (load('node:crypto') as typeof import('node:crypto')).randomBytes(size);
+const childProcess = (): typeof import('node:child_process') => load('node:child_process') as typeof import('node:child_process');
 
 export const LOCK_DIR_NAME = 'beads.lock';
 export const LOCK_POLL_MS = 50;
@@ -220,7 +226,7 @@ let flockMissing = false;
 export function tryStaleBreakGuard(lockDir: string): number | 'busy' | 'unavailable' {
   if (flockMissing) return 'unavailable';
   const fd = openSync(staleBreakGuardPath(lockDir), 'a+', 0o600);
-  const r = spawnSync('flock', ['-n', '3'], { stdio: ['ignore', 'ignore', 'ignore', fd] });
+  const r = childProcess().spawnSync('flock', ['-n', '3'], { stdio: ['ignore', 'ignore', 'ignore', fd] });
   if (r.error) {
     closeSync(fd);
     if ((r.error as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -1,6 +1,7 @@
 // A command pays only for what it uses (issue 23): src/cli/command-list.ts loads one command file,
-// and that file loads its library lazily. Checked on the built CLI by recording every module a
-// real `helix` process resolves (a structural check; the time it saves is in `npm run bench`).
+// and that file loads its library lazily; the plain commands run from one bundled module
+// (scripts/bundle.mjs). Checked on the built CLI by recording every module a real `helix` process
+// resolves (a structural check; the time it saves is in `npm run bench`).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,14 +22,23 @@ function modulesLoadedBy(args: string[]): string[] {
 }
 
 describe('lazy command loading', () => {
-  it('status --json loads its own command file and library, not commander, the other commands, the agent runner or SQLite', () => {
+  it('status --json loads the plain-path bundle and the shared errors module, not commander, the other commands, the agent runner or SQLite', () => {
     const loaded = modulesLoadedBy(['status', '--json']);
-    expect(loaded).toContain('dist/cli/commands/status.js');
-    const commandFiles = loaded.filter((m) => m.startsWith('dist/cli/commands/'));
-    expect(commandFiles).toEqual(['dist/cli/commands/status.js']);
-    // execa (the agent runner) and better-sqlite3 (the memory store): neither is needed to report
-    // status; nor is commander, for a command line this plain (src/cli/plain.ts)
-    expect(loaded.filter((m) => /node_modules\/(execa|better-sqlite3|commander)\//.test(m))).toEqual([]);
+    // one bundled module (scripts/bundle.mjs) and the one module it shares with dist/, nothing
+    // else of helix's, and no package: execa (the agent runner) and better-sqlite3 (the memory
+    // store) are not needed to report status; nor is commander, for a command line this plain
+    expect(loaded.filter((m) => !m.startsWith('node:')).sort()).toEqual(['bin/helix', 'dist/errors.js', 'dist/fast/plain.js']);
+  });
+
+  it('the bundle holds the plain commands and their libraries, with a source map back to src/', () => {
+    const map = JSON.parse(readFileSync(join(REPO_ROOT, 'dist/fast/plain.js.map'), 'utf8')) as { sources: string[]; sourcesContent: string[] };
+    const sources = map.sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    expect(sources.filter((s) => s.startsWith('src/cli/commands/')).sort()).toEqual(['src/cli/commands/next.ts', 'src/cli/commands/status.ts']);
+    expect(sources).toContain('src/tracker/read.ts');
+    // the memory store and the agent runner stay in dist/, imported only when a project needs them
+    expect(sources.filter((s) => s.includes('node_modules') || s === 'src/memory/index.ts' || s === 'src/agents/run-agent.ts' || s === 'src/errors.ts')).toEqual([]);
+    expect(map.sourcesContent.every((text) => text.length > 0)).toBe(true);
+    expect(readFileSync(join(REPO_ROOT, 'dist/fast/plain.js'), 'utf8')).toMatch(/\/\/# sourceMappingURL=plain\.js\.map\n$/);
   });
 
   it('a tracker command loads the tracker wiring only', () => {

@@ -37,8 +37,8 @@ export function checkoutCopy(prefix = 'helix checkout-'): string {
   const root = join(tempDir(prefix), 'helix src');
   mkdirSync(root);
   // dist/unique-path.js and dist/atomic-write.js: settings-cli.js names its backups and writes with them;
-  // dist/version.js: the launcher's `--version`
-  for (const path of ['bin', 'skills', 'package.json', 'scripts/install-local-skills.sh', 'dist/installer', 'dist/unique-path.js', 'dist/atomic-write.js', 'dist/version.js']) {
+  // dist/fast/version.cjs: the launcher's `--version`
+  for (const path of ['bin', 'skills', 'package.json', 'scripts/install-local-skills.sh', 'dist/installer', 'dist/unique-path.js', 'dist/atomic-write.js', 'dist/fast/version.cjs']) {
     cpSync(join(REPO_ROOT, path), join(root, path), { recursive: true });
   }
   return root;
