@@ -9,7 +9,7 @@ import { type Effect, type Event, type MachineState, assertOneNextEvent, step } 
 import type { AttemptOutcome } from '../core/outcome.js';
 import { RunInterrupted } from './agent-call.js';
 import { attempt } from './attempt.js';
-import { markBlocked } from './bead-writes.js';
+import { markBlocked, parkBead } from './bead-writes.js';
 import { runAction, runCheck, runReview } from './drain.js';
 import { closeEpic, readQueue, refreshContext } from './queue.js';
 import { recoverOrphans } from './recovery.js';
@@ -86,8 +86,8 @@ export class Supervisor {
   }
 
   /** The run-complete line, blocker report and final run-state: printed on every exit path (docs/contract/bash-interface.md §2.13). */
-  finish(reason: string, extra: Record<string, unknown> = {}): void {
-    finishRun(this.context, reason, extra, this.systemicLines);
+  async finish(reason: string, exitCode: number, detail: string, extra: Record<string, unknown> = {}): Promise<void> {
+    await finishRun(this.context, reason, extra, this.systemicLines, exitCode, this.context.state.stopDetail ?? detail);
   }
 
   /** `helix build`: one attempt on one bead, no queue drain, no review (the Bash `build` had none). */
@@ -122,6 +122,12 @@ export class Supervisor {
         return closeEpic(run, effect.epicId);
       case 'markBlocked':
         markBlocked(run, effect.id, effect.reason);
+        return undefined;
+      case 'park':
+        parkBead(run, effect.id, effect.attempts);
+        return undefined;
+      case 'record':
+        await run.record.record(effect.event);
         return undefined;
       case 'sleep':
         if (effect.seconds > 0) await sleep(effect.seconds * 1000, undefined, { signal: run.session.signal }).catch(() => undefined);

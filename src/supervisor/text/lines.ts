@@ -234,6 +234,21 @@ export const RUN = {
   actionDetail: (action: string, detail: string) => say('narrative', `helix: ${action}: ${detail}`),
   systemicMemory: (line: string) => `helix:   systemic: ${line}`,
   blockerReportFailed: (message: string) => `helix: could not write the blocker report: ${message}`,
+
+  // helix: an overnight run (usage limits, budgets, parks, notifications, the event log)
+  /** A build call ended on a usage or rate limit: not an attempt; the run waits until `resumeAt` (ISO, UTC). */
+  limitPause: (agent: string, kind: string, id: string, resumeAt: string, detail: string) =>
+    stamped('always', `${agent} ${kind} limit on ${id} (not counted as an attempt; claim released): waiting until ${resumeAt} — ${detail}`),
+  limitResume: (agent: string, seconds: number) => stamped('always', `resuming after waiting ${Math.round(seconds)}s for the ${agent} limit`),
+  limitStop: (detail: string) => `helix: stopping: LIMIT: ${detail}`,
+  budgetStop: (detail: string) => `helix: stopping: BUDGET: ${detail}`,
+  beadBudgetReached: (id: string, detail: string) => say('always', `helix: skipping ${id}: ${detail}`),
+  /** After run complete: what the caps count, said when a call reported no cost (codex never does) or a cap is set. */
+  spent: (words: string) => `helix: ${words}`,
+  parked: (id: string, until: string) => say('narrative', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
+  couldNotPark: (id: string, message: string) => say('narrative', `helix: could not park ${id}: ${message}`),
+  notifyFailed: (why: string) => say('narrative', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
+  eventLogFailed: (message: string) => say('narrative', `helix: could not write the event log: ${message}; the run goes on without it`),
 };
 
 // ── helix: the run's own bookkeeping (claims, notes, heartbeats, batches, memory, run-state) ──

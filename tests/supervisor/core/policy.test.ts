@@ -40,6 +40,8 @@ describe('defaultSettings', () => {
       systemicThreshold: 3,
       velocityFactor: 5,
       velocitySeconds: 60,
+      maxWaitMs: 21_600_000,
+      budget: {},
     });
   });
 
