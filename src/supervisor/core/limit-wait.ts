@@ -41,6 +41,7 @@ export function limitWait(limit: UsageLimit, streak: LimitStreak, now: number, m
   const ms = named ? (limit.resetsAt as number) - now + (limit.relative ? RELATIVE_MARGIN_MS : RESET_MARGIN_MS) : Math.min(FIRST_WAIT_MS * 2 ** streak.waits, LONGEST_WAIT_MS);
   if (streak.waitedMs + ms > maxWaitMs) {
     const what = `${limit.agent} ${limit.kind} limit`;
+    if (maxWaitMs === 0) return { action: 'stop', line: `${what}: --max-wait 0 waits for none (${limit.detail})` };
     const why = named
       ? `it resets at ${new Date(limit.resetsAt as number).toISOString()}, beyond --max-wait ${formatDuration(maxWaitMs)}`
       : `still limited after waiting ${formatDuration(streak.waitedMs)} (--max-wait ${formatDuration(maxWaitMs)})`;
