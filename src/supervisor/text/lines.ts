@@ -385,6 +385,7 @@ export const USAGE = `Usage:
   helix doctor [--fix]
   helix start [helix run options...]
   helix stop
+  helix log [-f]
   helix status [--json]
   helix next
   helix review [--agent <harness>] [scope]
@@ -402,6 +403,7 @@ Commands:
   doctor      Check installation health; --fix auto-repairs plugin symlinks and skills
   start       Launch helix run as a background process (PID file written)
   stop        Kill the background helix run cleanly
+  log         The current run's events; -f follows it (bead n of m, elapsed, spend)
   build       Run one bounded implementation pass
   check       Run the bounded HELIX queue-health check
   align       Run reconcile-alignment for a scope (default: repo)
@@ -433,6 +435,10 @@ Options:
   --review-threshold N  Skip review for changes below N lines (default: 100)
   --review-agent    Use a different agent for reviews (default: the agent that did not build)
   --no-memory       Neither inject memories nor feed results back (HELIX_MEMORY=0)
+  --max-wait D      Longest wait for usage/rate limits, Go duration (default: 6h; 0 = stop at the first)
+  --max-cost USD    Stop the run once the agents report this much spent
+  --max-tokens N    Stop the run once this many tokens are spent
+  --max-duration D  Start no attempt once the run is this old (Go duration: 90s, 45m, 8h)
   --dry-run         Print the agent command instead of executing it
   --quiet, -q       Suppress progress output (command echo, prompt sizes)
   --summary, -s     Concise output with log-file line pointers (implies --quiet)
@@ -449,6 +455,7 @@ Environment:
   HELIX_EXECUTOR       execute-bead (default) or execute-loop (DDx claims and closes)
   HELIX_VERIFY_CMD     Verification command run after each completed attempt
   HELIX_MEMORY         0 = the run neither injects nor feeds back memories
+  HELIX_NOTIFY         A program (JSON argv array) given one JSON event on stdin at run end, stops, limits, blockers
 
 Adversarial rotation:
   Primary agent handles design/align/review.
