@@ -12,12 +12,17 @@ import type { CommandResult } from './output.js';
 import { openStore } from './project.js';
 import { readRunState } from './run-state.js';
 
-/** The event file of the current or last run, from run-state. */
+/** The event file of the current or last run, and its process, from run-state. */
 export function currentEventLog(cwd: string, env: NodeJS.ProcessEnv): string {
+  return currentRun(cwd, env).events;
+}
+
+function currentRun(cwd: string, env: NodeJS.ProcessEnv): { events: string; pid: number | undefined } {
   const { store } = openStore(cwd, env);
-  const events = readRunState(store.dir)?.events;
+  const state = readRunState(store.dir);
+  const events = state?.events;
   if (typeof events !== 'string' || events === '') throw new HelixError('notFound', 'helix log: no run has written an event log here yet (run `helix run` first)');
-  return events;
+  return { events, pid: typeof state?.run_pid === 'number' ? state.run_pid : undefined };
 }
 
 /** `helix log`: every event of the run so far, one line each. */
@@ -37,11 +42,12 @@ export function printLog(cwd: string, env: NodeJS.ProcessEnv): CommandResult {
  * 0 when the stop event came, 1 when the run's process died without one.
  */
 export async function followLog(cwd: string, env: NodeJS.ProcessEnv, print: (line: string) => void, signal: AbortSignal, pollMs = 250): Promise<number> {
-  const path = currentEventLog(cwd, env);
+  const { events: path, pid } = currentRun(cwd, env);
   const until = new AbortController();
   const stopAll = () => until.abort();
   signal.addEventListener('abort', stopAll, { once: true });
-  let progress = NO_PROGRESS;
+  // the run's pid from run-state until its run_start event is read
+  let progress = { ...NO_PROGRESS, pid };
   // a run killed without its stop event: checked on every poll through the follower's own wait
   const watch = setInterval(() => {
     if (progress.pid !== undefined && !progress.stopped && !isPidAlive(progress.pid)) until.abort();
