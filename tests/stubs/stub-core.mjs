@@ -139,7 +139,7 @@ function readScript() {
 
 /**
  * The first unconsumed response whose `when` matches this call (a kind, program or action name,
- * or a list of them; no `when` matches anything). Consumed indices live in `<script>.state`,
+ * or a list of them; no `when` matches anything) and whose `ids`, when given, name its bead. Consumed indices live in `<script>.state`,
  * guarded by an O_EXCL lock file so concurrent calls never take the same response.
  */
 function takeResponse(script, call) {
@@ -153,6 +153,8 @@ function takeResponse(script, call) {
     const index = script.responses.findIndex((response, i) => {
       if (consumed.includes(i)) return false;
       const when = response.when === undefined ? [] : [].concat(response.when);
+      // `ids`: only calls for one of these beads take the response
+      if (response.ids !== undefined && !response.ids.includes(call.id)) return false;
       return when.length === 0 || when.some((w) => tags.includes(w));
     });
     if (index < 0) return { index: null, response: null };
