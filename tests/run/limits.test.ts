@@ -120,6 +120,16 @@ describe('a build that ends on a usage or rate limit', () => {
     expect(p.runState()).toMatchObject({ attempted_cycles: 0, interrupted_by: 'SIGTERM' });
   });
 
+  it('the drain check on a limit: the run waits and checks again, instead of stopping on a failed check', () => {
+    const p = new Project({ beads: [], script: { ...DIRECT, responses: [{ when: 'check', turnFailed: 'rate limit exceeded: Please try again in 0.2s.', exit: 1 }] } });
+    const r = p.helix([...QUIET_RUN, '--agent', 'codex']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(p.checkCalls()).toHaveLength(2);
+    expect(r.stderr).toMatch(/codex rate limit on the check \(checked again after the wait\): waiting until /);
+    expect(r.stderr).not.toContain('check failed after queue drain');
+    expect(p.runState()).toMatchObject({ stop_reason: 'completed' });
+  });
+
   it('a model that merely writes "rate limit" in a failing answer hit no limit: it is a failed attempt as before', () => {
     const p = new Project({
       beads: [bead({ id: 'hx-000000aa' })],

@@ -110,10 +110,11 @@ export type Event =
   | { type: 'interrupted'; attemptInFlight: boolean; exitCode: number }
   | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
   /**
-   * The build call ended on a usage or rate limit (agents/usage-limit.ts): not an attempt of the
-   * bead — its claim is released, nothing is counted against it. `at`: when (ms since the epoch).
+   * A build (`bead`) or the drain check (no bead) ended on a usage or rate limit
+   * (agents/usage-limit.ts): not an attempt of the bead — its claim is released, nothing is
+   * counted against it. `at`: when (ms since the epoch).
    */
-  | ({ type: 'limited'; bead: Bead; limit: UsageLimit; at: number } & Spent)
+  | ({ type: 'limited'; bead?: Bead; limit: UsageLimit; at: number } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
@@ -199,7 +200,7 @@ function madeCall(event: Event): boolean {
 function countSpend(state: MachineState, event: Event, spent: Spent): MachineState {
   const call = { tokens: spent.tokens ?? 0, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
   const spend = addSpend(state.spend, call);
-  const bead = event.type === 'attempted' || event.type === 'limited' ? event.bead.id : undefined;
+  const bead = event.type === 'attempted' || event.type === 'limited' ? event.bead?.id : undefined;
   const beadSpend = bead ? { ...state.beadSpend, [bead]: addSpend(state.beadSpend[bead] ?? NO_SPEND, call) } : state.beadSpend;
   return { ...state, spend, beadSpend };
 }
@@ -419,7 +420,7 @@ function afterLimit(state: MachineState, event: Extract<Event, { type: 'limited'
   return {
     state: { ...state, limitStreak: afterWait(state.limitStreak, decision.ms), passedOver: [] },
     effects: [
-      line(RUN.limitPause(limit.agent, limit.kind, event.bead.id, resumeAt, limit.detail)),
+      line(RUN.limitPause(limit.agent, limit.kind, event.bead?.id ?? 'the check', resumeAt, limit.detail)),
       { type: 'record', event: { ...base, resume_at: resumeAt } },
       { type: 'sleep', seconds },
       line(RUN.limitResume(limit.agent, seconds)),

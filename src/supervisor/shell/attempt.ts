@@ -14,8 +14,6 @@ import {
   agentTimeoutSeconds,
   ddxAttemptSpend,
   ddxUsageLimit,
-  ddxUsageLimitOf,
-  usageLimitOf,
   parseExecuteBeadResult,
   parseTryResult,
 } from '../../agents/index.js';
@@ -28,7 +26,7 @@ import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf
 import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
-import { type AgentCall, answerOf, callAgent } from './agent-call.js';
+import { type AgentCall, answerOf, callAgent, limitOfCall } from './agent-call.js';
 import { clearInjected, editNotes } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
@@ -79,7 +77,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
       const build = buildCall(run, bead, prompt, command);
       run.event({ type: 'dispatch', bead: bead.id, action: 'build', agent: build.call.label, model: build.call.model ?? null, effort: run.session.plan.primary.effort ?? null });
       call = await callAgent(run.calls, build.command, build.call);
-      limit = limitOfBuild(run, build.command, call);
+      limit = limitOfCall(build.command, call, run.now());
     } catch (error) {
       // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
       // left on a released bead they would be fed back by some later recovery. Drop them.
@@ -115,16 +113,6 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
   const { tokens, costUsd } = spent;
   return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
-}
-
-/**
- * Did the build end on a usage or rate limit? Read from the agent's structured output only
- * (agents/usage-limit.ts): claude's and codex's events on a direct call, DDx's JSON result.
- */
-function limitOfBuild(run: RunContext, command: AgentCommand, call: AgentCall): UsageLimit | undefined {
-  if (call.exitCode === 0 || call.timedOut) return undefined;
-  if (command.file === 'ddx') return ddxUsageLimitOf(call.stdout);
-  return usageLimitOf(command.format, call.stdout, run.now());
 }
 
 /**

@@ -236,9 +236,9 @@ export const RUN = {
   blockerReportFailed: (message: string) => `helix: could not write the blocker report: ${message}`,
 
   // helix: an overnight run (usage limits, budgets, parks, notifications, the event log)
-  /** A build call ended on a usage or rate limit: not an attempt; the run waits until `resumeAt` (ISO, UTC). */
-  limitPause: (agent: string, kind: string, id: string, resumeAt: string, detail: string) =>
-    stamped('always', `${agent} ${kind} limit on ${id} (not counted as an attempt; claim released): waiting until ${resumeAt} — ${detail}`),
+  /** A build (or the check) ended on a usage or rate limit: not an attempt; the run waits until `resumeAt` (ISO, UTC). */
+  limitPause: (agent: string, kind: string, what: string, resumeAt: string, detail: string) =>
+    stamped('always', `${agent} ${kind} limit on ${what} (${what === 'the check' ? 'checked again after the wait' : 'not counted as an attempt; claim released'}): waiting until ${resumeAt} — ${detail}`),
   limitResume: (agent: string, seconds: number) => stamped('always', `resuming after waiting ${Math.round(seconds)}s for the ${agent} limit`),
   limitStop: (detail: string) => `helix: stopping: LIMIT: ${detail}`,
   budgetStop: (detail: string) => `helix: stopping: BUDGET: ${detail}`,
