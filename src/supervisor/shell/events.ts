@@ -10,6 +10,7 @@
 // next event. Readers hold back a last line without its newline: it may still be being written.
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { printable } from '../../terminal-text.js';
 
 import { EVENT_FORMAT_VERSION, type EventBody, type HelixEvent } from '../core/run-events.js';
 
@@ -18,7 +19,10 @@ export type { EventBody, EventType, HelixEvent, SpendFields } from '../core/run-
 
 /** The event as its line: JSON (which escapes every newline inside strings) and one newline. */
 export function eventLine(event: HelixEvent): string {
-  return `${JSON.stringify(event)}\n`;
+  // JSON escapes C0 controls; `printable` also shows C1 controls (U+009B is CSI to a UTF-8
+  // terminal), DEL and the bidirectional overrides as `\uXXXX` — still valid JSON, and a bead
+  // title or an agent's words never reach a terminal showing the file (`tail -f`) as a sequence
+  return `${printable(JSON.stringify(event))}\n`;
 }
 
 /** Builds an event of `run` at `time` (the caller's clock). */
