@@ -130,6 +130,14 @@ describe('a build that ends on a usage or rate limit', () => {
     expect(p.runState()).toMatchObject({ stop_reason: 'completed' });
   });
 
+  it('helix build on a limit: not an attempt, one line with the reset, exit 20, the bead as it was', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-000000aa' })], script: { ...DIRECT, responses: [{ when: 'implementation', turnFailed: "You've hit your usage limit. Try again at Nov 29th, 2026 7:41 PM.", exit: 1 }] } });
+    const r = p.helix(['build', '--summary', '--agent', 'codex']);
+    expect(r.status, r.stderr).toBe(20);
+    expect(r.stderr).toMatch(/^helix: build of hx-000000aa not attempted \(claim released\): codex usage limit, resets at 2026-11-\d\dT\d\d:\d\d:00\.000Z: You've hit your usage limit\. /m);
+    expectUntouched(p, 'hx-000000aa');
+  });
+
   it('a model that merely writes "rate limit" in a failing answer hit no limit: it is a failed attempt as before', () => {
     const p = new Project({
       beads: [bead({ id: 'hx-000000aa' })],

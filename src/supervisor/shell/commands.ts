@@ -2,7 +2,7 @@
 // dry run. Each takes plain options and returns its exit code and the lines it leaves for the
 // terminal (a CommandResult); src/cli/commands/run.ts, build.ts and check.ts turn flags into these
 // options and print the result.
-import { describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
+import { type UsageLimit, describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../tracker/index.js';
 import { type Interrupt, type InterruptWatch, watchInterrupts } from './interrupts.js';
@@ -178,7 +178,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   return watchInterrupts(async (watch): Promise<CommandResult> => {
     let supervisor: Supervisor | undefined;
     let memory: MemoryPort | undefined;
-    let outcome: { value: AttemptOutcome } | { error: unknown };
+    let outcome: { value: AttemptOutcome | { kind: 'limited'; limit: UsageLimit } } | { error: unknown };
     try {
       memory = options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined;
       supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal: watch.signal });
@@ -199,8 +199,13 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   });
 }
 
-function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome): number {
+function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome | { kind: 'limited'; limit: UsageLimit }): number {
   if (result.kind === 'completed') return EXIT.ok;
+  if (result.kind === 'limited') {
+    const { agent, kind, resetsAt, detail } = result.limit;
+    output.always(BUILD.limited(bead.id, `${agent} ${kind} limit${resetsAt !== undefined ? `, resets at ${new Date(resetsAt).toISOString()}` : ''}: ${detail}`));
+    return EXIT.limitWait;
+  }
   output.always(BUILD.notCompleted(bead.id, 'detail' in result ? result.detail : result.kind));
   return EXIT.error;
 }

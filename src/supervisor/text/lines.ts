@@ -355,6 +355,8 @@ export const BUILD = {
   placeholderId: '<ready-bead>',
   // helix: `helix build` owns claim and close (cli.md), so it says when the pass did not complete
   notCompleted: (id: string, detail: string) => `helix: build of ${id} did not complete: ${detail}`,
+  /** helix: the build ran into a usage or rate limit: not an attempt, the claim released (exit 20). */
+  limited: (id: string, detail: string) => `helix: build of ${id} not attempted (claim released): ${detail}`,
 };
 
 // ── §16 start / stop ─────────────────────────────────────────────────────────────────────────
