@@ -113,7 +113,8 @@ export class RunContext {
         total_cost_usd: s.costUsd !== undefined ? Number(s.costUsd.toFixed(6)) : null,
         // what the budget caps count: the cost of calls that reported none is not in cost_usd
         spent: spendFields(s.spend),
-        events: this.record.path ?? null,
+        // the run's event log (helix build writes none: the last run's stays named)
+        ...(this.record.path ? { events: this.record.path } : {}),
         last_run: this.now().toISOString(),
         agent: this.session.plan.primary.agent,
         log: this.session.output.logName,
