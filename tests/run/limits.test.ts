@@ -16,7 +16,7 @@ const CLAIM_KEYS = ['claimed-pid', 'claimed-at', 'claim-token', 'claimed-machine
 function notifier(p: Project): { env: NodeJS.ProcessEnv; events: () => Array<Record<string, unknown>> } {
   const script = p.path('notify.mjs');
   const out = p.path('notified.jsonl');
-  writeFileSync(script, "let s='';process.stdin.on('data',d=>s+=d);process.stdin.on('end',()=>require('node:fs').appendFileSync(process.argv[2],s));\n".replace("require('node:fs')", "(await import('node:fs'))").replace('process.stdin.on(\'end\',()=>', 'process.stdin.on(\'end\',async()=>'));
+  writeFileSync(script, "import { appendFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d));\nprocess.stdin.on('end', () => appendFileSync(process.argv[2], s));\n");
   return {
     env: { HELIX_NOTIFY: JSON.stringify([process.execPath, script, out]) },
     events: () => {
