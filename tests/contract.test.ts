@@ -99,6 +99,9 @@ describe('defaults', () => {
       systemicThreshold: 3,
       velocityFactor: 5,
       velocitySeconds: 60,
+      // issue 24: wait out usage limits up to 6 hours; no spend cap unless one is given
+      maxWaitMs: 6 * 3_600_000,
+      budget: {},
     });
   });
 

@@ -43,7 +43,7 @@ export {
 export type { BackfillStatus, NextAction, PlanStatus, PolishStatus, ReviewStatus, Trailers } from './trailers.js';
 export { ALTERNATE_ACTIONS, DEFAULT_AGENT, DEFAULT_EFFORT, EFFORT_LEVELS, agentForAction, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
 export { jsonEvents, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
-export { claudeUsageLimit, codexResetTime, codexUsageLimit, ddxUsageLimit, usageLimitOf } from './usage-limit.js';
+export { claudeUsageLimit, codexResetTime, codexUsageLimit, ddxUsageLimit, ddxUsageLimitOf, usageLimitOf } from './usage-limit.js';
 export type { LimitKind, UsageLimit } from './usage-limit.js';
 export type { AgentAnswer, AgentUsage } from './agent-output.js';
 export { CLAUDE_ROOT_REFUSAL, claudeRootHint, claudeRootWarning, claudeWouldRefuse, rootRefusalIn } from './sandbox.js';

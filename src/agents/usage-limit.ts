@@ -22,6 +22,7 @@
 // Pure functions of the collected stdout (and `now`, for relative resets).
 import type { AnswerFormat } from './command.js';
 import { jsonEvents } from './agent-output.js';
+import { findJsonDocument } from './json-in-output.js';
 
 /**
  * usage: a plan's usage window (a Claude subscription's 5-hour or weekly limit, ChatGPT's Codex
@@ -35,6 +36,11 @@ export interface UsageLimit {
   kind: LimitKind;
   /** When the limit resets (ms since the epoch), when the agent said; undefined when it did not. */
   resetsAt?: number;
+  /**
+   * The reset was named relative to now ("try again in 1.5s"): measured on helix's own clock, so
+   * no margin for another clock or a rounded minute is needed.
+   */
+  relative?: true;
   /** The agent's own report, one line, for helix's line and the event log. */
   detail: string;
 }
@@ -88,7 +94,8 @@ export function codexUsageLimit(events: Json[], now: Date): UsageLimit | undefin
   const match = CODEX_LIMITS.find((l) => l.pattern.test(message));
   if (!match) return undefined;
   const resetsAt = codexResetTime(message, now);
-  return { agent: 'codex', kind: match.kind, ...(resetsAt === undefined ? {} : { resetsAt }), detail: oneLine(message) };
+  const relative = resetsAt !== undefined && /try again in\s*\d/i.test(message);
+  return { agent: 'codex', kind: match.kind, ...(resetsAt === undefined ? {} : { resetsAt }), ...(relative ? { relative: true as const } : {}), detail: oneLine(message) };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -143,6 +150,14 @@ export function ddxUsageLimit(result: Json): UsageLimit | undefined {
   const cancelled = /^cancelled: auth\/rate-limit detected \((.*)\)$/.exec(text);
   const kind = cancelled ? DDX_CANCEL_PATTERNS[cancelled[1] ?? ''] : undefined;
   return kind ? { agent: 'ddx', kind, detail: oneLine(text) } : undefined;
+}
+
+/** DDx's limit from a build's stdout: the JSON result execute-bead prints (the last object of an array). */
+export function ddxUsageLimitOf(stdout: string): UsageLimit | undefined {
+  const found = findJsonDocument(stdout);
+  if (found.kind !== 'found') return undefined;
+  const value = Array.isArray(found.value) ? found.value.filter(isRecord).pop() : found.value;
+  return isRecord(value) ? ddxUsageLimit(value) : undefined;
 }
 
 function textOf(result: Json): string {

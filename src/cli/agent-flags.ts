@@ -2,6 +2,7 @@
 // output mode, the agent and its model and effort), and the flags `run` and `start` share.
 import { Option } from 'commander';
 import { parseNumber } from '../numbers.js';
+import { parseDurationFlag } from '../durations.js';
 import { type CommandContext, type CommonOptions, type HelixCommand, chosenAgent } from './program.js';
 
 type OutputMode = import('../supervisor/shell/output.js').OutputMode;
@@ -25,7 +26,17 @@ export interface RunFlags extends CommonOptions {
   autoReview: boolean;
   reviewThreshold?: number;
   reviewAgent?: string;
+  maxWait?: string;
+  maxCost?: string;
+  maxTokens?: string;
+  maxDuration?: string;
 }
+
+/** Checks a value as it is parsed (a bad one is one line and exit 7), keeps the text for the supervisor's parser. */
+const checked = (check: (value: string) => unknown) => (value: string) => {
+  check(value);
+  return value;
+};
 
 export function withRunFlags(command: HelixCommand): HelixCommand {
   return command
@@ -36,5 +47,16 @@ export function withRunFlags(command: HelixCommand): HelixCommand {
     .option('--no-auto-align', 'do not auto-run align on ALIGN / before STOP')
     .option('--no-auto-review', 'no post-implementation review')
     .option('--review-threshold <n>', 'changed lines below which review is skipped (default 100)', wholeNumber('--review-threshold', MAX_REVIEW_THRESHOLD_LINES))
-    .option('--review-agent <agent>', 'agent for reviews (cross-model)') as HelixCommand;
+    .option('--review-agent <agent>', 'agent for reviews (cross-model)')
+    .option('--max-wait <duration>', 'longest wait for usage/rate limits to reset, Go syntax (default 6h; 0 = stop at the first limit)', checked((v) => parseDurationFlag('--max-wait', v)))
+    .option('--max-cost <usd>', 'stop once the agents report this many US dollars spent (0 = no cap)', checked((v) => parseNumber('--max-cost', v, { min: 0, max: Number.MAX_SAFE_INTEGER, fraction: true })))
+    .option('--max-tokens <n>', 'stop once this many tokens are spent (0 = no cap)', checked((v) => parseNumber('--max-tokens', v, { min: 0, max: Number.MAX_SAFE_INTEGER })))
+    .option('--max-duration <duration>', 'start no attempt once the run is this old, Go syntax (0 = no cap)', checked((v) => parseDurationFlag('--max-duration', v))) as HelixCommand;
+}
+
+/** The run flags' caps as supervisor settings (core/limit-wait.ts and core/budget.ts parse them). */
+export async function capSettings(o: RunFlags): Promise<Record<string, unknown>> {
+  const { parseMaxWait } = await import('../supervisor/core/limit-wait.js');
+  const { parseBudgetFlags } = await import('../supervisor/core/budget.js');
+  return { maxWaitMs: parseMaxWait(o.maxWait), budget: parseBudgetFlags(o) };
 }

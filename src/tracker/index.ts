@@ -9,6 +9,7 @@ export * from './fingerprint.js';
 export * from './stale.js';
 export * from './claim.js';
 export * from './close.js';
+export * from './park.js';
 export * from './create.js';
 export * from './update.js';
 export * from './edit.js';

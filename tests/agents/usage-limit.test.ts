@@ -73,7 +73,9 @@ describe('codex', () => {
     ['You hit your spend cap set in your workspace. Increase your spend cap to continue.', 'quota', undefined],
   ])('%s → %s, resets %s', (message, kind, reset) => {
     const limit = codexUsageLimit(failed(message), now);
-    expect(limit).toEqual({ agent: 'codex', kind, detail: message, ...(reset ? { resetsAt: Date.parse(reset) } : {}) });
+    // a reset named relative to now ("try again in 1.5s") is marked: no clock-skew margin is added to it
+    const relative = /try again in/.test(message);
+    expect(limit).toEqual({ agent: 'codex', kind, detail: message, ...(reset ? { resetsAt: Date.parse(reset) } : {}), ...(relative ? { relative: true } : {}) });
   });
 
   it.each([

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { type AgentRunResult, claudeCommand, codexCommand, jsonEvents, runAgentCommand, usageLimitOf } from '../../src/agents/index.js';
 import { API_OF, type Agent, E2EProject, MODEL_OF, withModelApi } from './real-cli-project.js';
 import { LIMITS, type ModelApi, type Step } from './model-api.js';
+import { bead } from '../helpers/bead.js';
 
 let api: ModelApi;
 withModelApi((started) => {
@@ -132,7 +133,7 @@ describe('codex (real CLI) on a limit', () => {
     expect(api.mainRequests('openai')).toHaveLength(6);
     expect(failedMessage(c)).toMatch(/^rate limit exceeded: .*Please try again in 1s\.$/);
     const at = new Date(c.ended);
-    expect(limitOf('codex', c, at)).toEqual({ agent: 'codex', kind: 'rate', resetsAt: at.getTime() + 1000, detail: failedMessage(c) });
+    expect(limitOf('codex', c, at)).toEqual({ agent: 'codex', kind: 'rate', resetsAt: at.getTime() + 1000, relative: true, detail: failedMessage(c) });
   });
 
   it('an account out of credit (insufficient_quota): no retry, "Quota exceeded."; a limit without a reset', async () => {
@@ -157,5 +158,38 @@ describe('an answer that talks about limits (real CLIs)', () => {
     expect(c.result.exitCode).toBe(0);
     expect(c.result.answer).toBe(TALK_OF_LIMITS);
     expect(limitOf(agent, c)).toBeUndefined();
+  });
+});
+
+describe('helix run on a limit (real CLIs through bin/helix)', () => {
+  it('codex: a rate limit inside the stream ("try again in 1s") is waited out and the bead is then built — one attempt, no failure', async () => {
+    const id = 'hx-e2e0a001';
+    const p = new E2EProject(api, 'codex', { beads: [bead({ id, title: 'Close me' })] });
+    api.script(API_OF.codex, [
+      // codex retries 5 times, then gives up with the API's words: six answers
+      { limit: LIMITS.openaiStreamRateLimit(1), times: 6 },
+      { shell: `${p.helixShim} tracker close ${id}` },
+      { text: `Closed ${id}.` },
+    ]);
+    const r = await p.helix(['run', '--max-cycles', '1', '--no-auto-review', '--no-auto-align']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`codex rate limit on ${id} \\(not counted as an attempt; claim released\\): waiting until \\S+ — rate limit exceeded: `));
+    expect(r.stderr).toMatch(/resuming after waiting \d+s for the codex limit/);
+    expect(p.bead(id).status).toBe('closed');
+    expect(p.runState()).toMatchObject({ attempted_cycles: 1, completed_cycles: 1 });
+  });
+
+  it('claude: a spent subscription window that resets beyond --max-wait stops the run at once (exit 20); the bead is as it was', async () => {
+    const id = 'hx-e2e0a002';
+    const p = new E2EProject(api, 'claude', { beads: [bead({ id, title: 'Not tonight' })], env: { ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-e2e-standin' } });
+    api.script(API_OF.claude, [{ limit: LIMITS.anthropicSubscriptionLimit(ahead(2 * 3600)), times: Infinity }]);
+    const r = await p.helix(['run', '--no-auto-review', '--no-auto-align', '--max-wait', '1h']);
+    expect(r.status, r.stderr).toBe(20);
+    expect(r.stderr).toMatch(/^helix: stopping: LIMIT: claude usage limit: it resets at \S+, beyond --max-wait 1h /m);
+    const b = p.bead(id);
+    expect(b.status).toBe('open');
+    expect(b.labels ?? []).not.toContain('blocked');
+    expect(b).not.toHaveProperty('claimed-pid');
+    expect(p.runState()).toMatchObject({ stop_reason: 'limit', attempted_cycles: 0 });
   });
 });

@@ -73,6 +73,14 @@ describe('feedback after an attempt', () => {
     const json = JSON.parse(p.helix(['status', '--json']).stdout);
     expect(json.memory).toMatchObject({ total_memories: 4, with_feedback: 3 });
     expect(json.run.memory_status).toBe('on');
+    // the run's event log says which memories went in and what they were credited with
+    const events = read(String(json.run.events)).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; bead?: string; names?: string[]; outcome?: string });
+    const injected = events.find((e) => e.type === 'memory_injected');
+    const credited = events.find((e) => e.type === 'memory_credited');
+    expect(injected).toMatchObject({ bead: id });
+    expect([...(injected?.names ?? [])].sort()).toEqual([windows, load, twice].sort());
+    expect(credited).toMatchObject({ bead: id, outcome: 'success' });
+    expect([...(credited?.names ?? [])].sort()).toEqual([windows, load, twice].sort());
   });
 
   it('verification gates the UTILIZED claim: the claimed memory helped, the others did not, unknown names are skipped', async () => {

@@ -68,10 +68,27 @@ describe('backoff to a block', () => {
     expect(text).toContain('**Title:** Stubborn bead');
     expect(text).toContain(`**Reason:** ${INTRACTABLE}`);
     const notesAfterFirst = p.bead('hx-000000aa').notes;
+    // parked the way DDx parks a bead (work-retry-after, RFC 3339 UTC), an hour out the first time
+    const parkedUntil = String(p.bead('hx-000000aa')['work-retry-after']);
+    expect(parkedUntil).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(parkedUntil) - Date.now()).toBeGreaterThan(3_500_000);
+    expect(Date.parse(parkedUntil) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    expect(first.stderr).not.toContain('parked hx-000000aa'); // a narrative line: the log has it with --summary
 
+    // the next run leaves the parked bead alone: no attempt is spent on it
+    const parked = p.helix(['run', '--summary']);
+    expect(parked.status).toBe(0);
+    expect(p.buildCalls()).toHaveLength(4);
+    const status = JSON.parse(p.helix(['status', '--json']).stdout) as { parked_beads: Array<{ id: string; reason: string; next_eligible: string }> };
+    expect(status.parked_beads).toContainEqual(expect.objectContaining({ id: 'hx-000000aa', reason: 'retry-parked', next_eligible: parkedUntil }));
+
+    // unparked, it is tried again; parked again, for twice as long
+    expect(p.helix(['tracker', 'unpark', 'hx-000000aa']).stdout).toBe('Unparked hx-000000aa (cleared work-retry-after)\n');
+    expect(p.helix(['tracker', 'unpark', 'hx-000000aa']).stdout).toBe('hx-000000aa was not parked\n');
     const second = p.helix(['run', '--summary']);
     expect(second.status).toBe(0);
     expect(p.buildCalls()).toHaveLength(8);
+    expect(Date.parse(String(p.bead('hx-000000aa')['work-retry-after'])) - Date.now()).toBeGreaterThan(7_100_000);
     const b = p.bead('hx-000000aa');
     expect(b.notes).toBe(notesAfterFirst);
     expect(String(b.notes).split('\n').filter((l) => l.startsWith('BLOCKED ['))).toHaveLength(1);
@@ -246,6 +263,8 @@ describe('an agent that cannot be started', () => {
       env: { PATH: `${bin}:/usr/bin:/bin` },
     });
     for (const run of [1, 2]) {
+      // the first run parked both beads; cleared, the next run attempts them again
+      if (run === 2) for (const id of ['hx-000000aa', 'hx-000000bb']) p.helix(['tracker', 'unpark', id]);
       const r = p.helix(['run', '--agent', 'codex', '--summary']);
       // every attempt ran and failed; then the drained queue's check cannot start either: exit 1
       expect(r.status, `run ${run}: ${r.stderr}`).toBe(1);

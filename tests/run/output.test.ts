@@ -27,6 +27,8 @@ const SUMMARY_LINES = [
   new RegExp(`^helix: blocker report written to /\\S+/\\.helix-logs/blockers-\\d{8}-\\d{6}\\.md$`),
   /^$/,
   RUN_COMPLETE,
+  // after it, what the budget caps count, whenever a call reported no cost (a DDx agent run here)
+  /^helix: \$\d+\.\d{2,4} spent \(\+ \d+ agent calls? of unknown cost\), \d+ tokens$/,
 ];
 
 const FAIL = { result: { status: 'execution_failed', outcome: 'error', exit_code: 1 }, exit: 1 };

@@ -139,7 +139,7 @@ function readScript() {
 
 /**
  * The first unconsumed response whose `when` matches this call (a kind, program or action name,
- * or a list of them; no `when` matches anything). Consumed indices live in `<script>.state`,
+ * or a list of them; no `when` matches anything) and whose `ids`, when given, name its bead. Consumed indices live in `<script>.state`,
  * guarded by an O_EXCL lock file so concurrent calls never take the same response.
  */
 function takeResponse(script, call) {
@@ -153,6 +153,8 @@ function takeResponse(script, call) {
     const index = script.responses.findIndex((response, i) => {
       if (consumed.includes(i)) return false;
       const when = response.when === undefined ? [] : [].concat(response.when);
+      // `ids`: only calls for one of these beads take the response
+      if (response.ids !== undefined && !response.ids.includes(call.id)) return false;
       return when.length === 0 || when.some((w) => tags.includes(w));
     });
     if (index < 0) return { index: null, response: null };
@@ -275,6 +277,13 @@ function codexOutput(call, response, fill) {
   const tokens = Number(response.tokens ?? 0);
   const json = call.argv.includes('--json');
   if (response.stderr) process.stderr.write(fill(response.stderr));
+  if (json && response.turnFailed) {
+    // codex 0.171 giving up on a limit: no answer, no usage; the error's message is codex's own text
+    const message = fill(response.turnFailed);
+    const events = [{ type: 'thread.started', thread_id: `stub-${process.pid}` }, { type: 'turn.started' }, { type: 'error', message }, { type: 'turn.failed', error: { message } }];
+    for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
+    return;
+  }
   if (json) {
     const events = [{ type: 'thread.started', thread_id: `stub-${process.pid}` }, { type: 'turn.started' }];
     if (transcript !== undefined) {
@@ -313,8 +322,11 @@ function claudeOutput(call, response, fill) {
     return;
   }
   const session = `stub-${process.pid}`;
+  const limit = response.limit429;
   const result = {
     type: 'result', subtype: failed ? 'error_during_execution' : 'success', is_error: failed, num_turns: 1, result: answer, session_id: session,
+    // claude 2.1 giving up on a 429 (docs/agent-clis.md): is_error with the HTTP status
+    ...(limit ? { subtype: 'success', is_error: true, api_error_status: 429, result: limit.message ?? 'API Error: 429 rate_limit_error' } : {}),
     total_cost_usd: cost,
     usage: { input_tokens: tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 },
     modelUsage: { 'claude-stub': { inputTokens: tokens, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: cost } },
@@ -331,6 +343,10 @@ function claudeOutput(call, response, fill) {
     );
   }
   if (answer) events.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: answer }] }, session_id: session });
+  // a spent subscription window: `rate_limit_event` rejected, with the reset in Unix seconds
+  if (limit?.resetsInSeconds !== undefined) {
+    events.push({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: Math.floor(Date.now() / 1000) + limit.resetsInSeconds, rateLimitType: 'five_hour' }, session_id: session });
+  }
   events.push(result);
   for (const event of events) process.stdout.write(`${JSON.stringify(event)}\n`);
 }

@@ -2,7 +2,7 @@
 // reported the way an unknown flag is (docs/contract/bash-interface.md §2.1).
 import { HelixError } from '../../errors.js';
 import { unknownRunOption } from '../../supervisor/text/lines.js';
-import { type RunFlags, baseOptions, withRunFlags } from '../agent-flags.js';
+import { type RunFlags, baseOptions, capSettings, withRunFlags } from '../agent-flags.js';
 import { type CommandContext, type HelixCommand, finishWith, withCommonFlags } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
@@ -14,7 +14,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
       const { runLoop } = await import('../../supervisor/shell/commands.js');
       const { openMemoryPort } = await import('../../supervisor/shell/memory-port.js');
       const memoryOn = o.memory !== false && ctx.env.HELIX_MEMORY !== '0';
-      const settings: Record<string, unknown> = {};
+      const settings: Record<string, unknown> = await capSettings(o);
       if (o.maxCycles !== undefined) settings.maxCycles = o.maxCycles;
       if (o.reviewEvery !== undefined) settings.reviewEvery = o.reviewEvery;
       if (o.reviewThreshold !== undefined) settings.reviewThreshold = o.reviewThreshold;

@@ -115,7 +115,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
   registerHealthAndTransfer(tracker, ctx);
 }
 
-/** init, create, show, update, close, reopen (in the order `tracker --help` lists them). */
+/** init, create, show, update, close, reopen, unpark (in the order `tracker --help` lists them). */
 function registerBeadCommands(tracker: Command, ctx: CommandContext): void {
   sub(tracker, 'init', 'Initialise the bead tracker (.ddx/beads.jsonl)').action(async () => {
     const { dir, store, tracker: t } = await open(ctx, () => import('../../tracker/init.js'));
@@ -220,6 +220,16 @@ function registerBeadCommands(tracker: Command, ctx: CommandContext): void {
       const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason, appendNotes: opts.appendNotes }));
       if (opts.json) printJson(ctx.io, bead);
       else ctx.io.stdout(`Reopened ${id}\n`);
+    });
+
+  sub(tracker, 'unpark', 'Clear a bead\'s retry cool-down (work-retry-after), so the next run may attempt it at once')
+    .argument('<id>')
+    .option('--json', 'print the bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open(ctx, loadTracker);
+      const { bead, cleared } = store.mutate((draft) => t.unparkBead(draft, id));
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(cleared.length > 0 ? `Unparked ${id} (cleared ${cleared.join(', ')})\n` : `${id} was not parked\n`);
     });
 }
 

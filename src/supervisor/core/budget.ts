@@ -22,10 +22,10 @@ export interface Spend {
   costUsd: number;
   tokens: number;
   /** Attempts that reported no cost: their cost is not in `costUsd`. */
-  unknownCostAttempts: number;
+  unknownCostCalls: number;
 }
 
-export const NO_SPEND: Spend = Object.freeze({ costUsd: 0, tokens: 0, unknownCostAttempts: 0 });
+export const NO_SPEND: Spend = Object.freeze({ costUsd: 0, tokens: 0, unknownCostCalls: 0 });
 
 /** One attempt's spend: tokens always (0 when unreported), cost only when the agent reported one. */
 export interface AttemptSpend {
@@ -38,7 +38,7 @@ export function addSpend(spend: Spend, attempt: AttemptSpend): Spend {
   return {
     costUsd: spend.costUsd + (known ? (attempt.costUsd as number) : 0),
     tokens: spend.tokens + Math.max(0, attempt.tokens),
-    unknownCostAttempts: spend.unknownCostAttempts + (known ? 0 : 1),
+    unknownCostCalls: spend.unknownCostCalls + (known ? 0 : 1),
   };
 }
 
@@ -52,7 +52,7 @@ export interface BudgetStop {
 
 /** `$1.2345 spent (+ 2 attempts of unknown cost), 12345 tokens`: the spend as the lines and status say it. */
 export function describeSpend(spend: Spend): string {
-  const unknown = spend.unknownCostAttempts > 0 ? ` (+ ${plural(spend.unknownCostAttempts, 'attempt')} of unknown cost)` : '';
+  const unknown = spend.unknownCostCalls > 0 ? ` (+ ${plural(spend.unknownCostCalls, 'agent call')} of unknown cost)` : '';
   return `${usd(spend.costUsd)} spent${unknown}, ${spend.tokens} tokens`;
 }
 
@@ -62,10 +62,10 @@ export function describeSpend(spend: Spend): string {
  * With --max-cost, an attempt of unknown cost stops the run too: its spend cannot be checked.
  */
 export function budgetStop(caps: BudgetCaps, spend: Spend, elapsedMs: number): BudgetStop | undefined {
-  if (caps.maxCostUsd !== undefined && spend.unknownCostAttempts > 0) {
+  if (caps.maxCostUsd !== undefined && spend.unknownCostCalls > 0) {
     return {
       cap: 'cost',
-      line: `--max-cost ${usd(caps.maxCostUsd)} cannot be checked: ${plural(spend.unknownCostAttempts, 'attempt')} reported no cost (codex never does); ${describeSpend(spend)}. Use --max-tokens to cap an agent that reports no cost.`,
+      line: `--max-cost ${usd(caps.maxCostUsd)} cannot be checked: ${plural(spend.unknownCostCalls, 'agent call')} reported no cost (codex never does); ${describeSpend(spend)}. Use --max-tokens to cap an agent that reports no cost.`,
     };
   }
   if (caps.maxCostUsd !== undefined && spend.costUsd >= caps.maxCostUsd) {
@@ -124,8 +124,8 @@ export function beadBudgetUsd(labels: readonly string[] | undefined): number | u
 export function beadBudgetStop(labels: readonly string[] | undefined, beadSpend: Spend): BudgetStop | undefined {
   const cap = beadBudgetUsd(labels);
   if (cap === undefined) return undefined;
-  if (beadSpend.unknownCostAttempts > 0) {
-    return { cap: 'cost', line: `budget:${labelValue(cap)} cannot be checked: ${plural(beadSpend.unknownCostAttempts, 'attempt')} reported no cost; ${describeSpend(beadSpend)}` };
+  if (beadSpend.unknownCostCalls > 0) {
+    return { cap: 'cost', line: `budget:${labelValue(cap)} cannot be checked: ${plural(beadSpend.unknownCostCalls, 'agent call')} reported no cost; ${describeSpend(beadSpend)}` };
   }
   if (!(beadSpend.costUsd < cap)) return { cap: 'cost', line: `budget:${labelValue(cap)} reached: ${describeSpend(beadSpend)}` };
   return undefined;

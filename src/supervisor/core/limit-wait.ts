@@ -17,6 +17,8 @@ import type { UsageLimit } from '../../agents/usage-limit.js';
 export const DEFAULT_MAX_WAIT_MS = 6 * 3_600_000;
 /** Added to a named reset: the agent's clock and ours differ, and codex rounds to the minute. */
 export const RESET_MARGIN_MS = 60_000;
+/** Added to a reset named relative to now ("try again in 1.5s"): measured on our own clock. */
+export const RELATIVE_MARGIN_MS = 1000;
 const FIRST_WAIT_MS = 60_000;
 const LONGEST_WAIT_MS = 30 * 60_000;
 
@@ -36,9 +38,10 @@ export type LimitDecision =
 
 export function limitWait(limit: UsageLimit, streak: LimitStreak, now: number, maxWaitMs: number): LimitDecision {
   const named = limit.resetsAt !== undefined && limit.resetsAt > now;
-  const ms = named ? (limit.resetsAt as number) - now + RESET_MARGIN_MS : Math.min(FIRST_WAIT_MS * 2 ** streak.waits, LONGEST_WAIT_MS);
+  const ms = named ? (limit.resetsAt as number) - now + (limit.relative ? RELATIVE_MARGIN_MS : RESET_MARGIN_MS) : Math.min(FIRST_WAIT_MS * 2 ** streak.waits, LONGEST_WAIT_MS);
   if (streak.waitedMs + ms > maxWaitMs) {
     const what = `${limit.agent} ${limit.kind} limit`;
+    if (maxWaitMs === 0) return { action: 'stop', line: `${what}: --max-wait 0 waits for none (${limit.detail})` };
     const why = named
       ? `it resets at ${new Date(limit.resetsAt as number).toISOString()}, beyond --max-wait ${formatDuration(maxWaitMs)}`
       : `still limited after waiting ${formatDuration(streak.waitedMs)} (--max-wait ${formatDuration(maxWaitMs)})`;

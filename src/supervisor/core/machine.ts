@@ -4,7 +4,12 @@
 // cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
 // breaker, periodic alignment, typed stops.
 import type { NextAction } from '../../agents/trailers.js';
+import type { UsageLimit } from '../../agents/usage-limit.js';
+import { EXIT } from '../../errors.js';
 import type { Bead } from '../../tracker/bead.js';
+import { NO_SPEND, type Spend, addSpend, beadBudgetStop, budgetStop, describeSpend } from './budget.js';
+import { type LimitStreak, NO_STREAK, afterWait, limitWait } from './limit-wait.js';
+import type { EventBody } from './run-events.js';
 import { DRIFT_REASON, intractableReason } from './judge.js';
 import type { AttemptOutcome, ChangeFacts, FailureKind, MemberVerdict, Spent } from './outcome.js';
 import { UNMEASURED } from './outcome.js';
@@ -13,7 +18,7 @@ import { RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
-export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse';
+export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit';
 export type DrainAction = 'design' | 'polish' | 'align' | 'backfill';
 export type ActionPurpose = 'drain' | 'pre-stop' | 'periodic';
 
@@ -51,7 +56,15 @@ export interface MachineState {
   alignedAtCompleted: number;
   /** Lines of a completed cycle held until its review has run (the COMPLETE lines follow the review). */
   afterReview: Effect[];
+  /** Consecutive build calls that ended on a usage or rate limit, and the waits they took. */
+  limitStreak: LimitStreak;
+  /** What every agent call of the run spent, for the budget caps (calls that reported no cost counted apart). */
+  spend: Spend;
+  /** The same, per bead, for its `budget:<USD>` label. */
+  beadSpend: Record<string, Spend>;
   stop: { exitCode: number; reason: StopReason } | undefined;
+  /** The line the stop said (for the stop event and its notification). */
+  stopDetail?: string;
 }
 
 export function initialState(): MachineState {
@@ -70,6 +83,9 @@ export function initialState(): MachineState {
     failureCategories: {},
     alignedAtCompleted: 0,
     afterReview: [],
+    limitStreak: NO_STREAK,
+    spend: NO_SPEND,
+    beadSpend: {},
     stop: undefined,
   };
 }
@@ -81,7 +97,8 @@ export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
 export type Event =
   | { type: 'started' }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
-  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[] }
+  /** `elapsedMs`: how long the run has been going (for --max-duration). */
+  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[]; elapsedMs?: number }
   /** The epic as closed (its `spec-id` scopes the post-epic review). */
   | { type: 'epicClosed'; epic: Bead }
   /** The tracker refused the epic's close: it is passed over in this pass, like a stale selection. */
@@ -92,6 +109,12 @@ export type Event =
    */
   | { type: 'interrupted'; attemptInFlight: boolean; exitCode: number }
   | ({ type: 'reviewed'; kind: ReviewKind; cycle: number; beadId: string; outcome: ReviewOutcome; rc: number } & Spent)
+  /**
+   * A build (`bead`) or the drain check (no bead) ended on a usage or rate limit
+   * (agents/usage-limit.ts): not an attempt of the bead — its claim is released, nothing is
+   * counted against it. `at`: when (ms since the epoch).
+   */
+  | ({ type: 'limited'; bead?: Bead; limit: UsageLimit; at: number } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
@@ -106,7 +129,11 @@ export type Effect =
   | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[]; readyCount: number }
   | { type: 'closeEpic'; epicId: string }
   | { type: 'markBlocked'; id: string; reason: string }
+  /** DDx's `work-retry-after` on a bead skipped as intractable: the next run (helix's or DDx's) leaves it alone until then. */
+  | { type: 'park'; id: string; attempts: number }
   | { type: 'sleep'; seconds: number }
+  /** An event of the run's event log (docs/events.md); the ones a person needs also go to HELIX_NOTIFY. */
+  | { type: 'record'; event: EventBody }
   | { type: 'runCheck' }
   | { type: 'runReview'; kind: ReviewKind; scope: string; cycle: number; /** the bead or epic whose change is reviewed */ beadId: string }
   | { type: 'runAction'; action: DrainAction; purpose: ActionPurpose }
@@ -136,7 +163,7 @@ export function assertOneNextEvent(event: Event, effects: Effect[]): void {
 }
 
 const stop = (state: MachineState, exitCode: number, reason: StopReason, message?: string): Step => ({
-  state: { ...state, stop: { exitCode, reason } },
+  state: { ...state, stop: { exitCode, reason }, ...(message ? { stopDetail: message } : {}) },
   effects: [message ? { type: 'stop', exitCode, reason, message } : { type: 'stop', exitCode, reason }],
 });
 
@@ -155,12 +182,32 @@ export function step(state: MachineState, event: Event, settings: SupervisorSett
   return decide(account(state, event), event, settings);
 }
 
-/** Adds what the event's agent call spent to the run's totals. */
+/** Adds what the event's agent call spent to the run's totals (and, for a build, to its bead's). */
 function account(state: MachineState, event: Event): MachineState {
   const spent: Spent = 'tokens' in event || 'costUsd' in event ? (event as Spent) : {};
-  if (!spent.tokens && spent.costUsd === undefined) return state;
-  const costUsd = spent.costUsd === undefined ? state.costUsd : (state.costUsd ?? 0) + spent.costUsd;
-  return { ...state, tokens: state.tokens + (spent.tokens ?? 0), ...(costUsd !== undefined ? { costUsd } : {}) };
+  const next = madeCall(event) ? countSpend(state, event, spent) : state;
+  if (!spent.tokens && spent.costUsd === undefined) return next;
+  const costUsd = spent.costUsd === undefined ? next.costUsd : (next.costUsd ?? 0) + spent.costUsd;
+  return { ...next, tokens: next.tokens + (spent.tokens ?? 0), ...(costUsd !== undefined ? { costUsd } : {}) };
+}
+
+/** Events that end an agent call (an attempt passed over before its call made none). */
+function madeCall(event: Event): boolean {
+  if (event.type === 'attempted') return event.outcome.kind !== 'passed-over';
+  return event.type === 'limited' || event.type === 'checked' || event.type === 'reviewed' || event.type === 'actionDone';
+}
+
+function countSpend(state: MachineState, event: Event, spent: Spent): MachineState {
+  const call = { tokens: spent.tokens ?? 0, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
+  const spend = addSpend(state.spend, call);
+  const bead = event.type === 'attempted' || event.type === 'limited' ? event.bead?.id : undefined;
+  const beadSpend = bead ? { ...state.beadSpend, [bead]: addSpend(state.beadSpend[bead] ?? NO_SPEND, call) } : state.beadSpend;
+  return { ...state, spend, beadSpend };
+}
+
+/** The spend as the event log and notifications carry it. */
+export function spendFields(spend: Spend): { cost_usd: number; tokens: number; unknown_cost_calls: number } {
+  return { cost_usd: Number(spend.costUsd.toFixed(6)), tokens: spend.tokens, unknown_cost_calls: spend.unknownCostCalls };
 }
 
 function decide(state: MachineState, event: Event, settings: SupervisorSettings): Step {
@@ -219,6 +266,9 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
     case 'attempted':
       return afterAttempt(state, event, settings);
 
+    case 'limited':
+      return afterLimit(state, event, settings);
+
     case 'checked':
       if (!event.ok) return stop(state, 1, 'error', RUN.checkFailed.text);
       return routeNextAction(state, event.nextAction, settings);
@@ -233,6 +283,9 @@ function selectFromQueue(state: MachineState, event: Extract<Event, { type: 'que
   if (settings.maxCycles > 0 && state.completed >= settings.maxCycles) {
     return stop(state, 0, 'completed', RUN.maxCycles(settings.maxCycles).text);
   }
+  // The caps are checked between attempts: the attempt that crossed one finished, no new one starts.
+  const over = budgetStop(settings.budget, state.spend, event.elapsedMs ?? 0);
+  if (over) return stop(state, EXIT.budget, 'budget', RUN.budgetStop(over.line));
   const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver]);
   const selection = selectNext({ ready: event.ready, epics: event.epics, beads: event.beads, focusedEpic: state.focusedEpic, excluded });
   const effects: Effect[] = [];
@@ -259,6 +312,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   if (outcome.kind === 'passed-over') return passOver(state, bead.id, outcome.reason);
   const base: MachineState = {
     ...state,
+    limitStreak: NO_STREAK,
     attempted: state.attempted + 1,
     passedOver: [],
     emptyBuilds: 0,
@@ -326,10 +380,18 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
       return { state: stopped.state, effects: [...effects, ...stopped.effects] };
     }
   }
+  // A `budget:<USD>` label caps the bead: once its spend reaches it, no further attempt on it.
+  const beadOver = count < MAX_ATTEMPTS ? beadBudgetStop(bead.labels, next.beadSpend[bead.id] ?? NO_SPEND) : undefined;
+  if (beadOver) {
+    next = { ...next, skipped: [...next.skipped, { id: bead.id, title: bead.title, reason: beadOver.line }] };
+    effects.push(line(RUN.beadBudgetReached(bead.id, beadOver.line)), { type: 'markBlocked', id: bead.id, reason: beadOver.line }, { type: 'recoverOrphans', why: 'failure' });
+    return { state: next, effects };
+  }
   // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s of docs/contract/design.md §1.
   const seconds = backoffSeconds(count, settings.backoffOverride);
   if (count < MAX_ATTEMPTS) {
     effects.push(line(RUN.attemptBackoff(count + 1, bead.id, seconds)));
+    effects.push({ type: 'record', event: { type: 'backoff', bead: bead.id, attempt: count + 1, seconds, reason: outcome.detail } });
     effects.push({ type: 'sleep', seconds }, { type: 'recoverOrphans', why: 'failure' });
     return { state: next, effects };
   }
@@ -338,6 +400,38 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   effects.push(...blocked.effects, { type: 'recoverOrphans', why: 'failure' });
   return { state: blocked.state, effects };
 }
+
+/**
+ * A build call that ended on a usage or rate limit: the bead's claim was released and nothing
+ * counts against it. The run waits (core/limit-wait.ts decides how long) and reads the queue
+ * again, or stops with reason `limit` when the wait would go past --max-wait.
+ */
+function afterLimit(state: MachineState, event: Extract<Event, { type: 'limited' }>, settings: SupervisorSettings): Step {
+  const { limit, at } = event;
+  const decision = limitWait(limit, state.limitStreak, at, settings.maxWaitMs);
+  const resetsAt = limit.resetsAt !== undefined ? new Date(limit.resetsAt).toISOString() : null;
+  const base = { type: 'limit' as const, agent: limit.agent, kind: limit.kind, resets_at: resetsAt, detail: limit.detail };
+  if (decision.action === 'stop') {
+    const stopped = stop(state, EXIT.limitWait, 'limit', RUN.limitStop(decision.line));
+    return { state: stopped.state, effects: [{ type: 'record', event: { ...base, resume_at: null } }, ...stopped.effects] };
+  }
+  const resumeAt = new Date(decision.resumeAt).toISOString();
+  const seconds = decision.ms / 1000;
+  return {
+    state: { ...state, limitStreak: afterWait(state.limitStreak, decision.ms), passedOver: [] },
+    effects: [
+      line(RUN.limitPause(limit.agent, limit.kind, event.bead?.id ?? 'the check', resumeAt, limit.detail)),
+      { type: 'record', event: { ...base, resume_at: resumeAt } },
+      { type: 'sleep', seconds },
+      line(RUN.limitResume(limit.agent, seconds)),
+      { type: 'record', event: { type: 'limit_resume', agent: limit.agent, waited_seconds: Math.round(seconds) } },
+      { type: 'readQueue' },
+    ],
+  };
+}
+
+/** What the run spent, in words (for the lines that say it). */
+export const spentWords = (state: MachineState): string => describeSpend(state.spend);
 
 /** A bead not attempted in this pass (not ready at the re-read, or an epic that would not close). */
 function passOver(state: MachineState, id: string, reason: string): Step {
@@ -435,7 +529,7 @@ function blockIntractable(state: MachineState, bead: Bead, failure: FailureKind,
     failure === 'agent-failed'
       ? [line(RUN.blockedSummary(bead.id, count)), line(RUN.blocking(bead.id, count))]
       : [line(RUN.blockedNonCompletingSummary(bead.id, count)), line(RUN.blockingNonCompleting(bead.id, count))];
-  const effects: Effect[] = [...blockedLines, { type: 'markBlocked', id: bead.id, reason }];
+  const effects: Effect[] = [...blockedLines, { type: 'markBlocked', id: bead.id, reason }, { type: 'park', id: bead.id, attempts: count }];
   let focusedEpic = state.focusedEpic;
   if (focusedEpic && bead.parent === focusedEpic) {
     const epicReason = `child ${bead.id} intractable after ${count} attempts`;

@@ -2,6 +2,8 @@
 // (docs/contract/design.md §1, docs/contract/cli.md §3 and §6).
 import { MAX_TIMER_SECONDS, numberFromEnv, parseNumber } from '../../numbers.js';
 import type { ActionName } from '../text/prompts.js';
+import type { BudgetCaps } from './budget.js';
+import { DEFAULT_MAX_WAIT_MS } from './limit-wait.js';
 
 /** The actions a command runs once (`helix align`, …); the loop runs some of them when the queue drains. */
 export type OneShotAction = Exclude<ActionName, 'implementation' | 'check'>;
@@ -53,6 +55,19 @@ export interface SupervisorSettings {
   systemicThreshold: number;
   velocityFactor: number;
   velocitySeconds: number;
+  /** --max-wait: how long the run may wait out usage or rate limits in one streak (core/limit-wait.ts). */
+  maxWaitMs: number;
+  /** --max-cost, --max-tokens, --max-duration (core/budget.ts). */
+  budget: BudgetCaps;
+}
+
+/**
+ * The cool-down of a bead skipped as intractable, as DDx's `work-retry-after`: 1 hour the first
+ * time, doubling with each park already on record, at most a week. Long enough that tonight's
+ * later passes and the next run leave it alone; short enough that a fix made today is tried.
+ */
+export function parkCooldownMs(previousParks: number): number {
+  return Math.min(3_600_000 * 2 ** Math.max(0, previousParks), 7 * 24 * 3_600_000);
 }
 
 export function defaultSettings(env: NodeJS.ProcessEnv = process.env): SupervisorSettings {
@@ -68,5 +83,7 @@ export function defaultSettings(env: NodeJS.ProcessEnv = process.env): Superviso
     // the latest cycle against the first: below 1 every run would "collapse"
     velocityFactor: numberFromEnv(env, 'HELIX_VELOCITY_STOP_FACTOR', { min: 1, max: 1_000_000, fraction: true }, 5),
     velocitySeconds: numberFromEnv(env, 'HELIX_VELOCITY_STOP_SECONDS', { min: 0, max: MAX_TIMER_SECONDS, fraction: true }, 60),
+    maxWaitMs: DEFAULT_MAX_WAIT_MS,
+    budget: {},
   };
 }

@@ -4,7 +4,7 @@
 // log range under --summary. What the agent answered is returned for the caller to print. Every
 // agent call of helix, the verify command's too, goes through `callAgent`, and it alone starts the
 // agents module's process (`runAgentCommand`).
-import { AgentStartError, type AgentCommand, type AgentRunResult, agentTimeoutSeconds, claudeRootHint, rootRefusalIn, runAgentCommand } from '../../agents/index.js';
+import { AgentStartError, type AgentCommand, type AgentRunResult, type UsageLimit, agentTimeoutSeconds, claudeRootHint, ddxUsageLimitOf, rootRefusalIn, runAgentCommand, usageLimitOf } from '../../agents/index.js';
 import { CHILD_EXIT } from '../../errors.js';
 import { type BeadStore, archivedIds, beadsLostError, vanishedIds } from '../../tracker/index.js';
 import { type CallInfo, type CallKind, callKind, ddxCommandWords } from '../core/dispatch.js';
@@ -90,6 +90,16 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
     if (lost.length > 0) throw beadsLostError(ctx.loop.store.dir, before, lost, call.label, ctx.now());
   }
   return result;
+}
+
+/**
+ * Did the call end on a usage or rate limit? Read from the agent's structured output only
+ * (agents/usage-limit.ts): claude's and codex's events on a direct call, DDx's JSON result.
+ */
+export function limitOfCall(command: AgentCommand, call: AgentCall, now: Date): UsageLimit | undefined {
+  if (call.exitCode === 0 || call.timedOut || call.startFailure) return undefined;
+  if (command.file === 'ddx') return ddxUsageLimitOf(call.stdout);
+  return usageLimitOf(command.format, call.stdout, now);
 }
 
 /** A program that could not be started, as a failed call: the exit status a shell reports for it. */

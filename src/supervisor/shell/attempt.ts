@@ -10,8 +10,10 @@ import {
   type InvalidExecuteBeadResult,
   TRY_GRACE_SECONDS,
   agentForAction,
+  type UsageLimit,
   agentTimeoutSeconds,
   ddxAttemptSpend,
+  ddxUsageLimit,
   parseExecuteBeadResult,
   parseTryResult,
 } from '../../agents/index.js';
@@ -24,7 +26,7 @@ import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf
 import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
-import { type AgentCall, answerOf, callAgent } from './agent-call.js';
+import { type AgentCall, answerOf, callAgent, limitOfCall } from './agent-call.js';
 import { clearInjected, editNotes } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
@@ -41,6 +43,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   const claim = run.claims.claimSelected(selected);
   if ('passedOver' in claim) return { type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason: claim.passedOver }, durationSec: 0, tokens: 0 };
   const { bead, queue } = claim;
+  if (command === 'run') run.event({ type: 'claim', bead: bead.id, attempt: (run.state.failures[bead.id]?.count ?? 0) + 1 });
   run.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
   const members = run.session.buildPath === 'direct' ? run.claims.claimBatch(bead, ready) : [];
   if (command === 'run') sayCycle(run, readyCount, cycle, [bead.id, ...members.map((m) => m.bead.id)]);
@@ -62,7 +65,8 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
   // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
   const stopHeartbeats = startHeartbeats(run);
-  let outcome: SettledOutcome;
+  let outcome: SettledOutcome | undefined;
+  let limit: UsageLimit | undefined;
   let answer: string;
   let spent: { tokens: number; costUsd: number | undefined };
   const batch: MemberVerdict[] = [];
@@ -71,7 +75,9 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     let call: AgentCall;
     try {
       const build = buildCall(run, bead, prompt, command);
+      run.event({ type: 'dispatch', bead: bead.id, action: 'build', agent: build.call.label, model: build.call.model ?? null, effort: run.session.plan.primary.effort ?? null });
       call = await callAgent(run.calls, build.command, build.call);
+      limit = limitOfCall(build.command, call, run.now());
     } catch (error) {
       // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
       // left on a released bead they would be fed back by some later recovery. Drop them.
@@ -83,13 +89,21 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     answer = call.answer;
     const read = readBuildResult(run, bead.id, call);
     spent = read;
+    run.event({ type: 'agent_done', bead: bead.id, action: 'build', agent: call.startFailure ? 'none' : run.session.plan.primary.agent, rc: call.exitCode, seconds: Math.round(call.durationMs / 1000), tokens: read.tokens, cost_usd: read.costUsd ?? null });
+    if (!limit && read.result && !('invalid' in read.result)) limit = ddxUsageLimit(read.result as unknown as Record<string, unknown>);
+    if (limit) return limitedAttempt(run, bead, members, injected, limit, started, spent);
     // One verify run per command per attempt: the tree does not change between the members' checks.
-    const verify = onceEach((verifyCommand: string) => verifyWith(run, verifyCommand));
+    const verify = onceEach((verifyCommand: string) => verifyWith(run, bead.id, verifyCommand));
     outcome = await settle(run, claim, call, read.result, verify, (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev);
     if (outcome.kind === 'completed' && outcome.salvaged && call.exitCode !== 0) {
       outcome = { ...outcome, salvage: { rc: call.exitCode, closedBefore, closedAfter: closedCount(run.snapshot().beads) } };
     }
-    for (const member of members) batch.push({ bead: member.bead, outcome: await settleBatchMember(run, member, verify) });
+    if (outcome.kind === 'completed') run.event({ type: 'close', bead: bead.id, how: outcome.salvaged ? 'salvaged' : 'closed' });
+    for (const member of members) {
+      const verdict = await settleBatchMember(run, member, verify);
+      if (verdict.kind === 'completed') run.event({ type: 'close', bead: member.bead.id, how: 'closed' });
+      batch.push({ bead: member.bead, outcome: verdict });
+    }
   } finally {
     stopHeartbeats();
   }
@@ -99,6 +113,18 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
   const { tokens, costUsd } = spent;
   return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
+}
+
+/**
+ * A build that hit a limit is not an attempt of the bead: its claims are released, the memories
+ * it was given are neither credited nor blamed, and the machine decides the wait.
+ */
+function limitedAttempt(run: RunContext, bead: Bead, members: ClaimedBead[], injected: string[], limit: UsageLimit, started: Date, spent: { tokens: number; costUsd: number | undefined }): Event {
+  for (const id of [bead.id, ...members.map((m) => m.bead.id)]) run.claims.release(id);
+  if (injected.length > 0) clearInjected(run, bead.id);
+  const ended = run.now();
+  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round((ended.getTime() - started.getTime()) / 1000) });
+  return { type: 'limited', bead, limit, at: ended.getTime(), tokens: spent.tokens, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
 }
 
 /** The cycle line (docs/contract/bash-interface.md §2.4): long form in normal and --quiet, the short one with --summary. */
@@ -120,6 +146,7 @@ async function injectMemories(run: RunContext, bead: Bead, cycle: number): Promi
     const memoryBlock = await memory.inject(bead);
     const injected = memoryBlock.names;
     run.say(RUN.injectedMemories(cycle, injected.length, run.session.output.mode === 'summary'));
+    if (injected.length > 0) run.event({ type: 'memory_injected', bead: bead.id, names: injected });
     if (injected.length > 0 && run.claims.has(bead.id)) {
       run.session.store.mutate((d) => d.change(bead.id, (b) => { b[INJECTED_KEY] = injected; }));
     }
@@ -245,11 +272,13 @@ async function settleBatchMember(run: RunContext, member: ClaimedBead, verify: (
 }
 
 /** Runs the bead's verify command (`sh -c`, in the repository): passed on exit 0, with its last lines. */
-async function verifyWith(run: RunContext, commandText: string): Promise<Verification> {
+async function verifyWith(run: RunContext, id: string, commandText: string): Promise<Verification> {
   run.say(RUN.verifying(commandText));
   const call = await callAgent(run.calls, { file: 'sh', args: ['-c', commandText], cwd: run.session.root, env: {} }, { label: 'verify', purpose: 'verify' });
   const tail = call.output.trim().split('\n').slice(-5).join(' | ');
-  return { passed: call.exitCode === 0 && !call.timedOut, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}` };
+  const passed = call.exitCode === 0 && !call.timedOut;
+  run.event({ type: 'verify', bead: id, command: commandText, rc: call.exitCode, passed });
+  return { passed, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}` };
 }
 
 /** Feeds the verdict back to the memories the attempt injected; a drifted attempt is never judged. */
@@ -259,6 +288,7 @@ async function feedBack(run: RunContext, bead: Bead, injected: string[], outcome
   if (memory && verdict) {
     try {
       await memory.feedback({ bead, injected, output: answer, ...verdict });
+      if (injected.length > 0) run.event({ type: 'memory_credited', bead: bead.id, names: injected, outcome: verdict.verified ? 'success' : 'failure' });
     } catch (error) {
       run.say(UPKEEP.memoryFeedbackSkipped((error as Error).message));
     }

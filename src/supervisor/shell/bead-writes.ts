@@ -3,7 +3,8 @@
 // memories, the blocked mark. Each runs under the tracker lock; one that fails is said and the run
 // goes on — none of them decides an outcome.
 import { INJECTED_KEY, reopenBead } from '../../tracker/index.js';
-import { UPKEEP } from '../text/lines.js';
+import { parkCooldownMs } from '../core/policy.js';
+import { RUN, UPKEEP } from '../text/lines.js';
 import { markBeadBlocked } from './blockers.js';
 import type { RunContext } from './run-context.js';
 
@@ -50,5 +51,38 @@ export function markBlocked(run: RunContext, id: string, reason: string): void {
     });
   } catch (error) {
     run.say(UPKEEP.couldNotMarkBlocked(id, (error as Error).message));
+  }
+}
+
+/** DDx's retry cool-down key, the one current DDx writes and reads (tracker/bead.ts RETRY_AFTER_KEYS). */
+export const PARK_KEY = 'work-retry-after';
+/** How many times helix parked the bead: each park's cool-down doubles (core/policy.ts parkCooldownMs). */
+export const PARK_COUNT_KEY = 'helix-park-count';
+
+/** Go's time.RFC3339 of a UTC time, as DDx writes `work-retry-after`: seconds, no fraction, `Z`. */
+export const rfc3339 = (time: Date): string => time.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Parks a bead skipped as intractable: `work-retry-after` with a cool-down that grows with each
+ * park, so neither the next `helix run` nor `ddx work` spends attempts on it until then.
+ */
+export function parkBead(run: RunContext, id: string, attempts: number): void {
+  try {
+    let until: string | undefined;
+    run.session.store.mutate((d) => {
+      const bead = d.get(id);
+      if (!bead) return;
+      const previous = typeof bead[PARK_COUNT_KEY] === 'number' ? (bead[PARK_COUNT_KEY] as number) : 0;
+      until = rfc3339(new Date(run.now().getTime() + parkCooldownMs(previous)));
+      d.change(id, (b) => {
+        b[PARK_KEY] = until;
+        b[PARK_COUNT_KEY] = previous + 1;
+      });
+    });
+    if (!until) return;
+    run.say(RUN.parked(id, until));
+    run.event({ type: 'park', bead: id, until, attempts });
+  } catch (error) {
+    run.say(RUN.couldNotPark(id, (error as Error).message));
   }
 }

@@ -2,7 +2,7 @@
 // dry run. Each takes plain options and returns its exit code and the lines it leaves for the
 // terminal (a CommandResult); src/cli/commands/run.ts, build.ts and check.ts turn flags into these
 // options and print the result.
-import { describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
+import { type UsageLimit, describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../tracker/index.js';
 import { type Interrupt, type InterruptWatch, watchInterrupts } from './interrupts.js';
@@ -23,6 +23,7 @@ import { assertDdxCanBuild } from './ddx-repository.js';
 import type { Bead } from '../../tracker/index.js';
 import { selectNext } from '../core/selection.js';
 import { renderContext } from './context.js';
+import { RunRecord, eventLogPath, runIdOf } from './run-record.js';
 
 export interface CommandOptions extends SessionFlags {
   cwd: string;
@@ -88,10 +89,14 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
   let outcome: { value: RunSummary } | { error: unknown };
+  const startedAt = new Date();
+  const record = new RunRecord(eventLogPath(output.logName), runIdOf(output.logName), options.env, session.root, () => new Date(), (line) => output.line(line.level, line.text));
   try {
     memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined);
     writeRunState(session.store.dir, { memory_status: memory ? 'on' : options.openMemory ? 'unavailable' : 'off' });
-    supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal });
+    const { beads } = session.store.read();
+    await record.record({ type: 'run_start', pid: process.pid, ready: readyBeads(beads, { execution: true, held: session.store.leased() }).length, agent: session.plan.primary.agent, root: session.root });
+    supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal, record, startedAt });
     outcome = { value: await supervisor.run() };
   } catch (error) {
     outcome = { error };
@@ -99,6 +104,7 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
   // The one exit path: release what is held, say why the run ended, record run-state.
   let exitCode: number;
   let reason: string;
+  let detail = '';
   let interruptedBy: string | null = null;
   const interrupt = watch.received;
   if ('value' in outcome) {
@@ -107,6 +113,7 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
   } else if (interrupt) {
     const released = supervisor?.abandonAttempt(interrupt.exitCode) ?? [];
     output.always(RUN.interrupted(interrupt.what, released));
+    detail = RUN.interrupted(interrupt.what, released);
     exitCode = interrupt.exitCode;
     reason = 'error';
     interruptedBy = interrupt.cause;
@@ -115,13 +122,15 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     exitCode = isHelixError(error) ? error.exitCode : EXIT.error;
     supervisor?.abandonAttempt(exitCode);
     output.always(isHelixError(error) ? error.message : RUN.runFailed((error as Error)?.stack ?? String(error)));
+    detail = isHelixError(error) ? error.message : RUN.runFailed(String((error as Error)?.message ?? error));
     reason = 'error';
   }
   try {
     await supervisor?.gatherSystemic();
-    supervisor?.finish(reason, { interrupted_by: interruptedBy });
+    await supervisor?.finish(reason, exitCode, detail, { interrupted_by: interruptedBy });
   } finally {
     memory?.close?.();
+    record.close();
   }
   return exitCode;
 }
@@ -169,7 +178,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   return watchInterrupts(async (watch): Promise<CommandResult> => {
     let supervisor: Supervisor | undefined;
     let memory: MemoryPort | undefined;
-    let outcome: { value: AttemptOutcome } | { error: unknown };
+    let outcome: { value: AttemptOutcome | { kind: 'limited'; limit: UsageLimit } } | { error: unknown };
     try {
       memory = options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined;
       supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal: watch.signal });
@@ -190,8 +199,13 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   });
 }
 
-function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome): number {
+function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome | { kind: 'limited'; limit: UsageLimit }): number {
   if (result.kind === 'completed') return EXIT.ok;
+  if (result.kind === 'limited') {
+    const { agent, kind, resetsAt, detail } = result.limit;
+    output.always(BUILD.limited(bead.id, `${agent} ${kind} limit${resetsAt !== undefined ? `, resets at ${new Date(resetsAt).toISOString()}` : ''}: ${detail}`));
+    return EXIT.limitWait;
+  }
   output.always(BUILD.notCompleted(bead.id, 'detail' in result ? result.detail : result.kind));
   return EXIT.error;
 }

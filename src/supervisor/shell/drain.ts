@@ -11,7 +11,7 @@ import { spentOn } from '../core/outcome.js';
 import { ACTION_DEFAULTS } from '../core/policy.js';
 import { RUN } from '../text/lines.js';
 import { actionPrompt } from '../text/prompts.js';
-import { answerOf, callAgent } from './agent-call.js';
+import { answerOf, callAgent, limitOfCall } from './agent-call.js';
 import { type Governing, acquireGoverningBead } from './governing.js';
 import { answerAction } from './one-shot.js';
 import type { RunContext } from './run-context.js';
@@ -41,6 +41,9 @@ export async function runCheck(run: RunContext): Promise<Event> {
   const { command, call } = actionCommand(run.session, 'check', prompt);
   announceRotation(run, 'check');
   const answered = await callAgent(run.calls, command, call);
+  // a check that ran into a usage or rate limit answered nothing: the run waits and checks again
+  const limit = limitOfCall(command, answered, run.now());
+  if (limit) return { type: 'limited', limit, at: run.now().getTime(), ...spentOn(answered) };
   const ok = answered.exitCode === 0;
   // The drain check's answer: stdout, except with --summary (the log has it) (docs/contract/bash-interface.md §2.11).
   if (ok && run.session.output.mode !== 'summary') run.session.output.answer(answerOf(answered));

@@ -10,49 +10,19 @@
 // next event. Readers hold back a last line without its newline: it may still be being written.
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { printable } from '../../terminal-text.js';
 
-export const EVENT_FORMAT_VERSION = 1;
+import { EVENT_FORMAT_VERSION, type EventBody, type HelixEvent } from '../core/run-events.js';
 
-/** Fields every event has. */
-interface EventBase {
-  /** The format version: 1. */
-  v: typeof EVENT_FORMAT_VERSION;
-  /** When it happened: ISO 8601, UTC, milliseconds. */
-  t: string;
-  /** The run it belongs to (one `helix run` process). */
-  run: string;
-}
-
-/** A spend summary: what the stop event and status say was spent. */
-export interface SpendFields {
-  cost_usd: number;
-  tokens: number;
-  /** Attempts whose agent reported no cost (codex): their cost is not in cost_usd. */
-  unknown_cost_attempts: number;
-}
-
-/** Every event type and its own fields (docs/events.md describes each). */
-export type EventBody =
-  | { type: 'run_start'; pid: number; ready: number; agent: string; root: string }
-  | { type: 'claim'; bead: string; attempt: number }
-  | { type: 'dispatch'; bead: string | null; action: string; agent: string; model: string | null; effort: string | null }
-  | { type: 'agent_done'; bead: string | null; action: string; agent: string; rc: number; seconds: number; tokens: number; cost_usd: number | null }
-  | { type: 'verify'; bead: string; command: string; rc: number; passed: boolean }
-  | { type: 'close'; bead: string; how: 'closed' | 'salvaged' }
-  | { type: 'backoff'; bead: string; attempt: number; seconds: number; reason: string }
-  | { type: 'park'; bead: string; until: string; attempts: number }
-  | { type: 'limit'; agent: string; kind: string; resets_at: string | null; resume_at: string | null; detail: string }
-  | { type: 'limit_resume'; agent: string; waited_seconds: number }
-  | { type: 'memory_injected'; bead: string; names: string[] }
-  | { type: 'memory_credited'; bead: string; names: string[]; outcome: 'success' | 'failure' }
-  | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields };
-
-export type HelixEvent = EventBase & EventBody;
-export type EventType = EventBody['type'];
+export { EVENT_FORMAT_VERSION } from '../core/run-events.js';
+export type { EventBody, EventType, HelixEvent, SpendFields } from '../core/run-events.js';
 
 /** The event as its line: JSON (which escapes every newline inside strings) and one newline. */
 export function eventLine(event: HelixEvent): string {
-  return `${JSON.stringify(event)}\n`;
+  // JSON escapes C0 controls; `printable` also shows C1 controls (U+009B is CSI to a UTF-8
+  // terminal), DEL and the bidirectional overrides as `\uXXXX` — still valid JSON, and a bead
+  // title or an agent's words never reach a terminal showing the file (`tail -f`) as a sequence
+  return `${printable(JSON.stringify(event))}\n`;
 }
 
 /** Builds an event of `run` at `time` (the caller's clock). */

@@ -12,7 +12,8 @@ export function readQueue(run: RunContext): Event {
   let { beads } = run.snapshot();
   if (promoteEpics(run, beads)) beads = run.snapshot().beads;
   const now = run.now();
-  return { type: 'queue', ready: run.ready(beads), epics: readyEpics(beads, { now, held: run.session.store.leased(now) }), beads };
+  const elapsedMs = now.getTime() - run.startedAt.getTime();
+  return { type: 'queue', ready: run.ready(beads), epics: readyEpics(beads, { now, held: run.session.store.leased(now) }), beads, elapsedMs };
 }
 
 /** Promotes tasks that gained more than one child (docs/contract/bash-interface.md §2.7 step 4); true when the file changed. */

@@ -14,6 +14,9 @@ import { HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
 import { type RunOutput, clockTime } from './output.js';
 import { writeRunState } from './run-state.js';
+import { RunRecord } from './run-record.js';
+import type { EventBody } from '../core/run-events.js';
+import { spendFields } from '../core/machine.js';
 
 export interface SupervisorEnvironment {
   root: string;
@@ -32,6 +35,10 @@ export interface SupervisorEnvironment {
   now?: () => Date;
   memory?: MemoryPort;
   signal?: AbortSignal;
+  /** The run's event log and notifier (`helix run`); without it, events go nowhere. */
+  record?: RunRecord;
+  /** When the run started (for --max-duration); default: when the context was made. */
+  startedAt?: Date;
 }
 
 export class RunContext {
@@ -43,11 +50,16 @@ export class RunContext {
   readonly claims: HeldClaims;
   /** Every agent call of the run: its lines, its totals, and the loop's rules for start failures and lost beads. */
   readonly calls: CallContext;
+  /** The run's event log and notifier. */
+  readonly record: RunRecord;
+  readonly startedAt: Date;
   private warnedProblems = false;
 
   constructor(session: SupervisorEnvironment) {
     this.session = session;
     this.now = session.now ?? (() => new Date());
+    this.startedAt = session.startedAt ?? this.now();
+    this.record = session.record ?? new RunRecord(undefined, '-', {}, session.root, this.now, () => undefined);
     this.claims = new HeldClaims(this);
     this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store } };
   }
@@ -55,6 +67,11 @@ export class RunContext {
   /** Prints a line of lines.ts at its level; stamped lines get the wall-clock time. */
   say(line: Say): void {
     this.session.output.line(line.level, line.stamped ? stamp(clockTime(this.now()), line.text) : line.text);
+  }
+
+  /** Appends an event to the run's event log (one a notifier hears about is sent, not waited for). */
+  event(body: EventBody): void {
+    void this.record.record(body);
   }
 
   /** The tracker as it is now; damaged lines are reported once per run. */
@@ -94,6 +111,10 @@ export class RunContext {
         total_tokens: s.tokens,
         // null, not absent: the file is merged, and a previous run's cost must not survive.
         total_cost_usd: s.costUsd !== undefined ? Number(s.costUsd.toFixed(6)) : null,
+        // what the budget caps count: the cost of calls that reported none is not in cost_usd
+        spent: spendFields(s.spend),
+        // the run's event log (helix build writes none: the last run's stays named)
+        ...(this.record.path ? { events: this.record.path } : {}),
         last_run: this.now().toISOString(),
         agent: this.session.plan.primary.agent,
         log: this.session.output.logName,

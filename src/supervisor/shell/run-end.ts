@@ -1,6 +1,8 @@
 // The end of every run, on every exit path (docs/contract/bash-interface.md §2.13): the
 // run-complete line, the blockers — each skipped bead marked blocked, the report written to
 // `.helix-logs/` with the systemic memories behind them — and the final run-state.
+import { describeSpend } from '../core/budget.js';
+import { spendFields } from '../core/machine.js';
 import { RUN } from '../text/lines.js';
 import { markBlocked } from './bead-writes.js';
 import { writeBlockerReport } from './blockers.js';
@@ -17,11 +19,17 @@ export async function systemicMemories(run: RunContext): Promise<string[]> {
   }
 }
 
-export function finishRun(run: RunContext, reason: string, extra: Record<string, unknown>, systemic: string[]): void {
+export async function finishRun(run: RunContext, reason: string, extra: Record<string, unknown>, systemic: string[], exitCode: number, detail: string): Promise<void> {
   const s = run.state;
   const { output } = run.session;
   output.always('');
   output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens, s.costUsd));
+  // What the caps count, said whenever it is not all in the cost above (a call reported no cost) or a cap was set.
+  const { budget } = run.session.settings;
+  if (s.spend.unknownCostCalls > 0 || budget.maxCostUsd !== undefined || budget.maxTokens !== undefined || budget.maxDurationMs !== undefined) {
+    output.always(RUN.spent(describeSpend(s.spend)));
+  }
+  let report: string | null = null;
   if (s.skipped.length > 0) {
     const titles = run.snapshot().byId;
     output.always(RUN.blockersHeader(s.skipped.length));
@@ -33,10 +41,13 @@ export function finishRun(run: RunContext, reason: string, extra: Record<string,
     for (const line of systemic) output.always(RUN.systemicMemory(line));
     try {
       const file = writeBlockerReport({ root: run.session.root, skipped: s.skipped, attempted: s.attempted, completed: s.completed, log: output.logName, now: run.now(), systemic });
+      report = file;
       output.always(RUN.blockerReportWritten(file));
     } catch (error) {
       output.always(RUN.blockerReportFailed((error as Error).message));
     }
   }
   run.persist({ stop_reason: reason, current_issue: null, ...extra });
+  if (s.skipped.length > 0) await run.record.record({ type: 'blockers', beads: s.skipped.map(({ id, reason: why }) => ({ id, reason: why })), report });
+  await run.record.record({ type: 'stop', reason, exit: exitCode, detail, spent: spendFields(s.spend) });
 }

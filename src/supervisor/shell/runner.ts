@@ -4,12 +4,13 @@
 // check, the actions and the reviews), recovery.ts (orphan recovery), run-end.ts (the blocker
 // report) — sharing one RunContext: the session, the clock, the machine's state and the claims.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { UsageLimit } from '../../agents/index.js';
 import { isPidAlive, type Bead } from '../../tracker/index.js';
 import { type Effect, type Event, type MachineState, assertOneNextEvent, step } from '../core/machine.js';
 import type { AttemptOutcome } from '../core/outcome.js';
 import { RunInterrupted } from './agent-call.js';
 import { attempt } from './attempt.js';
-import { markBlocked } from './bead-writes.js';
+import { markBlocked, parkBead } from './bead-writes.js';
 import { runAction, runCheck, runReview } from './drain.js';
 import { closeEpic, readQueue, refreshContext } from './queue.js';
 import { recoverOrphans } from './recovery.js';
@@ -86,15 +87,17 @@ export class Supervisor {
   }
 
   /** The run-complete line, blocker report and final run-state: printed on every exit path (docs/contract/bash-interface.md §2.13). */
-  finish(reason: string, extra: Record<string, unknown> = {}): void {
-    finishRun(this.context, reason, extra, this.systemicLines);
+  async finish(reason: string, exitCode: number, detail: string, extra: Record<string, unknown> = {}): Promise<void> {
+    await finishRun(this.context, reason, extra, this.systemicLines, exitCode, this.context.state.stopDetail ?? detail);
   }
 
   /** `helix build`: one attempt on one bead, no queue drain, no review (the Bash `build` had none). */
-  async buildOnce(bead: Bead, ready: Bead[]): Promise<AttemptOutcome> {
+  async buildOnce(bead: Bead, ready: Bead[]): Promise<AttemptOutcome | { kind: 'limited'; limit: UsageLimit }> {
     const run = this.context;
     run.persist({ stop_reason: null });
     const event = await attempt(run, bead, 1, ready, ready.length, 'build');
+    // one build does not wait a limit out: it says so and exits 20, the bead as it was
+    if (event.type === 'limited') return { kind: 'limited', limit: event.limit };
     if (event.type !== 'attempted') return { kind: 'passed-over', reason: 'not attempted' };
     run.state = step(run.state, event, { ...run.session.settings, maxCycles: 1, reviewEvery: 0, autoReview: false }).state;
     return event.outcome;
@@ -122,6 +125,12 @@ export class Supervisor {
         return closeEpic(run, effect.epicId);
       case 'markBlocked':
         markBlocked(run, effect.id, effect.reason);
+        return undefined;
+      case 'park':
+        parkBead(run, effect.id, effect.attempts);
+        return undefined;
+      case 'record':
+        await run.record.record(effect.event);
         return undefined;
       case 'sleep':
         if (effect.seconds > 0) await sleep(effect.seconds * 1000, undefined, { signal: run.session.signal }).catch(() => undefined);

@@ -234,6 +234,21 @@ export const RUN = {
   actionDetail: (action: string, detail: string) => say('narrative', `helix: ${action}: ${detail}`),
   systemicMemory: (line: string) => `helix:   systemic: ${line}`,
   blockerReportFailed: (message: string) => `helix: could not write the blocker report: ${message}`,
+
+  // helix: an overnight run (usage limits, budgets, parks, notifications, the event log)
+  /** A build (or the check) ended on a usage or rate limit: not an attempt; the run waits until `resumeAt` (ISO, UTC). */
+  limitPause: (agent: string, kind: string, what: string, resumeAt: string, detail: string) =>
+    stamped('always', `${agent} ${kind} limit on ${what} (${what === 'the check' ? 'checked again after the wait' : 'not counted as an attempt; claim released'}): waiting until ${resumeAt} — ${detail}`),
+  limitResume: (agent: string, seconds: number) => stamped('always', `resuming after waiting ${Math.round(seconds)}s for the ${agent} limit`),
+  limitStop: (detail: string) => `helix: stopping: LIMIT: ${detail}`,
+  budgetStop: (detail: string) => `helix: stopping: BUDGET: ${detail}`,
+  beadBudgetReached: (id: string, detail: string) => say('always', `helix: skipping ${id}: ${detail}`),
+  /** After run complete: what the caps count, said when a call reported no cost (codex never does) or a cap is set. */
+  spent: (words: string) => `helix: ${words}`,
+  parked: (id: string, until: string) => say('narrative', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
+  couldNotPark: (id: string, message: string) => say('narrative', `helix: could not park ${id}: ${message}`),
+  notifyFailed: (why: string) => say('narrative', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
+  eventLogFailed: (message: string) => say('narrative', `helix: could not write the event log: ${message}; the run goes on without it`),
 };
 
 // ── helix: the run's own bookkeeping (claims, notes, heartbeats, batches, memory, run-state) ──
@@ -340,6 +355,8 @@ export const BUILD = {
   placeholderId: '<ready-bead>',
   // helix: `helix build` owns claim and close (cli.md), so it says when the pass did not complete
   notCompleted: (id: string, detail: string) => `helix: build of ${id} did not complete: ${detail}`,
+  /** helix: the build ran into a usage or rate limit: not an attempt, the claim released (exit 20). */
+  limited: (id: string, detail: string) => `helix: build of ${id} not attempted (claim released): ${detail}`,
 };
 
 // ── §16 start / stop ─────────────────────────────────────────────────────────────────────────
@@ -370,6 +387,7 @@ export const USAGE = `Usage:
   helix doctor [--fix]
   helix start [helix run options...]
   helix stop
+  helix log [-f]
   helix status [--json]
   helix next
   helix review [--agent <harness>] [scope]
@@ -387,6 +405,7 @@ Commands:
   doctor      Check installation health; --fix auto-repairs plugin symlinks and skills
   start       Launch helix run as a background process (PID file written)
   stop        Kill the background helix run cleanly
+  log         The current run's events; -f follows it (bead n of m, elapsed, spend)
   build       Run one bounded implementation pass
   check       Run the bounded HELIX queue-health check
   align       Run reconcile-alignment for a scope (default: repo)
@@ -418,6 +437,10 @@ Options:
   --review-threshold N  Skip review for changes below N lines (default: 100)
   --review-agent    Use a different agent for reviews (default: the agent that did not build)
   --no-memory       Neither inject memories nor feed results back (HELIX_MEMORY=0)
+  --max-wait D      Longest wait for usage/rate limits, Go duration (default: 6h; 0 = stop at the first)
+  --max-cost USD    Stop the run once the agents report this much spent
+  --max-tokens N    Stop the run once this many tokens are spent
+  --max-duration D  Start no attempt once the run is this old (Go duration: 90s, 45m, 8h)
   --dry-run         Print the agent command instead of executing it
   --quiet, -q       Suppress progress output (command echo, prompt sizes)
   --summary, -s     Concise output with log-file line pointers (implies --quiet)
@@ -434,6 +457,7 @@ Environment:
   HELIX_EXECUTOR       execute-bead (default) or execute-loop (DDx claims and closes)
   HELIX_VERIFY_CMD     Verification command run after each completed attempt
   HELIX_MEMORY         0 = the run neither injects nor feeds back memories
+  HELIX_NOTIFY         A program (JSON argv array) given one JSON event on stdin at run end, stops, limits, blockers
 
 Adversarial rotation:
   Primary agent handles design/align/review.

@@ -47,12 +47,20 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
       `  Tokens:      ${count(run.total_tokens)}`,
       // helix: only agents that report a cost add to it (claude does, codex does not)
       ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
+      // helix: the cost above leaves out calls that reported none (codex): said, so no one reads it as the whole spend
+      ...unknownCostLine(run.spent),
       `  Stop reason: ${text(run.stop_reason)}`,
       `  Timestamp:   ${text(run.last_run)}`,
     );
     if (typeof run.focused_epic === 'string' && run.focused_epic) lines.push(`  Epic focus:  ${run.focused_epic}`);
   } else {
     lines.push('', 'No run state found. Run `helix run` to generate.');
+  }
+  // helix: beads parked by a retry cool-down (DDx's or helix's work-retry-after), with their time
+  const retry = report.parked_beads.filter((p) => p.reason === 'retry-parked');
+  if (retry.length > 0) {
+    lines.push('', 'Parked (until; `helix tracker unpark <id>` clears):');
+    for (const p of retry) lines.push(`  ${p.id}  ${p.next_eligible ?? 'unknown'}`);
   }
   // helix: which DDx and the memory store's health, after the Bash sections
   if (report.ddx) {
@@ -67,4 +75,9 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
     lines.push('', `Memory: ${String(memory.total_memories ?? 0)} memories, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function unknownCostLine(spent: unknown): string[] {
+  const calls = typeof spent === 'object' && spent !== null ? (spent as Record<string, unknown>).unknown_cost_calls : undefined;
+  return typeof calls === 'number' && calls > 0 ? [`  Cost unknown: ${calls} agent call${calls === 1 ? '' : 's'} reported no cost (not in the cost above)`] : [];
 }

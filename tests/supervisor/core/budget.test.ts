@@ -17,8 +17,8 @@ const spend = (attempts: Array<{ tokens: number; costUsd?: number }>): Spend => 
 describe('addSpend / describeSpend', () => {
   it('sums reported costs and tokens; an attempt without a cost is counted as unknown, not as free', () => {
     const s = spend([{ tokens: 1000, costUsd: 0.25 }, { tokens: 500 }, { tokens: 200, costUsd: 0 }]);
-    expect(s).toEqual({ costUsd: 0.25, tokens: 1700, unknownCostAttempts: 1 });
-    expect(describeSpend(s)).toBe('$0.25 spent (+ 1 attempt of unknown cost), 1700 tokens');
+    expect(s).toEqual({ costUsd: 0.25, tokens: 1700, unknownCostCalls: 1 });
+    expect(describeSpend(s)).toBe('$0.25 spent (+ 1 agent call of unknown cost), 1700 tokens');
     expect(describeSpend(spend([{ tokens: 7, costUsd: 0.0042 }]))).toBe('$0.0042 spent, 7 tokens');
   });
 });
@@ -36,7 +36,7 @@ describe('budgetStop: run caps, checked between attempts', () => {
 
   it('lines say the cap and what was spent', () => {
     expect(budgetStop({ maxCostUsd: 1 }, spend([{ tokens: 3000, costUsd: 1.5 }]), 0)?.line).toBe('--max-cost $1.00 reached: $1.50 spent, 3000 tokens');
-    expect(budgetStop({ maxTokens: 100 }, spend([{ tokens: 150 }]), 0)?.line).toBe('--max-tokens 100 reached: $0.00 spent (+ 1 attempt of unknown cost), 150 tokens');
+    expect(budgetStop({ maxTokens: 100 }, spend([{ tokens: 150 }]), 0)?.line).toBe('--max-tokens 100 reached: $0.00 spent (+ 1 agent call of unknown cost), 150 tokens');
     expect(budgetStop({ maxDurationMs: 5_400_000 }, NO_SPEND, 5_460_000)?.line).toBe('--max-duration 1h30m reached after 1h31m: $0.00 spent, 0 tokens');
   });
 
@@ -44,7 +44,7 @@ describe('budgetStop: run caps, checked between attempts', () => {
     const s = spend([{ tokens: 2046 }]); // a codex attempt: tokens, no cost
     expect(budgetStop({ maxCostUsd: 5 }, s, 0)).toEqual({
       cap: 'cost',
-      line: '--max-cost $5.00 cannot be checked: 1 attempt reported no cost (codex never does); $0.00 spent (+ 1 attempt of unknown cost), 2046 tokens. Use --max-tokens to cap an agent that reports no cost.',
+      line: '--max-cost $5.00 cannot be checked: 1 agent call reported no cost (codex never does); $0.00 spent (+ 1 agent call of unknown cost), 2046 tokens. Use --max-tokens to cap an agent that reports no cost.',
     });
     expect(budgetStop({ maxTokens: 100_000 }, s, 0)).toBeUndefined();
     expect(budgetStop({}, s, 1e12)).toBeUndefined();
@@ -102,7 +102,7 @@ describe('the budget:<USD> label, as DDx reads it (ParseBeadBudgetLabel)', () =>
   it('a bead stops once its spend reaches its label; unknown cost cannot be checked; budget:NaN is always reached (as in DDx)', () => {
     expect(beadBudgetStop(['budget:1'], spend([{ tokens: 10, costUsd: 0.5 }]))).toBeUndefined();
     expect(beadBudgetStop(['budget:1'], spend([{ tokens: 10, costUsd: 0.5 }, { tokens: 10, costUsd: 0.5 }]))).toEqual({ cap: 'cost', line: 'budget:1 reached: $1.00 spent, 20 tokens' });
-    expect(beadBudgetStop(['budget:1'], spend([{ tokens: 10 }]))?.line).toBe('budget:1 cannot be checked: 1 attempt reported no cost; $0.00 spent (+ 1 attempt of unknown cost), 10 tokens');
+    expect(beadBudgetStop(['budget:1'], spend([{ tokens: 10 }]))?.line).toBe('budget:1 cannot be checked: 1 agent call reported no cost; $0.00 spent (+ 1 agent call of unknown cost), 10 tokens');
     expect(beadBudgetStop(['budget:NaN'], NO_SPEND)?.line).toBe('budget:NaN reached: $0.00 spent, 0 tokens');
     expect(beadBudgetStop(['budget:0'], spend([{ tokens: 10, costUsd: 99 }]))).toBeUndefined();
   });

@@ -2,9 +2,9 @@
 // backoff and skipping, drift, epic focus, the NEXT_ACTION routing table (docs/contract/cli.md §6.6) and the
 // typed stops. No processes, no files.
 import { describe, expect, it } from 'vitest';
-import type { NextAction } from '../../../src/agents/index.js';
+import type { NextAction, UsageLimit } from '../../../src/agents/index.js';
 import type { Bead } from '../../../src/tracker/index.js';
-import { assertOneNextEvent, initialState, routeNextAction, step } from '../../../src/supervisor/core/machine.js';
+import { type MachineState, assertOneNextEvent, initialState, routeNextAction, step } from '../../../src/supervisor/core/machine.js';
 import type { MemberOutcome } from '../../../src/supervisor/core/outcome.js';
 import { DRIFT_REASON } from '../../../src/supervisor/core/judge.js';
 import { completed, failed, play, settings } from './scripted-run.js';
@@ -499,4 +499,64 @@ describe('routing details (state machine)', () => {
     expect(epic.effects.filter((e) => e.type === 'runReview')).toEqual([{ type: 'runReview', kind: 'post-epic', scope: 'SPEC-9', cycle: 1, beadId: 'hx-e' }]);
   });
 
+});
+
+// ── the overnight decisions (issue 24): limits, budgets, parks ──
+
+const overnightBead = bead({ id: 'hx-000000aa', title: 'A' });
+const at = Date.parse('2026-11-26T20:00:00Z');
+const limit = (over: Partial<UsageLimit> = {}): UsageLimit => ({ agent: 'codex', kind: 'rate', resetsAt: at + 30_000, detail: 'rate limit exceeded', ...over });
+
+describe('a build that ended on a limit', () => {
+  it('waits until the reset (+ the margin), says the resume time, then reads the queue; no attempt, no failure', () => {
+    const s = step(initialState(), { type: 'limited', bead: overnightBead, limit: limit(), at, tokens: 5 }, settings());
+    expect(s.effects.map((e) => e.type)).toEqual(['say', 'record', 'sleep', 'say', 'record', 'readQueue']);
+    expect(s.effects[0]).toMatchObject({ level: 'always', text: 'codex rate limit on hx-000000aa (not counted as an attempt; claim released): waiting until 2026-11-26T20:01:30.000Z — rate limit exceeded' });
+    expect(s.effects[2]).toEqual({ type: 'sleep', seconds: 90 });
+    expect(s.state).toMatchObject({ attempted: 0, failures: {}, skipped: [], limitStreak: { waits: 1, waitedMs: 90_000 }, tokens: 5 });
+  });
+
+  it('past --max-wait: stops with reason limit and exit 20', () => {
+    const s = step(initialState(), { type: 'limited', bead: overnightBead, limit: limit({ resetsAt: at + 3 * 3_600_000 }), at }, settings({ maxWaitMs: 3_600_000 }));
+    expect(s.state.stop).toEqual({ exitCode: 20, reason: 'limit' });
+    expect(s.effects.at(-1)).toMatchObject({ type: 'stop', exitCode: 20, reason: 'limit' });
+  });
+
+  it('the streak resets once a build gets through', () => {
+    const waited = step(initialState(), { type: 'limited', bead: overnightBead, limit: limit(), at }, settings()).state;
+    const after = step(waited, { type: 'attempted', bead: overnightBead, outcome: { kind: 'completed', salvaged: false }, durationSec: 1, tokens: 0 }, settings()).state;
+    expect(after.limitStreak).toEqual({ waits: 0, waitedMs: 0 });
+  });
+});
+
+describe('budgets', () => {
+  const queue = (state: MachineState, elapsedMs = 0) => step(state, { type: 'queue', ready: [overnightBead], beads: [overnightBead], elapsedMs }, settings({ budget: { maxTokens: 100, maxDurationMs: 60_000 } }));
+
+  it('the caps are checked at the queue read between attempts: exit 21, reason budget, what was spent', () => {
+    const spent = step(initialState(), { type: 'attempted', bead: overnightBead, outcome: { kind: 'completed', salvaged: false }, durationSec: 1, tokens: 150 }, settings()).state;
+    expect(queue(initialState()).effects.map((e) => e.type)).toContain('attempt');
+    expect(queue(spent).state.stop).toEqual({ exitCode: 21, reason: 'budget' });
+    expect(queue(spent).effects.at(-1)).toMatchObject({ message: 'helix: stopping: BUDGET: --max-tokens 100 reached: $0.00 spent (+ 1 agent call of unknown cost), 150 tokens' });
+    expect(queue(initialState(), 60_000).state.stop).toEqual({ exitCode: 21, reason: 'budget' });
+  });
+
+  it('a budget:<USD> label skips its bead once its spend reaches it, without the backoff', () => {
+    const labelled = bead({ id: 'hx-000000bb', title: 'B', labels: ['budget:0.5'] });
+    const failed = { kind: 'failed' as const, failure: 'agent-failed' as const, detail: 'boom' };
+    const once = step(initialState(), { type: 'attempted', bead: labelled, outcome: failed, durationSec: 1, tokens: 0, costUsd: 0.3 }, settings());
+    expect(once.effects.map((e) => e.type)).toContain('sleep');
+    const twice = step(once.state, { type: 'attempted', bead: labelled, outcome: failed, durationSec: 1, tokens: 0, costUsd: 0.3 }, settings());
+    expect(twice.state.skipped).toEqual([{ id: 'hx-000000bb', title: 'B', reason: 'budget:0.5 reached: $0.60 spent, 0 tokens' }]);
+    expect(twice.effects.map((e) => e.type)).not.toContain('sleep');
+    expect(twice.effects).toContainEqual({ type: 'markBlocked', id: 'hx-000000bb', reason: 'budget:0.5 reached: $0.60 spent, 0 tokens' });
+  });
+});
+
+describe('parking', () => {
+  it('the fourth failed attempt parks the bead beside blocking it', () => {
+    let state = initialState();
+    let effects: ReturnType<typeof step>['effects'] = [];
+    for (let i = 0; i < 4; i++) ({ state, effects } = step(state, { type: 'attempted', bead: overnightBead, outcome: { kind: 'failed', failure: 'agent-failed', detail: 'boom' }, durationSec: 1, tokens: 0 }, settings()));
+    expect(effects).toContainEqual({ type: 'park', id: 'hx-000000aa', attempts: 4 });
+  });
 });

@@ -29,6 +29,8 @@ export function settings(over: Partial<SupervisorSettings> = {}): SupervisorSett
     systemicThreshold: 3,
     velocityFactor: 5,
     velocitySeconds: 60,
+    maxWaitMs: 6 * 3_600_000,
+    budget: {},
     ...over,
   };
 }

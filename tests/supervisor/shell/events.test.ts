@@ -11,7 +11,7 @@ import { REPO_ROOT, tempDir } from '../../helpers/cli.js';
 
 const at = new Date('2026-11-26T20:00:00.000Z');
 const claim = (bead: string, attempt = 1): HelixEvent => makeEvent('run-1', at, { type: 'claim', bead, attempt });
-const stop = makeEvent('run-1', at, { type: 'stop', reason: 'budget', exit: 21, detail: 'a line\nwith "quotes" and é', spent: { cost_usd: 1.25, tokens: 3000, unknown_cost_attempts: 1 } });
+const stop = makeEvent('run-1', at, { type: 'stop', reason: 'budget', exit: 21, detail: 'a line\nwith "quotes" and é', spent: { cost_usd: 1.25, tokens: 3000, unknown_cost_calls: 1 } });
 
 describe('writer and parser', () => {
   it('an event is one line of JSON; a round trip keeps every field', () => {

@@ -1,0 +1,43 @@
+// The run's events (docs/events.md): their types, as data. The loop's machine names the events it
+// decides (limit, backoff, park, stop); shell/events.ts writes every event to the run's NDJSON file
+// and shell/notify.ts hands the ones a person needs to hear about to HELIX_NOTIFY.
+
+export const EVENT_FORMAT_VERSION = 1;
+
+/** Fields every event has. */
+interface EventBase {
+  /** The format version: 1. */
+  v: typeof EVENT_FORMAT_VERSION;
+  /** When it happened: ISO 8601, UTC, milliseconds. */
+  t: string;
+  /** The run it belongs to (one `helix run` process). */
+  run: string;
+}
+
+/** A spend summary: what the stop event and status say was spent. */
+export interface SpendFields {
+  cost_usd: number;
+  tokens: number;
+  /** Attempts whose agent reported no cost (codex): their cost is not in cost_usd. */
+  unknown_cost_calls: number;
+}
+
+/** Every event type and its own fields (docs/events.md describes each). */
+export type EventBody =
+  | { type: 'run_start'; pid: number; ready: number; agent: string; root: string }
+  | { type: 'claim'; bead: string; attempt: number }
+  | { type: 'dispatch'; bead: string | null; action: string; agent: string; model: string | null; effort: string | null }
+  | { type: 'agent_done'; bead: string | null; action: string; agent: string; rc: number; seconds: number; tokens: number; cost_usd: number | null }
+  | { type: 'verify'; bead: string; command: string; rc: number; passed: boolean }
+  | { type: 'close'; bead: string; how: 'closed' | 'salvaged' }
+  | { type: 'backoff'; bead: string; attempt: number; seconds: number; reason: string }
+  | { type: 'park'; bead: string; until: string; attempts: number }
+  | { type: 'limit'; agent: string; kind: string; resets_at: string | null; resume_at: string | null; detail: string }
+  | { type: 'limit_resume'; agent: string; waited_seconds: number }
+  | { type: 'memory_injected'; bead: string; names: string[] }
+  | { type: 'memory_credited'; bead: string; names: string[]; outcome: 'success' | 'failure' }
+  | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields }
+  | { type: 'blockers'; beads: Array<{ id: string; reason: string }>; report: string | null };
+
+export type HelixEvent = EventBase & EventBody;
+export type EventType = EventBody['type'];

@@ -1,0 +1,77 @@
+// The run's record for people and programs that are not watching its lines: every event goes to
+// the run's NDJSON event log (events.ts, docs/events.md), and the moments a person must hear about
+// — a limit pause and its resume, the stop (GUIDANCE/WAIT/STOP, a typed stop, a budget or limit
+// stop, any other end), the blocker report — also go to HELIX_NOTIFY (notify.ts). Neither ever
+// stops the run: a log that cannot be written is said once and dropped; a notifier that fails,
+// hangs or is missing costs at most notify.ts's timeout and one line.
+import type { EventBody, EventType } from '../core/run-events.js';
+import { RUN, type Say } from '../text/lines.js';
+import { EventLog, makeEvent } from './events.js';
+import { type NotifyCommand, type NotifyOutcome, notify, parseNotifyCommand } from './notify.js';
+
+/** The event types HELIX_NOTIFY hears about. */
+export const NOTIFIED: ReadonlySet<EventType> = new Set<EventType>(['limit', 'limit_resume', 'stop', 'blockers']);
+
+/** The event log's path for a session log: beside it, `<log name>.events.ndjson`. */
+export function eventLogPath(sessionLog: string): string {
+  return `${sessionLog.replace(/\.log$/, '')}.events.ndjson`;
+}
+
+/** The run's id in its events: the session log's name without its folder and extension. */
+export function runIdOf(sessionLog: string): string {
+  return (sessionLog.split('/').pop() ?? sessionLog).replace(/\.log$/, '');
+}
+
+export class RunRecord {
+  private log: EventLog | undefined;
+  private readonly notifier: NotifyCommand | undefined;
+  /** Notifications sent, and how many of them failed. */
+  sent = 0;
+  failed = 0;
+
+  constructor(
+    readonly path: string | undefined,
+    readonly runId: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly cwd: string,
+    private readonly now: () => Date,
+    private readonly say: (line: Say) => void,
+  ) {
+    const parsed = parseNotifyCommand(env.HELIX_NOTIFY);
+    if (parsed.error) say(RUN.notifyFailed(parsed.error));
+    this.notifier = parsed.command;
+    if (path) {
+      try {
+        this.log = EventLog.open(path);
+      } catch (error) {
+        say(RUN.eventLogFailed((error as Error).message));
+      }
+    }
+  }
+
+  /** Appends the event; resolves once a notifier that must hear it has finished (or was given up on). */
+  async record(body: EventBody): Promise<void> {
+    const event = makeEvent(this.runId, this.now(), body);
+    if (this.log) {
+      try {
+        this.log.append(event);
+      } catch (error) {
+        this.say(RUN.eventLogFailed((error as Error).message));
+        this.log.close();
+        this.log = undefined;
+      }
+    }
+    if (!this.notifier || !NOTIFIED.has(body.type)) return;
+    this.sent++;
+    const outcome: NotifyOutcome = await notify(this.notifier, event, { env: this.env, cwd: this.cwd });
+    if (!outcome.ok) {
+      this.failed++;
+      this.say(RUN.notifyFailed(outcome.why));
+    }
+  }
+
+  close(): void {
+    this.log?.close();
+    this.log = undefined;
+  }
+}
