@@ -130,6 +130,18 @@ describe('a build that ends on a usage or rate limit', () => {
     expect(p.runState()).toMatchObject({ stop_reason: 'completed' });
   });
 
+  it('a drain action on a limit: the run waits and runs the action again, instead of counting it failed', () => {
+    const p = new Project({
+      beads: [],
+      script: { ...DIRECT, responses: [{ when: 'check', stdout: 'NEXT_ACTION: POLISH\n' }, { when: 'polish', turnFailed: 'rate limit exceeded: Please try again in 0.2s.', exit: 1 }] },
+    });
+    const r = p.helix([...QUIET_RUN, '--agent', 'codex']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(p.calls().filter((c) => c.action === 'polish')).toHaveLength(2);
+    expect(r.stderr).toMatch(/codex rate limit on the polish action \(run again after the wait\): waiting until /);
+    expect(p.runState()).toMatchObject({ stop_reason: 'completed' });
+  });
+
   it('helix build on a limit: not an attempt, one line with the reset, exit 20, the bead as it was', () => {
     const p = new Project({ beads: [bead({ id: 'hx-000000aa' })], script: { ...DIRECT, responses: [{ when: 'implementation', turnFailed: "You've hit your usage limit. Try again at Nov 29th, 2026 7:41 PM.", exit: 1 }] } });
     const r = p.helix(['build', '--summary', '--agent', 'codex']);

@@ -14,7 +14,7 @@ import { DRIFT_REASON, intractableReason } from './judge.js';
 import type { AttemptOutcome, ChangeFacts, FailureKind, MemberVerdict, Spent } from './outcome.js';
 import { UNMEASURED } from './outcome.js';
 import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
-import { RUN, type Say, sessionReset } from '../text/lines.js';
+import { type LimitSubject, RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
@@ -114,7 +114,15 @@ export type Event =
    * (agents/usage-limit.ts): not an attempt of the bead — its claim is released, nothing is
    * counted against it. `at`: when (ms since the epoch).
    */
-  | ({ type: 'limited'; bead?: Bead; limit: UsageLimit; at: number } & Spent)
+  | ({
+      type: 'limited';
+      /** the build's bead; without one it was the drain check, or the call in `again` */
+      bead?: Bead;
+      limit: UsageLimit;
+      at: number;
+      /** a drain action or review that hit the limit: asked for again after the wait */
+      again?: Extract<Effect, { type: 'runAction' | 'runReview' }>;
+    } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
@@ -420,14 +428,22 @@ function afterLimit(state: MachineState, event: Extract<Event, { type: 'limited'
   return {
     state: { ...state, limitStreak: afterWait(state.limitStreak, decision.ms), passedOver: [] },
     effects: [
-      line(RUN.limitPause(limit.agent, limit.kind, event.bead?.id ?? 'the check', resumeAt, limit.detail)),
+      line(RUN.limitPause(limit.agent, limit.kind, limitSubject(event), resumeAt, limit.detail)),
       { type: 'record', event: { ...base, resume_at: resumeAt } },
       { type: 'sleep', seconds },
       line(RUN.limitResume(limit.agent, seconds)),
       { type: 'record', event: { type: 'limit_resume', agent: limit.agent, waited_seconds: Math.round(seconds) } },
-      { type: 'readQueue' },
+      event.again ?? { type: 'readQueue' },
     ],
   };
+}
+
+/** What the limit stopped: a build's bead, the drain check, or an action or review to run again. */
+function limitSubject(event: Extract<Event, { type: 'limited' }>): LimitSubject {
+  if (event.bead) return { bead: event.bead.id };
+  const again = event.again;
+  if (!again) return { check: true };
+  return { again: again.type === 'runAction' ? `the ${again.action} action` : `the ${again.kind} review of ${again.beadId}` };
 }
 
 /** What the run spent, in words (for the lines that say it). */

@@ -31,6 +31,9 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
   const { command, call } = actionCommand(run.session, 'review', prompt);
   announceRotation(run, 'review');
   const answered = await callAgent(run.calls, command, call);
+  // a review that ran into a usage or rate limit read nothing: the run waits and asks for it again
+  const limit = limitOfCall(command, answered, run.now());
+  if (limit) return { type: 'limited', limit, at: run.now().getTime(), again: { type: 'runReview', kind, scope, cycle, beadId }, ...spentOn(answered) };
   const review = { store: run.session.store, before, reviewedId: beadId, cycle, now: run.now() };
   const { trailers, verdict } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
   return { type: 'reviewed', kind, cycle, beadId, outcome: reviewOutcomeOf(verdict, trailers), rc: verdict.exitCode, ...spentOn(answered) };
@@ -74,6 +77,10 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
   const { command, call } = actionCommand(session, action, prompt);
   if (action === 'polish') announceRotation(run, 'polish');
   const answered = await callAgent(run.calls, command, call);
+  // an action that ran into a usage or rate limit did nothing: the run waits and runs it again (an
+  // alignment's governing bead stays held by this run meanwhile, and is reused then)
+  const limit = limitOfCall(command, answered, run.now());
+  if (limit) return { type: 'limited', limit, at: run.now().getTime(), again: { type: 'runAction', action, purpose }, ...spentOn(answered) };
   // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
   const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative');
   return { type: 'actionDone', action, purpose, ...drainActionResult(verdict, answered.exitCode, call.label), ...spentOn(answered) };

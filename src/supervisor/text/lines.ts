@@ -111,6 +111,15 @@ export const versionLine = (version: string) => `helix ${version}`;
 
 // ── §2 `helix run` ───────────────────────────────────────────────────────────────────────────
 
+/** What a usage or rate limit stopped, for the pause line. */
+export type LimitSubject = { bead: string } | { check: true } | { again: string };
+
+function limitOn(on: LimitSubject): string {
+  if ('bead' in on) return `${on.bead} (not counted as an attempt; claim released)`;
+  if ('check' in on) return 'the check (checked again after the wait)';
+  return `${on.again} (run again after the wait)`;
+}
+
 export const RUN = {
   alreadyRunning: (pid: number, started: string) => `helix run: already running (pid=${pid}, started=${started || 'unknown'})`,
 
@@ -237,8 +246,8 @@ export const RUN = {
 
   // helix: an overnight run (usage limits, budgets, parks, notifications, the event log)
   /** A build (or the check) ended on a usage or rate limit: not an attempt; the run waits until `resumeAt` (ISO, UTC). */
-  limitPause: (agent: string, kind: string, what: string, resumeAt: string, detail: string) =>
-    stamped('always', `${agent} ${kind} limit on ${what} (${what === 'the check' ? 'checked again after the wait' : 'not counted as an attempt; claim released'}): waiting until ${resumeAt} — ${detail}`),
+  limitPause: (agent: string, kind: string, on: LimitSubject, resumeAt: string, detail: string) =>
+    stamped('always', `${agent} ${kind} limit on ${limitOn(on)}: waiting until ${resumeAt} — ${detail}`),
   limitResume: (agent: string, seconds: number) => stamped('always', `resuming after waiting ${Math.round(seconds)}s for the ${agent} limit`),
   limitStop: (detail: string) => `helix: stopping: LIMIT: ${detail}`,
   budgetStop: (detail: string) => `helix: stopping: BUDGET: ${detail}`,

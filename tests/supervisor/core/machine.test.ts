@@ -516,6 +516,13 @@ describe('a build that ended on a limit', () => {
     expect(s.state).toMatchObject({ attempted: 0, failures: {}, skipped: [], limitStreak: { waits: 1, waitedMs: 90_000 }, tokens: 5 });
   });
 
+  it('a drain action or review on a limit is asked for again after the wait, not the queue', () => {
+    const again = { type: 'runReview' as const, kind: 'post-implementation' as const, scope: 'commit:abc', cycle: 1, beadId: 'hx-000000aa' };
+    const s = step(initialState(), { type: 'limited', limit: limit(), at, again }, settings());
+    expect(s.effects.at(-1)).toEqual(again);
+    expect(s.effects[0]).toMatchObject({ text: expect.stringContaining('limit on the post-implementation review of hx-000000aa (run again after the wait)') });
+  });
+
   it('past --max-wait: stops with reason limit and exit 20', () => {
     const s = step(initialState(), { type: 'limited', bead: overnightBead, limit: limit({ resetsAt: at + 3 * 3_600_000 }), at }, settings({ maxWaitMs: 3_600_000 }));
     expect(s.state.stop).toEqual({ exitCode: 20, reason: 'limit' });
