@@ -46,7 +46,7 @@ describe('writer and parser', () => {
  */
 function writer(path: string, name: string, count: number): ReturnType<typeof spawn> {
   const script = `
-    const { EventLog, makeEvent } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'supervisor', 'events.js'))});
+    const { EventLog, makeEvent } = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'supervisor', 'shell', 'events.js'))});
     const log = EventLog.open(process.argv[1]);
     const detail = '${name}'.repeat(4096);
     process.stdout.write('ready\\n');
@@ -57,7 +57,12 @@ function writer(path: string, name: string, count: number): ReturnType<typeof sp
   return spawn(process.execPath, ['--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
 
-const ready = (child: ReturnType<typeof spawn>) => new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+/** Resolves at the writer's `ready`; rejects at once if it exits first (a writer that cannot load). */
+const ready = (child: ReturnType<typeof spawn>) =>
+  new Promise<void>((resolve, reject) => {
+    child.stdout?.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the writer exited (${code}) before it was ready`)));
+  });
 const go = (child: ReturnType<typeof spawn>) => child.stdin?.write('go\n');
 
 const exited = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
