@@ -5,22 +5,29 @@
 import type Database from 'better-sqlite3';
 import { BM25_WEIGHTS } from './constants.js';
 import { searchRow } from './migrations.js';
-import { queryTerms } from './search-terms.js';
+import { keywordQueryTerms } from './search-terms.js';
 
 type Sql = { sql(text: string): Database.Statement };
 
-/** `"term1" OR "term2" …` for the content terms of `text`; undefined when nothing is left. */
-export function ftsQuery(text: string): string | undefined {
-  const terms = queryTerms(text);
+/** A term as an FTS5 phrase: quoted, so no character of it is query syntax. */
+const quoted = (term: string): string => `"${term.replace(/"/g, '""')}"`;
+
+/**
+ * `"term1" OR "term2" …` for the content terms of `text`; undefined when nothing is left. A
+ * compound word the store knows whole (`known`) is searched whole (search-terms.ts: keywordQueryTerms).
+ */
+export function ftsQuery(text: string, known: (whole: string) => boolean = () => false): string | undefined {
+  const terms = keywordQueryTerms(text, known);
   if (terms.length === 0) return undefined;
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+  return terms.map(quoted).join(' OR ');
 }
 
 const RANK = `bm25(memory_search, ${BM25_WEIGHTS.trigger}, ${BM25_WEIGHTS.resolution}, ${BM25_WEIGHTS.files})`;
 
 /** Memories best first by BM25 (score: higher is better), optionally of one type. */
 export function keywordSearch(db: Sql, text: string, limit: number, type?: string): { id: number; score: number }[] {
-  const query = ftsQuery(text);
+  const indexed = db.sql('SELECT 1 FROM memory_search WHERE memory_search MATCH ? LIMIT 1');
+  const query = ftsQuery(text, (whole) => indexed.get(quoted(whole)) !== undefined);
   if (!query) return [];
   // FTS5's bm25() is negative (best lowest); computed once per row and sorted by its negation.
   const sql = type

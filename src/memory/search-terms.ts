@@ -40,7 +40,21 @@ function wordTerms(word: string, out: string[]): void {
 
 /** Every index term of `text`, in order, repeats kept (BM25 counts them). */
 export function searchTerms(text: string): string[] {
-  const out: string[] = [];
+  return termGroups(text).flat();
+}
+
+/**
+ * The terms of `text` word by word: one group per word (a path segment, a file name's stem, an
+ * identifier), its whole form first and then its parts (`useInvoices` → useinvoices use invoices),
+ * an extension a group of its own.
+ */
+export function termGroups(text: string): string[][] {
+  const out: string[][] = [];
+  const word = (w: string) => {
+    const terms: string[] = [];
+    wordTerms(w, terms);
+    if (terms.length > 0) out.push(terms);
+  };
   for (const raw of text.match(RAW) ?? []) {
     const token = raw.replace(/^[./\\-]+|[./\\-]+$/g, '');
     if (token === '') continue;
@@ -50,21 +64,41 @@ export function searchTerms(text: string): string[] {
       for (const segment of segments) {
         const dot = segment.lastIndexOf('.');
         if (dot > 0) {
-          wordTerms(segment.slice(0, dot), out);
-          out.push(segment.slice(dot + 1).toLowerCase());
-        } else wordTerms(segment, out);
+          word(segment.slice(0, dot));
+          out.push([segment.slice(dot + 1).toLowerCase()]);
+        } else word(segment);
       }
-    } else wordTerms(token, out);
+    } else word(token);
   }
   return out;
 }
 
 const MAX_QUERY_TERMS = 48;
 
+/** A term worth searching for: single characters (the `s` of "it's", the `e` of "e.g.") match everything and mean nothing. */
+const isContent = (term: string): boolean => term.length > 1 && !STOPWORDS.has(term);
+
 /** The distinct content terms of a query, stop words dropped. */
 export function queryTerms(text: string): string[] {
-  // Single characters (the `s` of "it's", the `e` of "e.g.") match everything and mean nothing.
-  return [...new Set(searchTerms(text).filter((t) => t.length > 1 && !STOPWORDS.has(t)))].slice(0, MAX_QUERY_TERMS);
+  return [...new Set(searchTerms(text).filter(isContent))].slice(0, MAX_QUERY_TERMS);
+}
+
+/**
+ * The BM25 query's terms: queryTerms, except that a compound word (`TypeScript`, `busy_timeout`,
+ * `ERR_REQUIRE_ESM`) the store knows whole (`known`) is searched whole, without its parts. The index
+ * holds a compound as the whole and its parts, so searching all three counted one word of the
+ * query three times: "TypeScript" in a question about NodeNext imports gave every memory that
+ * merely says "types" and "TypeScript" three matches against the answer's one, and ranked it first
+ * (eval/memory-hard.json n04, docs/memory.md). The parts stay in the query when no memory holds
+ * the whole: then they are how `staleTime` finds a note that says "stale time".
+ */
+export function keywordQueryTerms(text: string, known: (whole: string) => boolean): string[] {
+  const terms: string[] = [];
+  for (const [whole, ...parts] of termGroups(text)) {
+    if (parts.length > 0 && isContent(whole!) && known(whole!)) terms.push(whole!);
+    else terms.push(whole!, ...parts);
+  }
+  return [...new Set(terms.filter(isContent))].slice(0, MAX_QUERY_TERMS);
 }
 
 /** The text FTS5 indexes for `text`: its terms, space-separated. */

@@ -66,6 +66,21 @@ describe('hooks over a session', () => {
     check.close();
   });
 
+  it('the SubagentStop hook reads the subagent\'s own transcript, not the session\'s', async () => {
+    const { root, dbPath, webhook, secret } = await project();
+    helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-f') });
+    const answer = (text: string) => `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } })}\n`;
+    const main = join(root, 'main.jsonl');
+    const agent = join(root, 'agent.jsonl');
+    writeFileSync(main, answer(`UTILIZED: ["${secret}"]`));
+    writeFileSync(agent, answer(`UTILIZED: ["${webhook}"]`));
+    const input = JSON.stringify({ session_id: 'session-f', hook_event_name: 'SubagentStop', transcript_path: main, agent_transcript_path: agent, cwd: root });
+    expect(helix(['hook', 'subagent-stop'], { cwd: root, input })).toEqual({ status: 0, stdout: '', stderr: '' });
+    const store = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
+    expect([store.sessionUses(webhook), store.sessionUses(secret)]).toEqual([1, 0]);
+    store.close();
+  });
+
   it('systemic warnings come first at the edit and open the session', async () => {
     const { root, dbPath } = await project();
     const store = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
@@ -85,6 +100,7 @@ describe('hooks over a session', () => {
     expect(helix(['hook', 'pre-tool-use'], { cwd: root, env, input: edit(root, 'session-e') })).toEqual({ status: 0, stdout: '', stderr: '' });
     const stop = JSON.stringify({ session_id: 'session-e', hook_event_name: 'Stop', last_assistant_message: `UTILIZED: ["${webhook}"]\nLEARNED: something new to remember`, cwd: root });
     expect(helix(['hook', 'stop'], { cwd: root, env, input: stop })).toEqual({ status: 0, stdout: '', stderr: '' });
+    expect(helix(['hook', 'subagent-stop'], { cwd: root, env, input: stop.replace('"Stop"', '"SubagentStop"') })).toEqual({ status: 0, stdout: '', stderr: '' });
     expect(readFileSync(dbPath).equals(before)).toBe(true);
   });
 });

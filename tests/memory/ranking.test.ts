@@ -2,7 +2,7 @@
 // fusion, the schema upgrade that indexes existing memories, and recall using each signal.
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { queryTerms, searchTerms } from '../../src/memory/search-terms.js';
+import { keywordQueryTerms, queryTerms, searchTerms } from '../../src/memory/search-terms.js';
 import { filePatterns, pathMatch, queryPaths } from '../../src/memory/files.js';
 import { fuse, ranks } from '../../src/memory/fusion.js';
 import { openMemoryStore, lexicalEmbedder, memoryText } from '../../src/memory/index.js';
@@ -28,6 +28,13 @@ describe('code-aware tokens', () => {
 
   it('query terms drop stop words, single characters and repeats', () => {
     expect(queryTerms("it's the API's fault: the api")).toEqual(['api', 'fault']);
+  });
+
+  it('the BM25 query searches a compound the store knows whole, and its parts only when it does not', () => {
+    const known = (whole: string) => ['typescript', 'busy_timeout'].includes(whole);
+    expect(keywordQueryTerms('TypeScript and busy_timeout', known)).toEqual(['typescript', 'busy_timeout']);
+    expect(keywordQueryTerms('staleTime of useInvoices', known)).toEqual(['staletime', 'stale', 'time', 'useinvoices', 'invoices']);
+    expect(keywordQueryTerms('TypeScript and busy_timeout', () => false)).toEqual(queryTerms('TypeScript and busy_timeout'));
   });
 });
 
@@ -105,6 +112,25 @@ describe('recall uses the right signal', () => {
     );
     await added(store, 'require of an ESM package: err in the loader', 'Use import()');
     expect((await store.recall('ERR_REQUIRE_ESM'))[0]!.name).toBe(code);
+  });
+
+  it('a compound word of the query counts once: "TypeScript" does not outweigh the words of the answer', async () => {
+    // eval/memory-hard.json n04: the index holds TypeScript as typescript, type and script; searched
+    // as all three, the note that merely says "types" and "TypeScript" ranked above the answer.
+    const { store } = testStore();
+    await withOthers(store);
+    const answer = await added(
+      store,
+      "TS2307: Cannot find module './utils/format' after switching tsconfig.json moduleResolution to NodeNext in packages/core",
+      "NodeNext follows Node's ESM rules: relative imports need the .js extension even in .ts source. Rewrote imports to './utils/format.js'.",
+    );
+    await added(
+      store,
+      "TS2307 Cannot find module '@acme/ui' or its corresponding type declarations in web/ although the package builds",
+      'packages/ui/package.json had an exports map without a types condition, so TypeScript with bundler resolution could not find the .d.ts. Added "types" first in each exports entry.',
+    );
+    const query = 'Cannot find module for a relative import since we changed how TypeScript resolves modules, though the file is right there';
+    expect((await store.recall(query))[0]!.name).toBe(answer);
   });
 
   it('the hashed lexical vectors are not part of the fusion (measured: they only added noise)', () => {
