@@ -3,31 +3,14 @@
 // the claim released); the run waits — until the reset the agent named, interruptible — says so
 // in one line, and goes on; past --max-wait it stops with reason `limit` and exit 20. The same
 // moments reach the event log and HELIX_NOTIFY.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bead } from '../helpers/bead.js';
-import { Project, RUN_COMPLETE, waitUntil } from './stub-project.js';
+import { Project, RUN_COMPLETE, waitUntil, recordingNotifier } from './stub-project.js';
 
 const DIRECT = { executeBeadHelp: false };
 const QUIET_RUN = ['run', '--summary', '--no-auto-align', '--no-auto-review'];
 const CLAIM_KEYS = ['claimed-pid', 'claimed-at', 'claim-token', 'claimed-machine', 'owner'];
-
-/** A notifier (argv, no shell) that appends each event it is given to `out`. */
-function notifier(p: Project): { env: NodeJS.ProcessEnv; events: () => Array<Record<string, unknown>> } {
-  const script = p.path('notify.mjs');
-  const out = p.path('notified.jsonl');
-  writeFileSync(script, "import { appendFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d));\nprocess.stdin.on('end', () => appendFileSync(process.argv[2], s));\n");
-  return {
-    env: { HELIX_NOTIFY: JSON.stringify([process.execPath, script, out]) },
-    events: () => {
-      try {
-        return readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-      } catch {
-        return [];
-      }
-    },
-  };
-}
 
 /** The run's event log, as run-state names it. */
 function eventLog(p: Project): Array<Record<string, unknown>> {
@@ -49,7 +32,7 @@ describe('a build that ends on a usage or rate limit', () => {
       beads: [bead({ id: 'hx-000000aa' })],
       script: { ...DIRECT, responses: [{ when: 'implementation', turnFailed: 'rate limit exceeded: Rate limit reached on tokens per min (TPM). Please try again in 0.2s.', exit: 1 }] },
     });
-    const notes = notifier(p);
+    const notes = recordingNotifier(p);
     const r = p.helix([...QUIET_RUN, '--agent', 'codex'], notes.env);
     expect(r.status, r.stderr).toBe(0);
     expect(p.buildCalls()).toHaveLength(2);
@@ -73,7 +56,7 @@ describe('a build that ends on a usage or rate limit', () => {
       beads: [bead({ id: 'hx-000000aa' }), bead({ id: 'hx-000000bb' })],
       script: { responses: [{ when: 'execute-bead', result: { status: 'execution_failed', outcome: 'error', exit_code: 1, failure_mode: 'provider_rate_limit', detail: 'rate-limited beyond budget' }, exit: 1 }] },
     });
-    const notes = notifier(p);
+    const notes = recordingNotifier(p);
     const r = p.helix(['run', '--summary', '--max-wait', '0'], notes.env);
     expect(r.status, r.stderr).toBe(20);
     expect(p.buildCalls()).toHaveLength(1);

@@ -5,25 +5,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bead } from '../helpers/bead.js';
-import { Project } from './stub-project.js';
+import { Project, recordingNotifier } from './stub-project.js';
 
 const RUN = ['run', '--summary', '--no-auto-align', '--no-auto-review'];
 const FAIL = { result: { status: 'execution_failed', outcome: 'error', exit_code: 1, detail: 'boom' }, exit: 1 };
 
-function recorder(p: Project): { env: NodeJS.ProcessEnv; events: () => Array<Record<string, unknown>> } {
-  const script = p.path('notify.mjs');
-  const out = p.path('notified.jsonl');
-  writeFileSync(script, "import { appendFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d));\nprocess.stdin.on('end', () => appendFileSync(process.argv[2], s));\n");
-  return {
-    env: { HELIX_NOTIFY: JSON.stringify([process.execPath, script, out]) },
-    events: () => readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
-  };
-}
-
 describe('HELIX_NOTIFY', () => {
   it('GUIDANCE ends the run: the notifier hears the stop, with the line that said why', () => {
     const p = new Project({ beads: [], script: { defaults: { check: { stdout: 'NEXT_ACTION: GUIDANCE\n' } } } });
-    const n = recorder(p);
+    const n = recordingNotifier(p);
     const r = p.helix(RUN, n.env);
     expect(r.status, r.stderr).toBe(0);
     expect(n.events()).toEqual([
@@ -33,7 +23,7 @@ describe('HELIX_NOTIFY', () => {
 
   it('a bead skipped as intractable: the blocker report, then the stop', () => {
     const p = new Project({ beads: [bead({ id: 'hx-000000aa', title: 'Stubborn' })], script: { defaults: { 'execute-bead': FAIL } } });
-    const n = recorder(p);
+    const n = recordingNotifier(p);
     const r = p.helix(RUN, n.env);
     expect(r.status, r.stderr).toBe(0);
     const [blockers, stop] = n.events();

@@ -161,3 +161,17 @@ export const helixLines = (stderr: string) => stderr.split('\n').filter((l) => l
 
 /** The run-complete line; a cost (`, $0.0123`) follows the tokens when an agent reported one. */
 export const RUN_COMPLETE = /^helix: ═══ run complete: (\d+) attempted, (\d+) completed, (\d+) skipped, (\d+) tokens(?:, \$\d+\.\d{4})? ═══$/m;
+
+/**
+ * A HELIX_NOTIFY program (argv, no shell) that appends each event it is given to a file in the
+ * project; `events()` reads them back (none yet: an empty list).
+ */
+export function recordingNotifier(p: Project): { env: NodeJS.ProcessEnv; events: () => Array<Record<string, unknown>> } {
+  const script = p.path('notify.mjs');
+  const out = p.path('notified.jsonl');
+  writeFileSync(script, "import { appendFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d));\nprocess.stdin.on('end', () => appendFileSync(process.argv[2], s));\n");
+  return {
+    env: { HELIX_NOTIFY: JSON.stringify([process.execPath, script, out]) },
+    events: () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []),
+  };
+}
