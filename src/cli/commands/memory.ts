@@ -96,13 +96,23 @@ function tasksList(text: string) {
   });
 }
 
+/** A `helix memory` subcommand with the common flags (docs/contract/cli.md §3: the old harness passes --quiet to all). */
+type Sub = (name: string, description: string) => HelixCommand;
+
 export function register(program: HelixCommand, ctx: CommandContext): void {
   const memory = withCommonFlags(program.command('memory'))
     .description('the memory store: failures and patterns ranked by relevance, effectiveness and recency')
     .addOption(new Option('--db <path>', 'database file (default: HELIX_DB_PATH, else .helix/helix.db in the project)'));
-  // Every command accepts the common flags (docs/contract/cli.md §3: the old harness passes --quiet to all).
-  const sub = (name: string, description: string) => withCommonFlags(memory.command(name).description(description));
+  const sub: Sub = (name, description) => withCommonFlags(memory.command(name).description(description));
+  // in the order `helix memory --help` lists them
+  memoryCommands(sub, ctx);
+  learningCommands(sub, ctx);
+  promptCommands(sub, ctx);
+  curationCommands(sub, ctx);
+}
 
+/** Store, recall and get one memory, and link memories. */
+function memoryCommands(sub: Sub, ctx: CommandContext): void {
   sub('store', 'store a failure, pattern or systemic memory')
     .requiredOption('--trigger <text>', 'the situation that should recall this memory')
     .requiredOption('--resolution <text>', 'what to do about it')
@@ -156,7 +166,10 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .action(async function (this: HelixCommand, o: { name?: string; rel?: string }) {
       await withStore(ctx, this, (s) => s.edges(o));
     });
+}
 
+/** The learning loop's side: feedback, decay, prune, consolidate, health. */
+function learningCommands(sub: Sub, ctx: CommandContext): void {
   sub('feedback', 'add to helped (delta > 0) or failed (delta < 0)')
     .requiredOption('--names <json>', 'JSON list of memory names')
     .requiredOption('--delta <d>', 'signed amount', amount('--delta'))
@@ -206,7 +219,10 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
   sub('health', 'store status and whether the learning loop is closed').action(async function (this: HelixCommand) {
     await withStore(ctx, this, (s) => s.health());
   });
+}
 
+/** What reaches a prompt: similar, suggested edges, inject, batch-inject, strategic recall, chunk, connected. */
+function promptCommands(sub: Sub, ctx: CommandContext): void {
   sub('similar-recent', 'recent memories similar to a trigger')
     .argument('<trigger>')
     .option('--threshold <x>', "cosine at or above (default: the embedder's systemic threshold, 0.7 for MiniLM)", fraction('--threshold'))
@@ -262,7 +278,10 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .action(async function (this: HelixCommand, name: string, o: { hops: number }) {
       await withStore(ctx, this, (s) => s.connected(name, o.hops));
     });
+}
 
+/** The store the user curates: list, show, edit, forget, restore, export, import (and edge decay). */
+function curationCommands(sub: Sub, ctx: CommandContext): void {
   sub('list', 'every memory, one a line (--archived: the archive)')
     .option('--type <type>', 'only this type')
     .option('--archived', 'what prune, consolidate, merges, edit and forget archived')
@@ -319,6 +338,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
       await withStore(ctx, this, (s) => s.decayEdges(o.days));
     });
 }
+
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
