@@ -16,23 +16,11 @@ import {
   initialState,
   step,
 } from '../../../src/supervisor/core/machine.js';
-import type { SupervisorSettings } from '../../../src/supervisor/core/policy.js';
+import { type SupervisorSettings, defaultSettings } from '../../../src/supervisor/core/policy.js';
 
+/** The run's defaults (an empty environment), with the periodic and post-implementation reviews off. */
 export function settings(over: Partial<SupervisorSettings> = {}): SupervisorSettings {
-  return {
-    maxCycles: 0,
-    reviewEvery: 0,
-    autoAlign: true,
-    autoReview: false,
-    reviewThreshold: 100,
-    backoffOverride: undefined,
-    systemicThreshold: 3,
-    velocityFactor: 5,
-    velocitySeconds: 60,
-    maxWaitMs: 6 * 3_600_000,
-    budget: {},
-    ...over,
-  };
+  return { ...defaultSettings({}), reviewEvery: 0, autoReview: false, ...over };
 }
 
 /** What the scripted world answers for one attempt at a bead. */
