@@ -148,6 +148,23 @@ describe('helix build', () => {
     expect(p.buildCalls()).toEqual([]);
   });
 
+  it('holds the run mutex: while a live run holds helix.pid it refuses with exit 2 and one line, writing nothing', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
+    // this test process stands for the live run
+    writeFileSync(join(p.root, '.ddx', 'helix.pid'), `${process.pid} 2026-01-01T00:00:00Z\n`);
+    const beadsBefore = readFileSync(p.beadsFile, 'utf8');
+    const r = p.helix(['build', 'hx-00000001']);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`helix build: not started: helix run: already running (pid=${process.pid}, started=2026-01-01T00:00:00Z); wait for it, or end it with helix stop\n`);
+    expect(p.buildCalls()).toEqual([]);
+    expect(readFileSync(p.beadsFile, 'utf8')).toBe(beadsBefore);
+    expect(existsSync(join(p.root, '.ddx', 'run-state.json'))).toBe(false);
+    // and a build that ran gave the mutex back: the next one runs
+    writeFileSync(join(p.root, '.ddx', 'helix.pid'), `${deadPid()} 2026-01-01T00:00:00Z\n`);
+    expect(p.helix(['build', 'hx-00000001']).status).toBe(0);
+    expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
+  });
+
   it('refuses an execution-ineligible bead the same way', () => {
     const p = new Project({ beads: [bead({ id: 'hx-00000001', 'execution-eligible': false })] });
     const r = p.helix(['implement', 'hx-00000001']);

@@ -162,17 +162,44 @@ function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead: Bead,
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
 export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<CommandResult> {
   const session = await prepareSession(options.cwd, options.env, options, !options.dryRun);
-  if (!options.dryRun) assertDdxCanBuild(session, options.env);
+  if (options.dryRun) return buildDryRun(session, options);
+  // A build is a run of one bead: it holds the run mutex, so it never writes its claim, run_pid and
+  // log over a live run's run-state (whose recovery trusts run_pid), and `helix stop` reaches it.
+  let releaseMutex: () => void;
+  try {
+    releaseMutex = acquireRunMutex(session.store.dir);
+  } catch (error) {
+    if (isHelixError(error) && error.kind === 'runActive') throw new HelixError('runActive', BUILD.runActive(error.message));
+    throw error;
+  }
+  try {
+    // after the mutex, as for a run: a refused build says a run is active, not what its agent left
+    assertDdxCanBuild(session, options.env);
+    const { beads } = session.store.read();
+    const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
+    const bead = resolveSelector(ready, options.selector);
+    if (!bead) throw new HelixError('error', BUILD.noMatch);
+    return await buildHoldingMutex(session, options, bead, ready);
+  } finally {
+    releaseMutex();
+  }
+}
+
+/** `helix build --dry-run`: the command a build would run; nothing is taken or written. */
+function buildDryRun(session: Session, options: CommandOptions & { selector?: string }): CommandResult {
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
   const bead = resolveSelector(ready, options.selector);
-  if (options.dryRun && !bead && !options.selector) {
+  if (!bead && !options.selector) {
     // Nothing ready: the Bash CLI printed the command with a placeholder and exited 0 (§11).
     const placeholder: Bead = { id: BUILD.placeholderId, title: '?', status: 'open', priority: 2 };
     return printBuildCommand(session, options.env, placeholder, beads, ready);
   }
   if (!bead) throw new HelixError('error', BUILD.noMatch);
-  if (options.dryRun) return printBuildCommand(session, options.env, bead, beads, ready);
+  return printBuildCommand(session, options.env, bead, beads, ready);
+}
+
+async function buildHoldingMutex(session: Session, options: CommandOptions & { openMemory?: RunOptions['openMemory'] }, bead: Bead, ready: Bead[]): Promise<CommandResult> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
   return watchInterrupts(async (watch): Promise<CommandResult> => {

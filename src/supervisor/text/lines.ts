@@ -366,6 +366,8 @@ export const BUILD = {
   notCompleted: (id: string, detail: string) => `helix: build of ${id} did not complete: ${detail}`,
   /** helix: the build ran into a usage or rate limit: not an attempt, the claim released (exit 20). */
   limited: (id: string, detail: string) => `helix: build of ${id} not attempted (claim released): ${detail}`,
+  /** helix: a build holds the run mutex like a run (exit 2); `running` is the mutex's own line. */
+  runActive: (running: string) => `helix build: not started: ${running}; wait for it, or end it with helix stop`,
 };
 
 // ── §16 start / stop ─────────────────────────────────────────────────────────────────────────
