@@ -2,7 +2,7 @@
 // answer routes to (design, polish, backfill, alignment — also the pre-stop and periodic
 // alignments) and the post-implementation and post-epic reviews. Each is judged as its one-shot
 // command judges it (one-shot.ts answerAction); the machine decides what follows.
-import { parseNextAction } from '../../agents/index.js';
+import { type AgentCommand, parseNextAction } from '../../agents/index.js';
 import { isHelixError } from '../../errors.js';
 import { drainActionResult, reviewOutcomeOf } from '../core/action-verdict.js';
 import { actionCommand, rotationLine } from '../core/dispatch.js';
@@ -11,7 +11,7 @@ import { spentOn } from '../core/outcome.js';
 import { ACTION_DEFAULTS } from '../core/policy.js';
 import { RUN } from '../text/lines.js';
 import { actionPrompt } from '../text/prompts.js';
-import { answerOf, callAgent, limitOfCall } from './agent-call.js';
+import { type AgentCall, answerOf, callAgent, limitOfCall } from './agent-call.js';
 import { type Governing, acquireGoverningBead } from './governing.js';
 import { answerAction } from './one-shot.js';
 import type { RunContext } from './run-context.js';
@@ -20,6 +20,18 @@ import type { RunContext } from './run-context.js';
 function announceRotation(run: RunContext, action: 'build' | 'check' | 'polish' | 'review'): void {
   const line = rotationLine(run.session.plan, action);
   if (line) run.say(line);
+}
+
+/**
+ * The `limited` event of a call that ran into a usage or rate limit (undefined when it did not):
+ * what it spent counts, and `again` is the call the machine asks for after the wait (none for the
+ * check, which the machine asks for anyway).
+ */
+function limitedCall(run: RunContext, command: AgentCommand, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
+  const now = run.now();
+  const limit = limitOfCall(command, answered, now);
+  if (!limit) return undefined;
+  return { type: 'limited', limit, at: now.getTime(), ...(again ? { again } : {}), ...spentOn(answered) };
 }
 
 /** Post-implementation / post-epic review (cross-model through the review agent). */
@@ -32,8 +44,8 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
   announceRotation(run, 'review');
   const answered = await callAgent(run.calls, command, call);
   // a review that ran into a usage or rate limit read nothing: the run waits and asks for it again
-  const limit = limitOfCall(command, answered, run.now());
-  if (limit) return { type: 'limited', limit, at: run.now().getTime(), again: { type: 'runReview', kind, scope, cycle, beadId }, ...spentOn(answered) };
+  const limited = limitedCall(run, command, answered, { type: 'runReview', kind, scope, cycle, beadId });
+  if (limited) return limited;
   const review = { store: run.session.store, before, reviewedId: beadId, cycle, now: run.now() };
   const { trailers, verdict } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
   return { type: 'reviewed', kind, cycle, beadId, outcome: reviewOutcomeOf(verdict, trailers), rc: verdict.exitCode, ...spentOn(answered) };
@@ -45,8 +57,8 @@ export async function runCheck(run: RunContext): Promise<Event> {
   announceRotation(run, 'check');
   const answered = await callAgent(run.calls, command, call);
   // a check that ran into a usage or rate limit answered nothing: the run waits and checks again
-  const limit = limitOfCall(command, answered, run.now());
-  if (limit) return { type: 'limited', limit, at: run.now().getTime(), ...spentOn(answered) };
+  const limited = limitedCall(run, command, answered);
+  if (limited) return limited;
   const ok = answered.exitCode === 0;
   // The drain check's answer: stdout, except with --summary (the log has it) (docs/contract/bash-interface.md §2.11).
   if (ok && run.session.output.mode !== 'summary') run.session.output.answer(answerOf(answered));
@@ -79,8 +91,8 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
   const answered = await callAgent(run.calls, command, call);
   // an action that ran into a usage or rate limit did nothing: the run waits and runs it again (an
   // alignment's governing bead stays held by this run meanwhile, and is reused then)
-  const limit = limitOfCall(command, answered, run.now());
-  if (limit) return { type: 'limited', limit, at: run.now().getTime(), again: { type: 'runAction', action, purpose }, ...spentOn(answered) };
+  const limited = limitedCall(run, command, answered, { type: 'runAction', action, purpose });
+  if (limited) return limited;
   // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
   const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative');
   return { type: 'actionDone', action, purpose, ...drainActionResult(verdict, answered.exitCode, call.label), ...spentOn(answered) };
