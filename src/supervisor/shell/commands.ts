@@ -175,9 +175,7 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   try {
     // after the mutex, as for a run: a refused build says a run is active, not what its agent left
     assertDdxCanBuild(session, options.env);
-    const { beads } = session.store.read();
-    const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
-    const bead = resolveSelector(ready, options.selector);
+    const { ready, bead } = buildCandidates(session, options.selector);
     if (!bead) throw new HelixError('error', BUILD.noMatch);
     return await buildHoldingMutex(session, options, bead, ready);
   } finally {
@@ -185,11 +183,16 @@ export async function buildOnce(options: CommandOptions & { selector?: string; o
   }
 }
 
-/** `helix build --dry-run`: the command a build would run; nothing is taken or written. */
-function buildDryRun(session: Session, options: CommandOptions & { selector?: string }): CommandResult {
+/** The bead file, its execution-ready beads and the one the selector picks (if any). */
+function buildCandidates(session: Session, selector: string | undefined): { beads: Bead[]; ready: Bead[]; bead: Bead | undefined } {
   const { beads } = session.store.read();
   const ready = readyBeads(beads, { execution: true, held: session.store.leased() });
-  const bead = resolveSelector(ready, options.selector);
+  return { beads, ready, bead: resolveSelector(ready, selector) };
+}
+
+/** `helix build --dry-run`: the command a build would run; nothing is taken or written. */
+function buildDryRun(session: Session, options: CommandOptions & { selector?: string }): CommandResult {
+  const { beads, ready, bead } = buildCandidates(session, options.selector);
   if (!bead && !options.selector) {
     // Nothing ready: the Bash CLI printed the command with a placeholder and exited 0 (§11).
     const placeholder: Bead = { id: BUILD.placeholderId, title: '?', status: 'open', priority: 2 };
