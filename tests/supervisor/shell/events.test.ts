@@ -83,7 +83,7 @@ describe('writers in real processes', () => {
     expect(parsed.events.filter((e) => e.run === 'b')).toHaveLength(2000);
   });
 
-  it('a writer killed with SIGKILL in the middle of its stream leaves only whole lines', async () => {
+  it('a writer killed with SIGKILL in the middle of its stream leaves whole lines but, at most, a torn last one', async () => {
     const path = join(tempDir('helix-events-'), 'run.events.ndjson');
     const child = writer(path, 'k', 1_000_000);
     await ready(child);
@@ -98,7 +98,9 @@ describe('writers in real processes', () => {
     await exited(child);
     const parsed = parseEvents(readFileSync(path, 'utf8'));
     expect(parsed.skipped).toBe(0);
-    expect(parsed.partial).toBe('');
+    // Linux ends a write to a file at a page boundary on SIGKILL: only the last line may be torn,
+    // and the parser holds it back as the start of one event line
+    if (parsed.partial !== '') expect(parsed.partial).toMatch(/^\{"v":1,[^\n]*$/);
     expect(parsed.events.length).toBeGreaterThanOrEqual(200);
   });
 });
