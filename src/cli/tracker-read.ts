@@ -3,9 +3,11 @@
 // `helix tracker ready|blocked [--execution] [--json]` without commander, writing to the file
 // descriptors directly (writeStdout); commands/tracker.ts calls the same functions through its
 // output sink, so both paths print exactly the same thing.
-import { writeSync } from 'node:fs';
+import { type BigIntStats, statSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
+import type { CachedCandidates, ReadyCandidate } from './ready-cache.js';
 
 /**
  * Beads as text lines, or as a JSON array. Given the file's own lines, the array holds each record
@@ -13,14 +15,26 @@ import type { Bead } from '../tracker/bead.js';
  * of records on every `ready --json`.
  */
 export function formatBeads(beads: Bead[], json: boolean | undefined, rawLines?: Map<string, string>): string {
-  if (json) {
-    if (!rawLines) return `${JSON.stringify(beads, null, 2)}\n`;
-    const items = beads.map((b) => `  ${rawLines.get(b.id)?.trim() ?? JSON.stringify(b)}`);
-    return items.length ? `[\n${items.join(',\n')}\n]\n` : '[]\n';
-  }
-  let out = '';
-  for (const bead of beads) out += `${bead.id}  [P${String(bead.priority)}] [${bead.status}] [${String(bead.issue_type ?? 'task')}] ${bead.title}\n`;
-  return out;
+  if (json && !rawLines) return `${JSON.stringify(beads, null, 2)}\n`;
+  return joinForms(
+    beads.map((b) => (json ? jsonItem(b, rawLines) : textLine(b))),
+    json,
+  );
+}
+
+/** One bead as an item of the JSON array: its line as stored, indented. */
+function jsonItem(bead: Bead, rawLines?: Map<string, string>): string {
+  return `  ${rawLines?.get(bead.id)?.trim() ?? JSON.stringify(bead)}`;
+}
+
+function textLine(bead: Bead): string {
+  return `${bead.id}  [P${String(bead.priority)}] [${bead.status}] [${String(bead.issue_type ?? 'task')}] ${bead.title}\n`;
+}
+
+/** The printed forms of the beads put together: a JSON array of items, or the text lines. */
+function joinForms(forms: string[], json: boolean | undefined): string {
+  if (!json) return forms.join('');
+  return forms.length ? `[\n${forms.join(',\n')}\n]\n` : '[]\n';
 }
 
 /** Where a read happens and where its warning about damaged lines goes. */
@@ -38,13 +52,14 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * process.stdout already and uses it: that stream makes the pipe non-blocking.) A pipe shared with
  * a Node parent can be non-blocking too, hence the EAGAIN loop.
  */
-export function writeStdout(text: string): void {
+export function writeStdout(text: string | Buffer): void {
   writeToFd(1, text);
 }
 
-export function writeToFd(fd: number, text: string): void {
+/** Writes text, made printable, or bytes that are printable UTF-8 already (the ready cache's). */
+export function writeToFd(fd: number, text: string | Buffer): void {
   // this path skips the wrapped streams (src/cli/terminal.ts): the same rule, applied here
-  const bytes = Buffer.from(printable(text), 'utf8');
+  const bytes = typeof text === 'string' ? Buffer.from(printable(text), 'utf8') : text;
   let offset = 0;
   while (offset < bytes.length) {
     try {
@@ -58,36 +73,78 @@ export function writeToFd(fd: number, text: string): void {
   }
 }
 
-async function readBeads(place: ReadPlace): Promise<{ beads: Bead[]; rawLines: Map<string, string> }> {
-  // The read side only: the store's write side (lock, pid checks) is not loaded for a read.
-  const [{ parseBeads, problemsWarning, readBeadsText }, { beadsFile, trackerDir }, { assertJsonlBackend }] = await Promise.all([
-    import('../tracker/read.js'),
-    import('../tracker/paths.js'),
-    import('../tracker/backend.js'),
-  ]);
+/** The bead file to read, after the checks every read makes: a usable folder, DDx's JSONL backend. */
+async function beadsFileOf(place: ReadPlace): Promise<{ dir: string; file: string }> {
+  const [{ beadsFile, trackerDir }, { assertJsonlBackend }] = await Promise.all([import('../tracker/paths.js'), import('../tracker/backend.js')]);
   const dir = trackerDir(place.cwd, place.env);
   // DDx may keep the beads elsewhere (axon, bd, br): then this file is not the tracker (exit 14)
   assertJsonlBackend(dir, place.env);
-  const file = beadsFile(dir);
-  const snapshot = parseBeads(readBeadsText(file));
-  if (snapshot.problems.length > 0) place.warn(`${problemsWarning(file, snapshot.problems)}\n`);
-  return snapshot;
+  return { dir, file: beadsFile(dir) };
 }
 
-export async function readyText(options: { execution?: boolean; json?: boolean }, place: ReadPlace): Promise<string> {
-  const [{ readyBeads }, { leasedIds }, { trackerDir }, { beads, rawLines }] = await Promise.all([
-    import('../tracker/ready.js'),
-    import('../tracker/liveness.js'),
-    import('../tracker/paths.js'),
-    readBeads(place),
-  ]);
+async function readBeads(place: ReadPlace, file: string): Promise<{ beads: Bead[]; rawLines: Map<string, string>; damaged: boolean }> {
+  // The read side only: the store's write side (lock, pid checks) is not loaded for a read.
+  const { parseBeads, problemsWarning, readBeadsText } = await import('../tracker/read.js');
+  const snapshot = parseBeads(readBeadsText(file));
+  if (snapshot.problems.length > 0) place.warn(`${problemsWarning(file, snapshot.problems)}\n`);
+  return { ...snapshot, damaged: snapshot.problems.length > 0 };
+}
+
+/**
+ * The beads the file alone says are ready, and how to print a choice of them: from the ready cache
+ * when it stands for the file as it is, else parsed (and cached when the file is large and settled).
+ */
+async function readyCandidates(place: ReadPlace, file: string): Promise<CachedCandidates | { facts: ReadyCandidate[]; print(chosen: number[], json: boolean | undefined): string }> {
+  const [cache, { readyByFile, readyFactsOf }] = await Promise.all([import('./ready-cache.js'), import('../tracker/ready.js')]);
+  let stats: BigIntStats | undefined;
+  try {
+    stats = statSync(file, { bigint: true });
+  } catch {
+    // no file (an empty backlog) or one readBeads will report
+  }
+  const path = stats && stats.isFile() && stats.size >= cache.CACHE_FROM_BYTES ? cache.cachePath(resolve(file), place.env) : undefined;
+  const key = path && stats ? cache.cacheKey(resolve(file), stats) : undefined;
+  const cached = path && key ? cache.readCache(path, key) : undefined;
+  if (cached) return cached;
+  const { beads, rawLines, damaged } = await readBeads(place, file);
+  // printed when asked for: a read prints one form of the beads that pass readyNow
+  const facts: ReadyCandidate[] = readyByFile(beads).map((b) => ({
+    ...readyFactsOf(b),
+    get json() {
+      return jsonItem(b, rawLines);
+    },
+    get text() {
+      return textLine(b);
+    },
+  }));
+  if (path && key && stats && !damaged && cache.settled(stats, Date.now())) cache.writeCache(path, key, facts);
+  return {
+    facts,
+    print: (chosen, json) =>
+      joinForms(
+        chosen.map((i) => (json ? facts[i]!.json : facts[i]!.text)),
+        json,
+      ),
+  };
+}
+
+/** `helix tracker ready`'s output: text, or bytes from the ready cache (UTF-8, printable already). */
+export async function readyText(options: { execution?: boolean; json?: boolean }, place: ReadPlace): Promise<string | Buffer> {
+  const { file, dir } = await beadsFileOf(place);
+  const [{ readyNow }, { leasedIds }, candidates] = await Promise.all([import('../tracker/ready.js'), import('../tracker/liveness.js'), readyCandidates(place, file)]);
+  const now = new Date();
   // A bead a live DDx worker lease holds stays `open` in the file but is taken.
-  const held = leasedIds(trackerDir(place.cwd, place.env), { now: new Date() });
-  return formatBeads(readyBeads(beads, { execution: options.execution, held }), options.json, rawLines);
+  const decide = { execution: options.execution, held: leasedIds(dir, { now }), now };
+  const chosen: number[] = [];
+  candidates.facts.forEach((facts, i) => {
+    if (readyNow(facts, decide)) chosen.push(i);
+  });
+  return candidates.print(chosen, options.json);
 }
 
 export async function blockedText(options: { json?: boolean }, place: ReadPlace): Promise<string> {
-  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads(place)]);
+  const { file } = await beadsFileOf(place);
+  const [{ blockedEntries }, { beads, rawLines }] = await Promise.all([import('../tracker/ready.js'), readBeads(place, file)]);
   const entries = blockedEntries(beads);
   if (!options.json) return formatBeads(entries.map((e) => e.bead), false);
   // Each record as stored, with DDx's `blocker` object added (`ddx bead blocked --json`).

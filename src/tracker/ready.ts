@@ -81,19 +81,46 @@ export function sortReadyOrder(beads: Bead[]): Bead[] {
   return keyed.map((k) => k.bead);
 }
 
-export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
+/**
+ * What readiness needs of a bead that the file alone says is ready (open, every dependency closed)
+ * to decide at read time: leases and the clock change between reads, the file does not. The ready
+ * cache (src/cli/ready-cache.ts) keeps these per bead, so both paths decide with readyNow.
+ */
+export interface ReadyFacts {
+  id: string;
+  epic: boolean;
+  /** Not `execution-eligible: false`, not superseded (isEligibleByGovernance). */
+  eligible: boolean;
+  /** The latest time under either retry key, past or future, in ms; absent when there is none. */
+  retryAt?: number;
+}
+
+export function readyFactsOf(bead: Bead): ReadyFacts {
+  const facts: ReadyFacts = { id: bead.id, epic: isEpic(bead), eligible: isEligibleByGovernance(bead) };
+  for (const key of RETRY_AFTER_KEYS) {
+    const at = timeOf(bead[key]);
+    if (at !== undefined && (facts.retryAt === undefined || at > facts.retryAt)) facts.retryAt = at;
+  }
+  return facts;
+}
+
+/** The read-time half of readiness: no live lease holds it; for execution, a buildable, unparked bead. */
+export function readyNow(facts: ReadyFacts, options: ReadyOptions & { now: Date }): boolean {
+  if (options.held?.has(facts.id)) return false;
+  if (!options.execution) return true;
+  // a retry time in the future under either key parks it (retryAfterOf)
+  return !facts.epic && facts.eligible && !(facts.retryAt !== undefined && facts.retryAt > options.now.getTime());
+}
+
+/** The file's half: open beads with every dependency closed, in ready order. */
+export function readyByFile(beads: Bead[]): Bead[] {
   const closed = closedIds(beads);
-  const now = options.now ?? new Date();
-  const held = options.held;
-  return sortReadyOrder(
-    beads.filter(
-      (b) =>
-        b.status === 'open' &&
-        !held?.has(b.id) &&
-        dependenciesClosed(b, closed) &&
-        (!options.execution || (!isEpic(b) && isExecutionEligible(b, now))),
-    ),
-  );
+  return sortReadyOrder(beads.filter((b) => b.status === 'open' && dependenciesClosed(b, closed)));
+}
+
+export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
+  const decide = { ...options, now: options.now ?? new Date() };
+  return readyByFile(beads).filter((b) => readyNow(readyFactsOf(b), decide));
 }
 
 /**

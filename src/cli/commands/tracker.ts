@@ -249,7 +249,8 @@ function registerQueries(tracker: Command, ctx: CommandContext): void {
     .option('--execution', 'only beads the supervisor may build (eligible, not superseded, not retry-parked)')
     .option('--json', 'JSON array')
     .action(async (opts) => {
-      ctx.io.stdout(await readyText(opts, { cwd: ctx.cwd, env: ctx.env, warn: (text) => ctx.io.stderr(text) }));
+      const ready = await readyText(opts, { cwd: ctx.cwd, env: ctx.env, warn: (text) => ctx.io.stderr(text) });
+      ctx.io.stdout(typeof ready === 'string' ? ready : ready.toString('utf8'));
     });
 
   sub(tracker, 'blocked', 'List open beads waiting on an unclosed dependency')
