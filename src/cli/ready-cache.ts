@@ -33,17 +33,21 @@ export const SETTLE_MS = 2000;
 
 const MAGIC = 'helix ready cache 1';
 
-/** One bead that is ready as far as the file goes, with its two printed forms (printable text). */
-export interface ReadyCandidate extends ReadyFacts {
-  json: string;
-  text: string;
+/**
+ * The beads the file alone says are ready (open, every dependency closed), in ready order, and how
+ * to print a choice of them: from a parse, text; from the cache, the bytes it keeps (UTF-8 made
+ * printable already).
+ */
+export interface ReadyCandidates {
+  facts: ReadyFacts[];
+  /** The printed forms of the chosen candidates (indexes into facts), joined as a ready list prints them. */
+  print(chosen: number[], json: boolean | undefined): string | Buffer;
 }
 
-/** The cached candidates' facts, and their printed forms kept as the bytes they were stored as. */
-export interface CachedCandidates {
-  facts: ReadyFacts[];
-  /** The forms of the chosen candidates (indexes into facts), joined as a ready list prints them. */
-  print(chosen: number[], json: boolean | undefined): Buffer;
+/** A candidate's two printed forms: its item in the JSON array, its text line. */
+export interface PrintedForms {
+  json: string;
+  text: string;
 }
 
 /** Where the cache for `file` lives, or undefined when there is no cache folder to use. */
@@ -73,7 +77,7 @@ const EPIC = 1;
 const ELIGIBLE = 2;
 
 /** The cached candidates for `key`, or undefined on any miss. */
-export function readCache(path: string, key: string): CachedCandidates | undefined {
+export function readCache(path: string, key: string): ReadyCandidates | undefined {
   let bytes: Buffer;
   try {
     // the key first: a cache of the file as it was is not read whole
@@ -133,15 +137,16 @@ function makeFolder(path: string): void {
 }
 
 /** Writes the cache whole, or not at all. */
-export function writeCache(path: string, key: string, candidates: ReadyCandidate[]): void {
+export function writeCache(path: string, key: string, facts: ReadyFacts[], formsOf: (index: number) => PrintedForms): void {
   const rows: Array<string | number | null> = [];
   const forms: Buffer[] = [];
-  for (const c of candidates) {
-    const json = Buffer.from(printable(c.json), 'utf8');
-    const text = Buffer.from(printable(c.text), 'utf8');
-    rows.push(c.id, (c.epic ? EPIC : 0) | (c.eligible ? ELIGIBLE : 0), c.retryAt ?? null, json.length, text.length);
+  facts.forEach((fact, i) => {
+    const printed = formsOf(i);
+    const json = Buffer.from(printable(printed.json), 'utf8');
+    const text = Buffer.from(printable(printed.text), 'utf8');
+    rows.push(fact.id, (fact.epic ? EPIC : 0) | (fact.eligible ? ELIGIBLE : 0), fact.retryAt ?? null, json.length, text.length);
     forms.push(json, text);
-  }
+  });
   const temp = `${path}.${process.pid}.tmp`;
   try {
     makeFolder(dirname(dirname(path)));

@@ -7,7 +7,7 @@ import { type BigIntStats, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
-import type { CachedCandidates, ReadyCandidate } from './ready-cache.js';
+import type { ReadyCandidates } from './ready-cache.js';
 
 /**
  * Beads as text lines, or as a JSON array. Given the file's own lines, the array holds each record
@@ -94,7 +94,7 @@ async function readBeads(place: ReadPlace, file: string): Promise<{ beads: Bead[
  * The beads the file alone says are ready, and how to print a choice of them: from the ready cache
  * when it stands for the file as it is, else parsed (and cached when the file is large and settled).
  */
-async function readyCandidates(place: ReadPlace, file: string): Promise<CachedCandidates | { facts: ReadyCandidate[]; print(chosen: number[], json: boolean | undefined): string }> {
+async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCandidates> {
   const [cache, { readyByFile, readyFactsOf }] = await Promise.all([import('./ready-cache.js'), import('../tracker/ready.js')]);
   let stats: BigIntStats | undefined;
   try {
@@ -107,25 +107,13 @@ async function readyCandidates(place: ReadPlace, file: string): Promise<CachedCa
   const cached = path && key ? cache.readCache(path, key) : undefined;
   if (cached) return cached;
   const { beads, rawLines, damaged } = await readBeads(place, file);
-  // printed when asked for: a read prints one form of the beads that pass readyNow
-  const facts: ReadyCandidate[] = readyByFile(beads).map((b) => ({
-    ...readyFactsOf(b),
-    get json() {
-      return jsonItem(b, rawLines);
-    },
-    get text() {
-      return textLine(b);
-    },
-  }));
-  if (path && key && stats && !damaged && cache.settled(stats, Date.now())) cache.writeCache(path, key, facts);
-  return {
-    facts,
-    print: (chosen, json) =>
-      joinForms(
-        chosen.map((i) => (json ? facts[i]!.json : facts[i]!.text)),
-        json,
-      ),
-  };
+  const ready = readyByFile(beads);
+  const facts = ready.map(readyFactsOf);
+  const print = (chosen: number[], json: boolean | undefined) => joinForms(chosen.map((i) => (json ? jsonItem(ready[i]!, rawLines) : textLine(ready[i]!))), json);
+  if (path && key && stats && !damaged && cache.settled(stats, Date.now())) {
+    cache.writeCache(path, key, facts, (i) => ({ json: jsonItem(ready[i]!, rawLines), text: textLine(ready[i]!) }));
+  }
+  return { facts, print };
 }
 
 /** `helix tracker ready`'s output: text, or bytes from the ready cache (UTF-8, printable already). */
