@@ -5,14 +5,14 @@
 // The cache is defined on wall time (a file changed in the last SETTLE_MS is not cached), so these
 // tests wait, once, until their files are that old: there is nothing else to wait for.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { type BigIntStats, existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_FROM_BYTES, SETTLE_MS, cachePath, settled } from '../../src/cli/ready-cache.js';
 import type { Bead } from '../../src/tracker/index.js';
 import { leaseDir } from '../../src/tracker/liveness.js';
 import { bead } from '../helpers/bead.js';
-import { helix, tempGitRepo } from '../helpers/cli.js';
+import { HELIX_BIN, cleanEnv, tempGitRepo } from '../helpers/cli.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const VARIANTS = [['ready'], ['ready', '--json'], ['ready', '--execution'], ['ready', '--execution', '--json']];
@@ -28,7 +28,8 @@ function backlogBytes(): Buffer {
   const ids: string[] = [];
   const now = Date.now();
   let i = 0;
-  while (lines.reduce((n, l) => n + l.length + 1, 0) < CACHE_FROM_BYTES * 1.2) {
+  let size = 0;
+  while (size < CACHE_FROM_BYTES * 1.05) {
     const id = `rc-${i.toString(16).padStart(6, '0')}`;
     const fields: Partial<Bead> & { deps?: string[] } = {
       id,
@@ -44,6 +45,7 @@ function backlogBytes(): Buffer {
     if (i % 13 === 0) fields['work-retry-after'] = new Date(now + (i % 2 ? DAY : -DAY)).toISOString();
     if (i % 31 === 0) fields['execute-loop-retry-after'] = new Date(now + DAY).toISOString();
     lines.push(JSON.stringify(bead(fields)));
+    size += lines[lines.length - 1]!.length + 1;
     ids.push(id);
     i++;
   }
@@ -66,16 +68,24 @@ function project(bytes: Buffer = backlogBytes()) {
   return { root, env, file, cache: cachePath(file, env)! };
 }
 
-/** The outputs of every ready variant. */
-function readAll(p: { root: string; env: NodeJS.ProcessEnv }, env: NodeJS.ProcessEnv = p.env) {
-  return VARIANTS.map((args) => {
-    const r = helix(['tracker', ...args], { cwd: p.root, env });
-    return { args, status: r.status, stdout: r.stdout, stderr: r.stderr };
+/** One `helix tracker <args>`, run beside others (each one parses a 1 MiB file: run them at once). */
+function read(p: { root: string; env: NodeJS.ProcessEnv }, args: string[], env: NodeJS.ProcessEnv = p.env): Promise<{ args: string[]; status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [HELIX_BIN, 'tracker', ...args], { cwd: p.root, env: { ...cleanEnv(), ...env }, maxBuffer: 1 << 28 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ args, status: error ? (error.code as number) : 0, stdout, stderr });
+    });
   });
 }
 
+/** Every ready variant, or the one given. */
+const readAll = (p: { root: string; env: NodeJS.ProcessEnv }, variants = VARIANTS, env: NodeJS.ProcessEnv = p.env) => Promise.all(variants.map((args) => read(p, args, env)));
+
 /** The same reads with no cache folder at all: what a parse prints. */
-const parsed = (p: { root: string; env: NodeJS.ProcessEnv }) => readAll(p, { ...p.env, XDG_CACHE_HOME: '', HOME: '' });
+const parsed = (p: { root: string; env: NodeJS.ProcessEnv }, variants = VARIANTS) => readAll(p, variants, { ...p.env, XDG_CACHE_HOME: '', HOME: '' });
+
+/** The variant the tests past the first two read: the one that decides the most. */
+const ONE = [['ready', '--execution', '--json']];
 
 async function settle(...files: string[]): Promise<void> {
   const changedAt = (file: string) => Math.max(statSync(file).mtimeMs, statSync(file).ctimeMs);
@@ -93,7 +103,7 @@ describe('the ready cache', () => {
     await settle(cached.file, edited.file, damaged.file, unwritable.file, gone.file);
   }, 10_000);
 
-  it('a file changed in the last SETTLE_MS, or dated ahead, is parsed and not cached', () => {
+  it('a file changed in the last SETTLE_MS, or dated ahead, is parsed and not cached', async () => {
     const at = (ms: number) => BigInt(ms) * 1_000_000n;
     const times = (mtime: number, ctime: number) => ({ mtimeNs: at(mtime), ctimeNs: at(ctime) }) as BigIntStats;
     const now = Date.now();
@@ -105,12 +115,13 @@ describe('the ready cache', () => {
 
     const fresh = project();
     utimesSync(fresh.file, new Date(Date.now() + DAY), new Date(Date.now() + DAY));
-    expect(readAll(fresh)).toEqual(parsed(fresh));
+    const [reads, reference] = await Promise.all([readAll(fresh, ONE), parsed(fresh, ONE)]);
+    expect(reads).toEqual(reference);
     expect(existsSync(fresh.cache)).toBe(false);
   });
 
-  it('a settled file is cached, and the reads from the cache print what a parse prints, byte for byte', () => {
-    const reference = parsed(cached);
+  it('a settled file is cached, and the reads from the cache print what a parse prints, byte for byte', async () => {
+    const [reference, first] = await Promise.all([parsed(cached), readAll(cached)]); // the second writes the cache
     expect(reference.every((r) => r.status === 0 && r.stderr === '')).toBe(true);
     // the fixture reaches every branch: the lease, the parked, the epic and the rewritten text
     const ids = (i: number) => (JSON.parse(reference[i]!.stdout) as Bead[]).map((b) => b.id);
@@ -119,23 +130,21 @@ describe('the ready cache', () => {
     expect(reference[0]!.stdout).toContain('\\u202e');
     expect(reference[1]!.stdout).toContain('Bead 8: \uFFFDart 8');
 
-    expect(readAll(cached)).toEqual(reference); // writes the cache
+    expect(first).toEqual(reference);
     expect(existsSync(cached.cache)).toBe(true);
-    expect(readAll(cached)).toEqual(reference); // reads it
+    expect(await readAll(cached)).toEqual(reference); // from the cache
   });
 
-  it('a read is served from the cache: an edit of the cache shows', () => {
-    helix(['tracker', 'ready'], { cwd: cached.root, env: cached.env });
+  it('a read is served from the cache: an edit of the cache shows', async () => {
+    await readAll(cached, ONE);
     const bytes = readFileSync(cached.cache);
-    const at = bytes.lastIndexOf('Bead 1');
-    bytes.write('Xe', at, 'latin1');
+    bytes.write('Xe', bytes.lastIndexOf('Bead 1'), 'latin1');
     writeFileSync(cached.cache, bytes);
-    expect(helix(['tracker', 'ready'], { cwd: cached.root, env: cached.env }).stdout).toContain('Xead 1');
+    expect((await read(cached, ['ready'])).stdout).toContain('Xead 1');
   });
 
-  it('any write to the file misses: an edit in place of the same size, its mtime set back to the nanosecond', () => {
-    const reference = parsed(edited);
-    expect(readAll(edited)).toEqual(reference);
+  it('any write to the file misses: an edit in place of the same size, its mtime set back to the nanosecond', async () => {
+    expect(await readAll(edited, ONE)).toEqual(await parsed(edited, ONE));
     expect(existsSync(edited.cache)).toBe(true);
     const before = statSync(edited.file, { bigint: true });
     const copy = `${edited.file}.before`;
@@ -145,37 +154,37 @@ describe('the ready cache', () => {
     expect(spawnSync('touch', ['-m', '-r', copy, edited.file]).status).toBe(0); // as `cp -p` would leave it
     const after = statSync(edited.file, { bigint: true });
     expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs]);
-    const reads = readAll(edited);
-    expect(reads).toEqual(parsed(edited));
+    const [reads, reference] = await Promise.all([readAll(edited, ONE), parsed(edited, ONE)]);
+    expect(reads).toEqual(reference);
     expect(reads[0]!.stdout).toContain('Read 1: part 1');
   });
 
-  it('a file with a damaged line is not cached: every read still warns', () => {
-    const reads = [readAll(damaged), readAll(damaged)];
-    for (const read of reads) for (const r of read) expect(r.stderr).toMatch(/malformed line\(s\) \d+/);
-    expect(reads[1]).toEqual(parsed(damaged));
+  it('a file with a damaged line is not cached: every read still warns', async () => {
+    const [first, second, reference] = await Promise.all([readAll(damaged, ONE), readAll(damaged, ONE), parsed(damaged, ONE)]);
+    for (const r of [...first, ...second]) expect(r.stderr).toMatch(/malformed line\(s\) \d+/);
+    expect(second).toEqual(reference);
+    expect((await readAll(damaged, ONE))[0]!.stderr).toMatch(/malformed line\(s\) \d+/);
     expect(existsSync(damaged.cache)).toBe(false);
   });
 
-  it('a cache folder that cannot be used, or a cache cut short, is only a miss', () => {
-    const reference = parsed(unwritable);
+  it('a cache folder that cannot be used, or a cache cut short, is only a miss', async () => {
     const asFile = { ...unwritable, env: { ...unwritable.env, XDG_CACHE_HOME: join(unwritable.root, '.ddx', 'beads.jsonl') } };
-    expect(readAll(asFile)).toEqual(reference);
-    expect(readAll(unwritable)).toEqual(reference);
+    const [reference, unusable, written] = await Promise.all([parsed(unwritable, ONE), readAll(asFile, ONE), readAll(unwritable, ONE)]);
+    expect(unusable).toEqual(reference);
+    expect(written).toEqual(reference);
     const full = statSync(unwritable.cache).size;
     truncateSync(unwritable.cache, Math.floor(full / 2));
-    expect(readAll(unwritable)).toEqual(reference);
+    expect(await readAll(unwritable, ONE)).toEqual(reference);
     expect(statSync(unwritable.cache).size).toBe(full); // written again
   });
 
-  it("writing a cache removes the caches of bead files that are gone", () => {
-    helix(['tracker', 'ready'], { cwd: gone.root, env: gone.env });
+  it('writing a cache removes the caches of bead files that are gone', async () => {
+    await read(gone, ['ready']);
     const other = { ...cached, env: { ...cached.env, XDG_CACHE_HOME: gone.env.XDG_CACHE_HOME } };
     const otherCache = cachePath(cached.file, other.env)!;
     expect(existsSync(gone.cache)).toBe(true);
     rmSync(gone.root, { recursive: true, force: true });
-    rmSync(otherCache, { force: true });
-    helix(['tracker', 'ready'], { cwd: other.root, env: other.env });
+    await read(other, ['ready']);
     expect(existsSync(otherCache)).toBe(true);
     expect(existsSync(gone.cache)).toBe(false);
   });
