@@ -10,7 +10,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: a single worker on 2 cores, where most
-    // of a test's time is a child process running, not the worker.
-    maxWorkers: 2,
+    // of a test's time is a child process running, not the worker. Three keep 2 cores busier
+    // while a test waits on its children: 386 s → 339 s on the 2-core machine (4: 337 s).
+    maxWorkers: 3,
   },
 });

@@ -1,5 +1,5 @@
-// The long claim race (npm run test:slow): 50 rounds of 16 processes on one bead, as the suite ran
-// it before the 10-round race moved into npm test (tests/tracker/concurrency.test.ts).
+// The long claim race (npm run test:slow): 50 rounds of 16 processes on one bead; npm test runs a
+// 3-round one (tests/tracker/concurrency.test.ts).
 import { describe, it } from 'vitest';
 import { claimRace } from './process-race.js';
 

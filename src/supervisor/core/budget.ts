@@ -135,7 +135,7 @@ export function beadBudgetStop(labels: readonly string[] | undefined, beadSpend:
  * Go's strconv.ParseFloat(s, 64): decimal or hexadecimal (`0x1p4`, the exponent required) with
  * optional sign and exponent, `_` only between digits (Go literal rules), `inf`/`infinity`/`nan`
  * in any case; undefined where Go returns an error, out of range (`1e400`) included. Checked
- * against Go's own answers in tests/supervisor/budget.test.ts.
+ * against Go's own answers in tests/supervisor/core/budget.test.ts.
  */
 export function parseGoFloat(text: string): number | undefined {
   const special = /^([+-]?)(inf|infinity)$/i.exec(text);
