@@ -3,8 +3,8 @@
 //   helix --version                      ≤ 1.3 × node -e ''
 //   helix status --json   (100 beads)    ≤ 1.5 ×
 //   helix tracker ready --json (10K)     ≤ 1.6 ×
-// The runs are interleaved — floor, version, status, ready, floor, … — so a change in the load of a
-// shared machine hits every command alike; each ratio is the command's median wall time over the
+// The runs are interleaved — floor, version, status, ready, …, then the same backwards — so a change
+// in the load of a shared machine hits every command alike; each ratio is the command's median wall time over the
 // floor's. Beside it, the ratio of mean CPU time (user + sys of the child, which a shared
 // machine's load moves much less than wall time). Several --bin compare builds in the same run
 // (the first one is judged, on wall time as the targets say).
@@ -82,7 +82,8 @@ try {
   }
   const samples = new Map(jobs.map((job) => [job.key, []]));
   for (const job of jobs) timeOnce(job.args, job.cwd, job.touch); // warm the page cache (and write the ready cache)
-  for (let run = 0; run < RUNS; run++) for (const job of jobs) samples.get(job.key).push(timeOnce(job.args, job.cwd, job.touch));
+  // every other run goes backwards, so no command always runs right after the same one
+  for (let run = 0; run < RUNS; run++) for (const job of run % 2 ? [...jobs].reverse() : jobs) samples.get(job.key).push(timeOnce(job.args, job.cwd, job.touch));
   const wall = (key) => median(samples.get(key).map((s) => s.ms));
   const cpu = (key) => mean(samples.get(key).map((s) => s.cpu));
 

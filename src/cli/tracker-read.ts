@@ -102,7 +102,9 @@ async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCan
   } catch {
     // no file (an empty backlog) or one readBeads will report
   }
-  const path = stats && stats.isFile() && stats.size >= cache.CACHE_FROM_BYTES ? cache.cachePath(resolve(file), place.env) : undefined;
+  // A file that is not settled now has changed since any cache of it was written: no cache to look for.
+  const cacheable = stats && stats.isFile() && stats.size >= cache.CACHE_FROM_BYTES && cache.settled(stats, Date.now());
+  const path = cacheable ? cache.cachePath(resolve(file), place.env) : undefined;
   const key = path && stats ? cache.cacheKey(resolve(file), stats) : undefined;
   const cached = path && key ? cache.readCache(path, key) : undefined;
   if (cached) return cached;
@@ -110,7 +112,7 @@ async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCan
   const ready = readyByFile(beads);
   const facts = ready.map(readyFactsOf);
   const print = (chosen: number[], json: boolean | undefined) => joinForms(chosen.map((i) => (json ? jsonItem(ready[i]!, rawLines) : textLine(ready[i]!))), json);
-  if (path && key && stats && !damaged && cache.settled(stats, Date.now())) {
+  if (path && key && !damaged) {
     cache.writeCache(path, key, facts, (i) => ({ json: jsonItem(ready[i]!, rawLines), text: textLine(ready[i]!) }));
   }
   return { facts, print };
