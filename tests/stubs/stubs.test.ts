@@ -3,11 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseExecuteBeadResult, parseNextAction, readAgentAnswer } from '../../src/agents/index.js';
 import { tempDir, tempGitRepo } from '../helpers/cli.js';
-
-const STUBS = resolve(import.meta.dirname);
+import { STUBS } from '../run/stub-project.js';
 
 interface Setup { dir: string; log: string; script: string; env: NodeJS.ProcessEnv }
 

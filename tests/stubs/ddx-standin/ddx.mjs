@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.mjs';
+import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.cjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
 import { goNow, goNowSeconds, goStruct, goValue, indent } from './go-json.mjs';
 import { Store, encodeBead, parseDurationOr } from './store.mjs';

@@ -5,9 +5,12 @@
 // the real ones print: codex 0.169 (`exec --json`: JSONL events on stdout; plain `exec`: the
 // transcript on stderr, the final message on stdout) and claude 2.1.197 (`-p` text, json or
 // stream-json; the refusal of the bypass flags as root without IS_SANDBOX=1). The real CLIs are
-// exercised by `npm run test:agents` (tests/e2e).
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// exercised by `npm run test:agents` (tests/e2e). CommonJS, as are the three launchers beside it
+// (package.json here says so): Node starts a CommonJS script without its ES module loader, about
+// 17 ms of every stub call, and a run test makes several.
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 
 const ACTION_PHRASES = [
   ['implementation action', 'implementation'],
@@ -23,7 +26,7 @@ const ACTION_PHRASES = [
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const pause = (ms) => Atomics.wait(sleeper, 0, 0, ms);
 
-export async function main(program) {
+async function main(program) {
   const argv = process.argv.slice(2);
   const stdin = readStdin(program);
   const call = describeCall(program, argv, stdin);
@@ -393,4 +396,4 @@ function gitHead(cwd) {
 }
 
 // Shared with the DDx stand-ins in ddx-standin/ (their harness answers come from the same script).
-export { ACTION_PHRASES, defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt };
+module.exports = { ACTION_PHRASES, defaultResponse, log, main, readScript, runCommand, substitute, takeResponse, withPrompt };
