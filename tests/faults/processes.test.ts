@@ -27,9 +27,20 @@ async function zombie(): Promise<number> {
   const holder = spawn('/bin/sh', ['-c', 'read x <&3 & echo $!; exec sleep 300 3<&-'], { stdio: ['ignore', 'pipe', 'ignore', 'pipe'] });
   holders.push(holder);
   const pid = await new Promise<number>((resolve) => holder.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  // let the child exit only once the shell is `sleep`: a shell that has not exec'd yet may reap it
+  // (.ci/run saw that once under load: no zombie, only a vanished pid)
+  await waitUntil(() => commOf(holder.pid!) === 'sleep', 'the holder shell to exec sleep', 10_000);
   (holder.stdio[3] as unknown as NodeJS.WritableStream).end('go\n');
   await waitUntil(() => /\) Z /.test(readProcStat(pid)), 'the child to become a zombie', 10_000);
   return pid;
+}
+
+function commOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 function readProcStat(pid: number): string {
