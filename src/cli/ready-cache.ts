@@ -80,8 +80,6 @@ const ELIGIBLE = 2;
 export function readCache(path: string, key: string): ReadyCandidates | undefined {
   let bytes: Buffer;
   try {
-    // the key first: a cache of the file as it was is not read whole
-    if (keyLineOf(path) !== key) return undefined;
     bytes = readFileSync(path);
   } catch {
     return undefined;

@@ -339,7 +339,6 @@ function curationCommands(sub: Sub, ctx: CommandContext): void {
     });
 }
 
-
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
