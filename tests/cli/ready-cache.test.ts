@@ -5,14 +5,14 @@
 // The cache is defined on wall time (a file changed in the last SETTLE_MS is not cached), so these
 // tests wait, once, until their files are that old: there is nothing else to wait for.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { type BigIntStats, existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_FROM_BYTES, SETTLE_MS, cachePath, settled } from '../../src/cli/ready-cache.js';
 import type { Bead } from '../../src/tracker/index.js';
 import { leaseDir } from '../../src/tracker/liveness.js';
 import { bead } from '../helpers/bead.js';
-import { HELIX_BIN, cleanEnv, tempGitRepo } from '../helpers/cli.js';
+import { HELIX_BIN, runProcess, tempGitRepo } from '../helpers/cli.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const VARIANTS = [['ready'], ['ready', '--json'], ['ready', '--execution'], ['ready', '--execution', '--json']];
@@ -68,14 +68,9 @@ function project(bytes: Buffer = backlogBytes()) {
   return { root, env, file, cache: cachePath(file, env)! };
 }
 
-/** One `helix tracker <args>`, run beside others (each one parses a 1 MiB file: run them at once). */
-function read(p: { root: string; env: NodeJS.ProcessEnv }, args: string[], env: NodeJS.ProcessEnv = p.env): Promise<{ args: string[]; status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [HELIX_BIN, 'tracker', ...args], { cwd: p.root, env: { ...cleanEnv(), ...env }, maxBuffer: 1 << 28 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ args, status: error ? (error.code as number) : 0, stdout, stderr });
-    });
-  });
+/** One `helix tracker <args>`; each parses a 1 MiB file, so the tests run them side by side. */
+async function read(p: { root: string; env: NodeJS.ProcessEnv }, args: string[], env: NodeJS.ProcessEnv = p.env) {
+  return { args, ...(await runProcess(process.execPath, [HELIX_BIN, 'tracker', ...args], p.root, env)) };
 }
 
 /** Every ready variant, or the one given. */
@@ -122,7 +117,7 @@ describe('the ready cache', () => {
 
   it('a settled file is cached, and the reads from the cache print what a parse prints, byte for byte', async () => {
     const [reference, first] = await Promise.all([parsed(cached), readAll(cached)]); // the second writes the cache
-    expect(reference.every((r) => r.status === 0 && r.stderr === '')).toBe(true);
+    expect(reference.every((r) => r.code === 0 && r.stderr === '')).toBe(true);
     // the fixture reaches every branch: the lease, the parked, the epic and the rewritten text
     const ids = (i: number) => (JSON.parse(reference[i]!.stdout) as Bead[]).map((b) => b.id);
     expect(ids(1)).not.toContain('rc-000002');

@@ -1,5 +1,5 @@
 // Runs the real helix launcher as a child process, the way users and the old Bash tests do.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,6 +28,25 @@ export function helix(args: string[], options: CliOptions): CliResult {
   });
   if (result.error) throw result.error;
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface ProcessExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A program run beside others (several at once, unlike helix()), in the test's clean environment. */
+export function runProcess(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...cleanEnv(), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** The test's environment without helix variables that would leak from the developer's shell. */

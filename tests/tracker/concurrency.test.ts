@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBeads } from '../../src/tracker/index.js';
-import { tempGitRepo } from '../helpers/cli.js';
+import { runProcess, tempGitRepo } from '../helpers/cli.js';
 import { jsonl } from './builders.js';
 import { bead } from '../helpers/bead.js';
-import { claimRace, run } from './process-race.js';
+import { claimRace } from './process-race.js';
 
 describe('concurrency', () => {
   // a short race: the 50-round one is in npm run test:slow (concurrency.slow.test.ts)
@@ -23,7 +23,7 @@ describe('concurrency', () => {
     writeFileSync(join(dir, 'beads.jsonl'), jsonl([...ids.map((id) => bead({ id })), bystander]));
     const worker = join(import.meta.dirname, 'workers', 'updater.mjs');
     const started = Date.now();
-    const exits = await Promise.all(ids.map((id) => run(process.execPath, [worker, dir, id, '100'], repo)));
+    const exits = await Promise.all(ids.map((id) => runProcess(process.execPath, [worker, dir, id, '100'], repo)));
     const elapsed = Date.now() - started;
     for (const e of exits) expect(e).toEqual({ code: 0, stdout: '', stderr: '' });
     const text = readFileSync(join(dir, 'beads.jsonl'), 'utf8');

@@ -1,10 +1,9 @@
 // The lock under stress (npm run test:slow): many real processes planting abandoned locks and
 // taking the lock, for as long as it takes to show that no two writers ever get in at once.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { runProcess, tempDir } from '../helpers/cli.js';
 import { deadPid } from './builders.js';
 
 describe('withLock under stress', () => {
@@ -15,24 +14,13 @@ describe('withLock under stress', () => {
     const dir = tempDir();
     const pid = deadPid();
     const worker = join(import.meta.dirname, 'workers', 'lock-breaker.mjs');
-    const runs = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-          const child = spawn(process.execPath, [worker, dir, '150', String(pid)]);
-          let out = '';
-          let err = '';
-          child.stdout.on('data', (d) => (out += d));
-          child.stderr.on('data', (d) => (err += d));
-          child.on('close', (code) => resolve({ code, out, err }));
-        }),
-      ),
-    );
+    const runs = await Promise.all(Array.from({ length: 6 }, () => runProcess(process.execPath, [worker, dir, '150', String(pid)], dir)));
     for (const run of runs) {
-      expect(run.err).toBe('');
+      expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      expect(JSON.parse(run.out).violations).toBe(0);
+      expect(JSON.parse(run.stdout).violations).toBe(0);
     }
-    expect(runs.reduce((sum, r) => sum + JSON.parse(r.out).planted, 0)).toBeGreaterThan(100);
+    expect(runs.reduce((sum, r) => sum + JSON.parse(r.stdout).planted, 0)).toBeGreaterThan(100);
     expect(existsSync(join(dir, 'beads.lock'))).toBe(false);
   });
 });

@@ -1,35 +1,16 @@
 // Real processes racing on one bead file, shared by tests/tracker/concurrency.test.ts (npm test)
 // and concurrency.slow.test.ts (npm run test:slow).
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { EXIT } from '../../src/errors.js';
-import { HELIX_BIN, cleanEnv, tempGitRepo } from '../helpers/cli.js';
+import { HELIX_BIN, runProcess, tempGitRepo } from '../helpers/cli.js';
 import { jsonl, parsedLines } from './builders.js';
 import { bead } from '../helpers/bead.js';
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...cleanEnv(), ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /**
  * 16 processes race to claim one bead, `rounds` times: exactly one wins each round, the others get
- * the conflict line and exit 4, and the file holds both beads intact. npm test runs 10 rounds;
+ * the conflict line and exit 4, and the file holds both beads intact. npm test runs 3 rounds;
  * tests/tracker/concurrency.slow.test.ts (npm run test:slow) runs 50.
  */
 export async function claimRace(rounds: number): Promise<void> {
@@ -42,7 +23,7 @@ export async function claimRace(rounds: number): Promise<void> {
     const other = bead({ id: 'other' });
     writeFileSync(file, jsonl([bead({ id: 'prize' }), other]));
     const racers = Array.from({ length: 16 }, (_, i) =>
-      run(process.execPath, [HELIX_BIN, 'tracker', 'update', 'prize', '--claim', '--pid', String(1000 * (round + 1) + i)], repo, env),
+      runProcess(process.execPath, [HELIX_BIN, 'tracker', 'update', 'prize', '--claim', '--pid', String(1000 * (round + 1) + i)], repo, env),
     );
     const exits = await Promise.all(racers);
     const winners = exits.flatMap((e, i) => (e.code === 0 ? [i] : []));
