@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { backlogFile } from './lib/bench-fixtures.mjs';
+import { median } from './lib/stats.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' }, bin: { type: 'string', multiple: true } } });
 const BINS = (values.bin ?? []).map((b) => resolve(b));
@@ -33,7 +34,6 @@ try {
       samples.get(bin).push(Number(process.hrtime.bigint() - start) / 1e6);
     }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   for (const bin of BINS) console.log(`${median(samples.get(bin)).toFixed(1)} ms  ${bin}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

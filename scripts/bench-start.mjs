@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTLE_MS } from '../dist/cli/ready-cache.js';
 import { backlogFile, liveProject } from './lib/bench-fixtures.mjs';
+import { median } from './lib/stats.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '21' }, bin: { type: 'string', multiple: true } } });
@@ -52,12 +53,6 @@ function timeOnce(args, cwd, touch) {
 }
 
 const mean = (samples) => samples.reduce((sum, x) => sum + x, 0) / samples.length;
-
-const median = (samples) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 try {
   const places = { empty: join(work, 'empty'), live: join(work, 'live'), backlog: join(work, 'backlog'), changed: join(work, 'changed') };

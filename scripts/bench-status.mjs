@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { liveProject } from './lib/bench-fixtures.mjs';
+import { median } from './lib/stats.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TARGET_MS = 150; // issue 16: status --json on 100 beads, median
@@ -30,12 +31,6 @@ function timeOnce(command, commandArgs, cwd, env) {
   if (result.status !== 0) throw new Error(`${commandArgs.join(' ')} exited ${result.status}: ${result.stderr}`);
   return { ms, stdout: result.stdout.toString() };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Median and spread of `runs` runs after one warm-up run (the page cache). */
 function measure(runs, once) {

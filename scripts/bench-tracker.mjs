@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { backlogFile } from './lib/bench-fixtures.mjs';
+import { median } from './lib/stats.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const READY_TARGET_MS = 150; // issue 3: ready on 10K beads ≤ 150 ms wall
@@ -47,12 +48,6 @@ function timeOnce(command, commandArgs, env) {
   if (result.status !== 0) throw new Error(`${commandArgs.join(' ')} exited ${result.status}: ${result.stderr}`);
   return { ms, cpu: childrenCpuMs() - cpuBefore };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Median wall time and mean CPU time of `runs` runs, after one warm-up run. */
 function measure(runs, once, between = () => {}) {
