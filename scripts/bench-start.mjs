@@ -32,8 +32,11 @@ const TARGETS = [
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'helix-bench-start-'));
-// the bench's own cache folder, so it measures no cache left from elsewhere and leaves none behind
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HELIX_|DDX_)/.test(k))), XDG_CACHE_HOME: join(work, 'cache') };
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HELIX_|DDX_)/.test(k)));
+// Each build its own cache folder inside the bench's: no cache left from elsewhere, none left
+// behind, and two builds never replace each other's ready cache of the one file (its key names the
+// module that wrote it, so they would, and every read would parse).
+const envOf = (b) => ({ ...env, XDG_CACHE_HOME: join(work, `cache-${b}`) });
 
 /** CPU time (user + sys) of the children reaped so far, in ms (Linux /proc; clock ticks of 10 ms). */
 function childrenCpuMs() {
@@ -42,7 +45,7 @@ function childrenCpuMs() {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // cutime, cstime at CLK_TCK 100
 }
 
-function timeOnce(args, cwd, touch) {
+function timeOnce(args, cwd, touch, env) {
   if (touch) utimesSync(join(cwd, '.ddx', 'beads.jsonl'), new Date(), new Date()); // a write, as far as a cache can tell
   const cpuBefore = childrenCpuMs();
   const start = process.hrtime.bigint();
@@ -71,14 +74,14 @@ try {
   while (Date.now() - Math.max(statSync(file).mtimeMs, statSync(file).ctimeMs) <= SETTLE_MS + 50) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
 
   // Every timed command: the floor, then each target under each build.
-  const jobs = [{ key: 'floor', args: ['-e', ''], cwd: places.empty }];
+  const jobs = [{ key: 'floor', args: ['-e', ''], cwd: places.empty, env }];
   for (const [b, bin] of BINS.entries()) {
-    for (const target of TARGETS) jobs.push({ key: `${b}:${target.name}`, args: [bin, ...target.args], cwd: places[target.place], touch: target.touch });
+    for (const target of TARGETS) jobs.push({ key: `${b}:${target.name}`, args: [bin, ...target.args], cwd: places[target.place], touch: target.touch, env: envOf(b) });
   }
   const samples = new Map(jobs.map((job) => [job.key, []]));
-  for (const job of jobs) timeOnce(job.args, job.cwd, job.touch); // warm the page cache (and write the ready cache)
+  for (const job of jobs) timeOnce(job.args, job.cwd, job.touch, job.env); // warm the page cache (and write the ready cache)
   // every other run goes backwards, so no command always runs right after the same one
-  for (let run = 0; run < RUNS; run++) for (const job of run % 2 ? [...jobs].reverse() : jobs) samples.get(job.key).push(timeOnce(job.args, job.cwd, job.touch));
+  for (let run = 0; run < RUNS; run++) for (const job of run % 2 ? [...jobs].reverse() : jobs) samples.get(job.key).push(timeOnce(job.args, job.cwd, job.touch, job.env));
   const wall = (key) => median(samples.get(key).map((s) => s.ms));
   const cpu = (key) => mean(samples.get(key).map((s) => s.cpu));
 
