@@ -58,6 +58,12 @@ export const EXIT = {
   limitWait: 20,
   /** `helix run` stopped at a --max-cost, --max-tokens or --max-duration cap (stop reason `budget`; supervisor/core/budget.ts). */
   budget: 21,
+  /**
+   * `helix run` stopped on a setup error: an agent that cannot log in, a model no one serves, a route
+   * DDx cannot resolve, an agent program DDx cannot find — or an infrastructure failure that did not
+   * pass in three tries (stop reason `setup`; supervisor/core/unavailable.ts). Nothing was counted against a bead.
+   */
+  setup: 22,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

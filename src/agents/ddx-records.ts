@@ -1,64 +1,178 @@
-// What a `ddx try` attempt spent, from DDx's own records: `ddx try` prints no tokens or cost, but
-// DDx appends one line per attempt to `.ddx/metrics/attempts.jsonl` (attempt_id, bead_id, ts_start,
-// cost_usd) and writes `.ddx/executions/<attempt_id>/usage.json` (tokens, cost_usd) — measured on
-// ae663ca012, docs/ddx.md. Only attempts at this bead that started since the call began count.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// DDx's own record of a call, the one reader of it: what `ddx try`, `ddx agent execute-bead`,
+// `ddx run` and `ddx agent run` leave in the project's `.ddx/` besides what they print. Measured
+// on the real binaries (v0.6.1 93be5c8cb2, current ae663ca012; docs/ddx.md "DDx's records"):
+//   - `.ddx/agent-logs/sessions/sessions-YYYY-MM.jsonl`: one line per agent session DDx ran —
+//     the build, and on current DDx also its pre-claim intake, pre-land review and post-failure
+//     triage — with `startedAt`, `beadID` (absent on a triage), `tokens`, `cost`, `outcome`,
+//     `exitCode`, `detail`, `bundlePath` (the attempt's execution folder) and on current DDx
+//     `nativeLogRef` (its session log).
+//   - the session log (current: `svc-<n>.jsonl`; for a build it lives in DDx's clone and a copy
+//     under `<bundle>/embedded/`): its `session.end` event's `data.output` is the agent's final
+//     answer — on a failed call, the CLI's own error text ("API Error: Request rejected (429) · …",
+//     "You've hit your 5-hour limit · resets 8:36pm (UTC)", "Invalid API key · …").
+//   - v0.6.1 has no session log: the answer is the `text_delta` events of
+//     `<bundle>/embedded/agent-<harness>-<n>.jsonl`.
+//   - `<bundle>/result.json`: the attempt's result (status, failure_mode, detail).
+// Nothing here decides anything: the supervisor reads limits, costs and causes off this record.
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, isAbsolute, join } from 'node:path';
 
-export interface AttemptRecord {
-  attempt_id: string;
-  bead_id: string;
-  ts_start: string;
-  cost_usd?: number;
+/** One agent session DDx ran. */
+export interface DdxSession {
+  id: string;
+  beadId?: string;
+  /** ms since the epoch. */
+  startedAt: number;
+  tokens: number;
+  costUsd?: number;
+  /** `success` / `failure`, as DDx wrote it. */
+  outcome?: string;
+  exitCode?: number;
+  detail?: string;
+  /** The attempt's execution folder (a build), relative to the project root. */
+  bundlePath?: string;
+  /** The agent's final answer (or the CLI's error text), from DDx's session log; undefined when none was found. */
+  output?: string;
 }
 
-/** The attempts of `attempts.jsonl` at `beadId` that started at or after `since` (DDx writes whole seconds). */
-export function attemptsSince(jsonl: string, beadId: string, since: Date): AttemptRecord[] {
-  const from = Math.floor(since.getTime() / 1000) * 1000;
-  const found: AttemptRecord[] = [];
-  for (const line of jsonl.split('\n')) {
+/** Everything DDx recorded of one call. */
+export interface DdxCallRecord {
+  sessions: DdxSession[];
+  /** The build attempt's result.json (the last one of the call), when there was a build. */
+  result?: Record<string, unknown>;
+  /** Tokens and cost of every session; undefined when DDx recorded none. */
+  spent?: { tokens: number; costUsd?: number };
+}
+
+type Json = Record<string, unknown>;
+
+function parseLines(text: string): Json[] {
+  const found: Json[] = [];
+  for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    let record: unknown;
     try {
-      record = JSON.parse(line);
+      const value: unknown = JSON.parse(line);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) found.push(value as Json);
     } catch {
-      continue; // a torn last line while DDx writes
+      // a torn last line while DDx writes
     }
-    if (typeof record !== 'object' || record === null) continue;
-    const r = record as Record<string, unknown>;
-    const started = typeof r.ts_start === 'string' ? Date.parse(r.ts_start) : Number.NaN;
-    if (r.bead_id !== beadId || typeof r.attempt_id !== 'string' || !(started >= from)) continue;
-    found.push({ attempt_id: r.attempt_id, bead_id: beadId, ts_start: r.ts_start as string, ...(typeof r.cost_usd === 'number' ? { cost_usd: r.cost_usd } : {}) });
   }
   return found;
 }
 
-function readJson(path: string): Record<string, unknown> | undefined {
+function readText(path: string): string | undefined {
   try {
-    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
 }
 
-/** Tokens and cost DDx recorded for the attempts at `beadId` since `since`; undefined when it recorded none. */
-export function ddxAttemptSpend(trackerDir: string, beadId: string, since: Date): { tokens: number; costUsd?: number } | undefined {
-  let jsonl: string;
+function readJson(path: string): Json | undefined {
+  const text = readText(path);
+  if (text === undefined) return undefined;
   try {
-    jsonl = readFileSync(join(trackerDir, 'metrics', 'attempts.jsonl'), 'utf8');
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
   } catch {
     return undefined;
   }
-  const attempts = attemptsSince(jsonl, beadId, since);
-  if (attempts.length === 0) return undefined;
-  let tokens = 0;
-  let cost: number | undefined;
-  for (const attempt of attempts) {
-    const usage = readJson(join(trackerDir, 'executions', attempt.attempt_id, 'usage.json'));
-    if (typeof usage?.tokens === 'number') tokens += usage.tokens;
-    const spent = attempt.cost_usd ?? (typeof usage?.cost_usd === 'number' ? usage.cost_usd : undefined);
-    if (spent !== undefined) cost = (cost ?? 0) + spent;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The month files a window touches (DDx names them by the UTC month a session started in). */
+function monthFiles(since: Date, until: Date): string[] {
+  const months = new Set<string>();
+  for (const d of [since, until]) months.add(`sessions-${d.toISOString().slice(0, 7)}.jsonl`);
+  return [...months];
+}
+
+/** The agent's final answer of a session, from its log (current DDx) or its bundle's agent log (v0.6.1). */
+function sessionOutput(projectRoot: string, row: Json): string | undefined {
+  const ref = str(row.nativeLogRef);
+  const bundle = str(row.bundlePath);
+  if (ref) {
+    // a build's log is in DDx's clone, gone after the attempt; DDx copies it under its bundle
+    const candidates = [isAbsolute(ref) ? ref : join(projectRoot, ref), ...(bundle ? [join(projectRoot, bundle, 'embedded', basename(ref))] : [])];
+    for (const path of candidates) {
+      const text = readText(path);
+      if (text === undefined) continue;
+      const end = parseLines(text).filter((e) => e.type === 'session.end').pop();
+      const data = end?.data as Json | undefined;
+      return str(data?.output) ?? str(data?.error);
+    }
   }
-  return cost !== undefined ? { tokens, costUsd: cost } : { tokens };
+  if (!bundle) return undefined;
+  let names: string[];
+  try {
+    names = readdirSync(join(projectRoot, bundle, 'embedded')).filter((n) => /^agent-.*\.jsonl$/.test(n)).sort();
+  } catch {
+    return undefined;
+  }
+  const text = names.map((n) => readText(join(projectRoot, bundle, 'embedded', n)) ?? '').join('\n');
+  const deltas = parseLines(text).filter((e) => e.type === 'text_delta');
+  const output = deltas.map((e) => str((e.data as Json | undefined)?.text) ?? '').join('');
+  return output || undefined;
+}
+
+/**
+ * What DDx recorded of a call that started at `since` (its sessions that started then or later —
+ * DDx writes whole seconds for some records, so the window opens at the start of that second).
+ * `beadId`: a build's record — that bead's sessions, and the triage sessions DDx records without
+ * a bead. Without one (an action's `ddx run`): only sessions without a bead, so the work of a DDx
+ * worker running beside helix is not counted as helix's call.
+ */
+export function readDdxRecord(projectRoot: string, since: Date, options: { beadId?: string; until?: Date } = {}): DdxCallRecord {
+  const from = Math.floor(since.getTime() / 1000) * 1000;
+  const folder = join(projectRoot, '.ddx', 'agent-logs', 'sessions');
+  const rows = monthFiles(since, options.until ?? new Date()).flatMap((name) => parseLines(readText(join(folder, name)) ?? ''));
+  const sessions: DdxSession[] = [];
+  for (const row of rows) {
+    const id = str(row.id);
+    const startedAt = Date.parse(str(row.startedAt) ?? '');
+    if (!id || !(startedAt >= from)) continue;
+    const beadId = str(row.beadID);
+    if (beadId !== undefined && beadId !== options.beadId) continue;
+    const output = sessionOutput(projectRoot, row);
+    const costUsd = row.costPresent === false ? undefined : num(row.cost);
+    sessions.push({
+      id,
+      startedAt,
+      tokens: num(row.tokens) ?? 0,
+      ...(beadId ? { beadId } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
+      ...(str(row.outcome) ? { outcome: str(row.outcome) } : {}),
+      ...(num(row.exitCode) !== undefined ? { exitCode: num(row.exitCode) } : {}),
+      ...(str(row.detail) ? { detail: str(row.detail) } : {}),
+      ...(str(row.bundlePath) ? { bundlePath: str(row.bundlePath) } : {}),
+      ...(output !== undefined ? { output } : {}),
+    });
+  }
+  sessions.sort((a, b) => a.startedAt - b.startedAt);
+  const bundle = sessions.filter((s) => s.bundlePath).pop()?.bundlePath;
+  const result = bundle ? readJson(join(projectRoot, bundle, 'result.json')) : undefined;
+  return { sessions, ...(result ? { result } : {}), ...spentOf(sessions) };
+}
+
+function spentOf(sessions: DdxSession[]): { spent?: { tokens: number; costUsd?: number } } {
+  if (sessions.length === 0) return {};
+  const tokens = sessions.reduce((sum, s) => sum + s.tokens, 0);
+  const costs = sessions.map((s) => s.costUsd).filter((c): c is number => c !== undefined);
+  return { spent: costs.length > 0 ? { tokens, costUsd: costs.reduce((a, b) => a + b, 0) } : { tokens } };
+}
+
+/** The build session of a record (the one with an execution folder), else the last session. */
+export function buildSessionOf(record: DdxCallRecord): DdxSession | undefined {
+  return record.sessions.filter((s) => s.bundlePath).pop() ?? record.sessions[record.sessions.length - 1];
+}
+
+/** The texts a failed call left: each failed session's output, then DDx's own detail. */
+export function failureTextsOf(record: DdxCallRecord): string[] {
+  const failed = record.sessions.filter((s) => s.outcome !== 'success' || (s.exitCode ?? 0) !== 0);
+  const texts = failed.flatMap((s) => [s.output, s.detail]);
+  const result = record.result;
+  if (result) texts.push(str(result.detail), str(result.error), str(result.failure_mode));
+  return texts.filter((t): t is string => t !== undefined);
 }

@@ -9,9 +9,11 @@
 // `version`) — names the version; the version names the surface. A build whose version says
 // nothing (`v0.0.1-dev`) gets one more look: the command list of `ddx --help`.
 import { HelixError } from '../errors.js';
+import { type DdxSurfaceKind, parseDdxVersion, surfaceOfVersion } from '../ddx-version.js';
 import { findOnPath } from './discovery.js';
 
-export type DdxSurfaceKind = 'agent' | 'current';
+export { parseDdxVersion, surfaceOfVersion };
+export type { DdxSurfaceKind };
 
 export interface DdxInstall {
   path: string;
@@ -30,29 +32,6 @@ export const SURFACE_COMMANDS: Record<DdxSurfaceKind, { build: string; run: stri
 };
 
 export const SUPPORTED_DDX = 'v0.6.0–v0.6.1 (ddx agent …) and v0.6.2-alpha50 or later (ddx try/run/work)';
-
-interface Version {
-  major: number;
-  minor: number;
-  patch: number;
-  /** The alpha number of a v0.6.2-alphaN pre-release; undefined for a release. */
-  alpha: number | undefined;
-}
-
-export function parseDdxVersion(text: string): Version | undefined {
-  const match = /^DDx v?(\d+)\.(\d+)\.(\d+)(?:-alpha(\d+))?\b/m.exec(text);
-  if (!match) return undefined;
-  return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), alpha: match[4] === undefined ? undefined : Number(match[4]) };
-}
-
-/** The surface a DDx version has, from the source (see the header); undefined: too old. */
-export function surfaceOfVersion(v: Version): DdxSurfaceKind | undefined {
-  const base = v.major * 1_000_000 + v.minor * 1000 + v.patch;
-  if (base < 6000) return undefined; // before v0.6.0
-  if (base < 6002) return 'agent'; // v0.6.0, v0.6.1 and their pre-releases
-  if (base === 6002 && v.alpha !== undefined) return v.alpha < 50 ? 'agent' : 'current';
-  return 'current'; // v0.6.2 and later releases
-}
 
 /** The `Available Commands:` of a cobra help text. */
 export function helpCommands(help: string): Set<string> {

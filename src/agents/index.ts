@@ -20,7 +20,10 @@ export type { DdxVerdict } from './ddx-outcomes.js';
 export { claudeCommand, codexCommand, directAgentCommand } from './direct-commands.js';
 export type { DirectAgentOptions } from './direct-commands.js';
 export { formatDryRun, shellQuote } from './dry-run.js';
-export { attemptsSince, ddxAttemptSpend } from './ddx-records.js';
+export { buildSessionOf, failureTextsOf, readDdxRecord } from './ddx-records.js';
+export type { DdxCallRecord, DdxSession } from './ddx-records.js';
+export { ddxProblemOf, errorTextsOf, problemIn } from './agent-problems.js';
+export type { AgentProblem, ProblemKind } from './agent-problems.js';
 export { extractTokens } from './tokens.js';
 export { isInvalidExecuteBeadResult, parseExecuteBeadResult, parseTryResult } from './execute-bead-result.js';
 export type {
@@ -41,13 +44,13 @@ export {
   stripMarkdown,
 } from './trailers.js';
 export type { BackfillStatus, NextAction, PlanStatus, PolishStatus, ReviewStatus, Trailers } from './trailers.js';
-export { ALTERNATE_ACTIONS, DEFAULT_AGENT, DEFAULT_EFFORT, EFFORT_LEVELS, agentForAction, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
+export { ALTERNATE_ACTIONS, DEFAULT_AGENT, DEFAULT_EFFORT, EFFORT_LEVELS, agentForAction, agentOfModel, namedAgentMissing, otherDirectAgent, resolveAgentPlan } from './agent-choice.js';
 export { jsonEvents, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
-export { claudeUsageLimit, codexResetTime, codexUsageLimit, ddxUsageLimit, ddxUsageLimitOf, usageLimitOf } from './usage-limit.js';
+export { claudeUsageLimit, codexResetTime, codexUsageLimit, ddxUsageLimit, ddxUsageLimitOf, limitInText, usageLimitOf, wallClockReset } from './usage-limit.js';
 export type { LimitKind, UsageLimit } from './usage-limit.js';
 export type { AgentAnswer, AgentUsage } from './agent-output.js';
 export { CLAUDE_ROOT_REFUSAL, claudeRootHint, claudeRootWarning, claudeWouldRefuse, rootRefusalIn } from './sandbox.js';
-export type { AgentAction, AgentChoice, AgentChoiceInput, AgentPlan } from './agent-choice.js';
+export type { AgentAction, AgentChoice, AgentChoiceInput, AgentFallback, AgentPlan } from './agent-choice.js';
 export { AgentStartError, DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './run-agent.js';
 export { killTrackedGroups } from './process-group.js';
 export type { AgentRunResult, OutputStream, RunAgentOptions } from './run-agent.js';

@@ -160,6 +160,64 @@ export function ddxUsageLimitOf(stdout: string): UsageLimit | undefined {
   return isRecord(value) ? ddxUsageLimit(value) : undefined;
 }
 
+/**
+ * A limit named in a CLI's own error text, as DDx records it (DDx keeps the harness's final text,
+ * not its events: docs/ddx.md "DDx's records"). claude 2.1.332 ends a limited call with
+ * "API Error: Request rejected (429) · …" (an API key's rate limit, no reset) or "You've hit your
+ * 5-hour limit · resets 8:36pm (UTC)" (a subscription's window, the reset in the named zone);
+ * older claude releases said "Claude AI usage limit reached|<unix seconds>". codex's texts are
+ * those of its `turn.failed` (CODEX_LIMITS).
+ */
+export function limitInText(text: string, now: Date): UsageLimit | undefined {
+  const line = text.trim();
+  // claude's own wording separates with " · " (codex's "You've hit your usage limit." ends the sentence)
+  const window = /You['’]ve hit your (?:[\w-]+ )?limit\s*·(?:.*?resets ([^·\n]+))?/i.exec(line);
+  if (window) {
+    const resetsAt = window[1] ? wallClockReset(window[1].trim(), now) : undefined;
+    return { agent: 'claude', kind: 'usage', ...(resetsAt !== undefined ? { resetsAt } : {}), detail: oneLine(line) };
+  }
+  const legacy = /Claude AI usage limit reached\|(\d{9,11})/.exec(line);
+  if (legacy) return { agent: 'claude', kind: 'usage', resetsAt: Number(legacy[1]) * 1000, detail: oneLine(line) };
+  if (/^API Error: (?:Request rejected )?\(?429\b/i.test(line) || /\brate_limit_error\b/.test(line)) return { agent: 'claude', kind: 'rate', detail: oneLine(line) };
+  const codex = CODEX_LIMITS.find((l) => l.pattern.test(line));
+  if (codex) {
+    const resetsAt = codexResetTime(line, now);
+    return { agent: 'codex', kind: codex.kind, ...(resetsAt !== undefined ? { resetsAt } : {}), detail: oneLine(line) };
+  }
+  return undefined;
+}
+
+/**
+ * "8:36pm (UTC)", "3pm (Europe/Berlin)", "8:36pm": the next such wall-clock time after `now` in
+ * that zone (the machine's own without one), to the end of that minute.
+ */
+export function wallClockReset(text: string, now: Date): number | undefined {
+  const match = /^(\d{1,2})(?::(\d{2}))?\s*([ap]m)(?:\s*\(([^)]+)\))?/i.exec(text);
+  if (!match) return undefined;
+  const hour = (Number(match[1]) % 12) + (match[3]?.toLowerCase() === 'pm' ? 12 : 0);
+  const minute = Number(match[2] ?? 0);
+  const zone = match[4];
+  let offsetMs: number;
+  try {
+    offsetMs = zone ? zoneOffsetMs(zone, now) : -now.getTimezoneOffset() * 60_000;
+  } catch {
+    return undefined; // a zone name this Node does not know
+  }
+  // the wall clock in that zone now, then the next time it reads hour:minute
+  const local = new Date(now.getTime() + offsetMs);
+  let at = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate(), hour, minute + 1) - offsetMs;
+  if (at <= now.getTime()) at += 24 * 3_600_000;
+  return at;
+}
+
+/** How far a time zone's wall clock is ahead of UTC at `at`, in ms. */
+function zoneOffsetMs(zone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(at.getTime() / 1000) * 1000;
+}
+
 function textOf(result: Json): string {
   for (const key of ['detail', 'error'] as const) {
     const value = result[key];

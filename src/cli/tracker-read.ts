@@ -3,8 +3,10 @@
 // `helix tracker ready|blocked [--execution] [--json]` without commander, writing to the file
 // descriptors directly (writeStdout); commands/tracker.ts calls the same functions through its
 // output sink, so both paths print exactly the same thing.
-import { type BigIntStats, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { type BigIntStats, readFileSync, statSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { findOnPath } from '../agents/discovery.js';
+import { projectDdxSurface } from '../ddx-version.js';
 import { printable } from '../terminal-text.js';
 import type { Bead } from '../tracker/bead.js';
 import type { ReadyCandidates } from './ready-cache.js';
@@ -118,13 +120,28 @@ async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCan
   return { facts, print };
 }
 
+/**
+ * Current DDx's `ddx bead ready` lists only what it may execute (the `--execution` subset), v0.6.1's
+ * every open bead whose dependencies are closed: `helix tracker ready` answers as the project's
+ * DDx does — the one `.ddx/versions.yaml` names, when a `ddx` is installed — and as v0.6.1 without one.
+ */
+function readsAsCurrentDdx(dir: string, env: NodeJS.ProcessEnv): boolean {
+  let versions: string;
+  try {
+    versions = readFileSync(join(dir, 'versions.yaml'), 'utf8');
+  } catch {
+    return false;
+  }
+  return projectDdxSurface(versions) === 'current' && findOnPath('ddx', env) !== undefined;
+}
+
 /** `helix tracker ready`'s output: text, or bytes from the ready cache (UTF-8, printable already). */
 export async function readyText(options: { execution?: boolean; json?: boolean }, place: ReadPlace): Promise<string | Buffer> {
   const { file, dir } = await beadsFileOf(place);
   const [{ readyNow }, { leasedIds }, candidates] = await Promise.all([import('../tracker/ready.js'), import('../tracker/liveness.js'), readyCandidates(place, file)]);
   const now = new Date();
   // A bead a live DDx worker lease holds stays `open` in the file but is taken.
-  const decide = { execution: options.execution, held: leasedIds(dir, { now }), now };
+  const decide = { execution: options.execution || readsAsCurrentDdx(dir, place.env), held: leasedIds(dir, { now }), now };
   const chosen: number[] = [];
   candidates.facts.forEach((facts, i) => {
     if (readyNow(facts, decide)) chosen.push(i);

@@ -129,9 +129,9 @@ const cases: Case[] = [
     expected: (root) => `cd ${root} && ${CLAUDE} --model opus --effort medium <<< ${quoted(PROMPT.polish(root, HELIX_TRACKER))}`,
   },
   {
-    name: 'polish goes to the alternate agent when both are installed (and gets no --model)',
+    name: 'polish goes to the alternate agent when both are installed and no model is named',
     programs: ['codex', 'claude'],
-    args: ['polish', '--model', 'gpt-x'],
+    args: ['polish'],
     expected: (root) => `cd ${root} && ${CLAUDE} --effort medium <<< ${quoted(PROMPT.polish(root, HELIX_TRACKER))}`,
   },
   {

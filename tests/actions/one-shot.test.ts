@@ -280,7 +280,8 @@ describe('every prompt names its action file and carries its action phrase', () 
   it('for each one-shot action and check, through codex (last argument), claude (stdin) and ddx agent run (stdin)', () => {
     for (const [program, agent] of [['codex', 'codex'], ['claude', 'claude'], ['ddx', 'claude']] as const) {
       const w = new World({
-        programs: [program],
+        // through ddx the harness is a program DDx runs: it must be installed (issue 30)
+        programs: program === 'ddx' ? ['ddx', agent] : [program],
         defaults: { backfill: { stdout: 'BACKFILL_STATUS: COMPLETE\nBACKFILL_REPORT: report.md\n' } },
         env: { HELIX_LIBRARY_ROOT: '/opt/helix-library' },
       });

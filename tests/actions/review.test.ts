@@ -154,13 +154,19 @@ describe('cross-model review', () => {
     expect(viaEnv.calls().map((c) => `${c.program}:${c.action}`)).toEqual(['codex:implementation', 'claude:review', 'codex:check']);
 
     // Cross-model review (contract change, bead helix-ec6efea5): claude (the alternate) builds and
-    // checks, so codex — the agent that did not build — reviews, with the primary's model.
+    // checks, so codex — the agent that did not build — reviews.
     const alternate = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop] });
     alternate.bead({ title: 'task', acceptance: 'done' });
-    expect(alternate.helix(['run', '--no-auto-align', '--model', 'gpt-primary']).status).toBe(0);
+    expect(alternate.helix(['run', '--no-auto-align']).status).toBe(0);
     expect(alternate.calls().map((c) => `${c.program}:${c.action}`)).toEqual(['claude:implementation', 'codex:review', 'claude:check']);
-    for (const call of alternate.calls().filter((c) => c.program === 'claude')) expect(call.argv).not.toContain('gpt-primary');
-    expect(alternate.calls().find((c) => c.action === 'review')?.argv).toEqual(expect.arrayContaining(['-m', 'gpt-primary']));
+
+    // A model names who builds (issue 30): codex builds with it, and claude — which did not build — reviews, without it.
+    const named = new World({ programs: ['codex', 'claude'], responses: [implement(3), stop] });
+    named.bead({ title: 'task', acceptance: 'done' });
+    expect(named.helix(['run', '--no-auto-align', '--model', 'gpt-primary']).status).toBe(0);
+    expect(named.calls().map((c) => `${c.program}:${c.action}`)).toEqual(['codex:implementation', 'claude:review', 'codex:check']);
+    expect(named.calls().find((c) => c.action === 'implementation')?.argv).toEqual(expect.arrayContaining(['-m', 'gpt-primary']));
+    for (const call of named.calls().filter((c) => c.program === 'claude')) expect(call.argv).not.toContain('gpt-primary');
   });
 
   it('through ddx the review harness is the review agent, without the primary --model', () => {

@@ -1,15 +1,67 @@
-// DDx's own records of an attempt (.ddx/executions' attempts.jsonl), as the real binary writes them (docs/ddx.md).
+// DDx's own record of a call (agents/ddx-records.ts), read from what the real binaries wrote
+// (tests/agents/fixtures/ddx-records/README.md): every session's tokens and cost, the CLI's own
+// words in a failed session, the attempt's result — and what helix makes of them.
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attemptsSince } from '../../src/agents/ddx-records.js';
+import { buildSessionOf, failureTextsOf, limitInText, problemIn, readDdxRecord } from '../../src/agents/index.js';
 
-describe("DDx's records of an attempt", () => {
-  const jsonl = [
-    '{"attempt_id":"20261126T184117-old","bead_id":"hx-1","ts_start":"2026-11-26T18:41:10Z","cost_usd":0.5}',
-    '{"attempt_id":"20261126T184117-51d6a675","bead_id":"hx-1","ts_start":"2026-11-26T18:41:18Z","cost_usd":0.001}',
-    '{"attempt_id":"other","bead_id":"hx-2","ts_start":"2026-11-26T18:41:19Z"}',
-    '{"torn',
-  ].join('\n');
-  it('counts the attempts at this bead since the call began (DDx writes whole seconds)', () => {
-    expect(attemptsSince(jsonl, 'hx-1', new Date('2026-11-26T18:41:18.400Z')).map((a) => a.attempt_id)).toEqual(['20261126T184117-51d6a675']);
+const FIXTURES = resolve(import.meta.dirname, 'fixtures', 'ddx-records');
+const SINCE = new Date('2026-11-28T19:30:00Z');
+const record = (name: string, beadId: string | null = 'hx-e2e000d1') => readDdxRecord(join(FIXTURES, name), SINCE, { ...(beadId ? { beadId } : {}), until: SINCE });
+
+describe("DDx's record of a build", () => {
+  it('current DDx: every session of the attempt is on the bill — intake and build, not the build alone', () => {
+    const ok = record('current-ok');
+    expect(ok.sessions.map((s) => s.id)).toEqual(['as-0e8ccdaf', 'eb-4d106c4a']);
+    expect(ok.spent).toEqual({ tokens: 674 + 340, costUsd: 0.002174 + 0.001105 });
+    expect(ok.result).toMatchObject({ bead_id: 'hx-e2e000d1' });
+  });
+
+  it('v0.6.1: the one session, with the tokens execute-bead printed', () => {
+    expect(record('0.6.1-ok').spent).toEqual({ tokens: 666, costUsd: 0.0021260000000000003 });
+  });
+
+  it("the build's final answer: current DDx's session log (its copy under the bundle), v0.6.1's agent log", () => {
+    expect(buildSessionOf(record('current-limit'))?.output).toMatch(/^API Error: Request rejected \(429\)/);
+    expect(buildSessionOf(record('0.6.1-limit'))?.output).toMatch(/^API Error: Request rejected \(429\)/);
+  });
+
+  it('a triage DDx records without a bead belongs to the build; an action (no bead) counts only sessions without one', () => {
+    expect(record('current-limit').sessions).toHaveLength(3);
+    expect(record('current-limit', null).sessions.map((s) => s.id)).toEqual(['as-5cb25ba3']);
+  });
+
+  it('a window that opens after the call counts nothing', () => {
+    expect(readDdxRecord(join(FIXTURES, 'current-ok'), new Date('2026-11-28T20:00:00Z'), { beadId: 'hx-e2e000d1' })).toEqual({ sessions: [] });
+  });
+});
+
+describe('what helix reads off a failed build through DDx', () => {
+  const now = new Date('2026-11-28T19:51:10Z');
+  const limitOf = (name: string) => failureTextsOf(record(name)).map((t) => limitInText(t, now)).find(Boolean);
+  const problemOf = (name: string) => failureTextsOf(record(name)).map(problemIn).find(Boolean);
+
+  it.each(['0.6.1-limit', 'current-limit'])('%s: an API key over its rate limit is a rate limit (no reset named)', (name) => {
+    expect(limitOf(name)).toMatchObject({ agent: 'claude', kind: 'rate' });
+    expect(limitOf(name)?.resetsAt).toBeUndefined();
+  });
+
+  it.each(['0.6.1-sub', 'current-sub'])("%s: a spent subscription window is a usage limit until its reset (8:51pm UTC, to the minute's end)", (name) => {
+    expect(limitOf(name)).toMatchObject({ agent: 'claude', kind: 'usage', resetsAt: Date.parse('2026-11-28T20:52:00Z') });
+  });
+
+  it.each(['0.6.1-model', 'current-model'])('%s: an unknown model is a setup error, not a limit', (name) => {
+    expect(limitOf(name)).toBeUndefined();
+    expect(problemOf(name)).toMatchObject({ kind: 'setup', what: 'the model is unknown or not available' });
+  });
+
+  it('a login that does not work is a setup error', () => {
+    expect(problemOf('current-auth')).toMatchObject({ kind: 'setup', what: 'authentication failed' });
+  });
+
+  it('a build that ran names no problem and no limit (current: DDx found no commit — the work\'s failure)', () => {
+    expect(limitOf('current-ok')).toBeUndefined();
+    expect(problemOf('current-ok')).toBeUndefined();
+    expect(failureTextsOf(record('current-ok'))).toContain('agent exited without a commit or no_changes_rationale.txt');
   });
 });

@@ -3,7 +3,7 @@
 // (tests/ddx-real) — and asserts only what a user sees: exit codes, lines, the bead file, git.
 // A stand-in is held to what the real binary did; where the two must differ, the scenario says why.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
@@ -242,6 +242,69 @@ export const SCENARIOS: Scenario[] = [
       const ddxReady = ids(ddxIn(p, ['bead', 'ready', '--execution', '--json']).stdout);
       expect(helixReady).toEqual(ddxReady);
       expect(existsSync(join(p.root, '.ddx', 'beads-archive.jsonl'))).toBe(true);
+    },
+  },
+  {
+    name: "a provider's rate limit through DDx is a pause, not an attempt: nothing counted, the bead not parked (issue 30)",
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one(), { responses: [{ when: ID, provider: 'API Error: Request rejected (429) · This request would exceed the rate limit for your organization of 50 requests per minute.' }] });
+      // --max-wait 0: the first limit stops the run (exit 20) instead of waiting a minute
+      const r = p.helix(['run', '--summary', '--max-wait', '0'], { HELIX_BACKOFF_SLEEP: '0' });
+      expect(r.status, r.stderr).toBe(20);
+      expect(r.stderr).toMatch(/helix: stopping: LIMIT: claude rate limit/);
+      expect(r.stderr).toMatch(/run complete: 0 attempted, 0 completed, 0 skipped/);
+      expect(p.bead(ID).status).toBe('open');
+      expect(p.bead(ID)['work-retry-after']).toBeUndefined();
+      expect(p.bead(ID).owner ?? '').toBe('');
+    },
+  },
+  {
+    name: 'a setup error through DDx (an unknown model): the run stops at once with exit 22 and one line; nothing counted or parked (issue 30)',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one(), { responses: [{ when: ID, provider: "There's an issue with the selected model (sonnet). It may not exist or you may not have access to it. Run --model to pick a different model." }] });
+      const r = p.helix(['run', '--summary'], { HELIX_BACKOFF_SLEEP: '0' });
+      expect(r.status, r.stderr).toBe(22);
+      expect(r.stderr).toMatch(new RegExp(`helix: stopping: SETUP: the model is unknown or not available on ${ID}`));
+      expect(r.stderr).toMatch(/run complete: 0 attempted, 0 completed, 0 skipped/);
+      expect(p.bead(ID)['work-retry-after']).toBeUndefined();
+      expect(p.bead(ID).status).toBe('open');
+    },
+  },
+  {
+    name: "every call DDx makes is on the bill: the completion line, the run total and helix status agree with DDx's session records (issue 30)",
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one(), { responses: [{ when: ID, tokens: 250, cost: 0.5 }] });
+      const r = p.helix(['run', '--summary', '--no-auto-review', '--max-cycles', '1'], { HELIX_VERIFY_CMD: `test -f work/${ID}.txt` });
+      expect(r.status, r.stderr).toBe(0);
+      const sessions = join(p.root, '.ddx', 'agent-logs', 'sessions');
+      const rows = readdirSync(sessions).flatMap((f) => readFileSync(join(sessions, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tokens?: number }));
+      const billed = rows.reduce((sum, row) => sum + (row.tokens ?? 0), 0);
+      expect(billed).toBeGreaterThan(0);
+      // the build's completion line, then the run total
+      const build = /complete \(rc=\d+, \d+s, (\d+) tokens/.exec(r.stderr);
+      expect(Number(build?.[1])).toBe(billed);
+      expect(Number(/run complete: .*?, (\d+) tokens/.exec(r.stderr)?.[1])).toBe(billed);
+      expect(JSON.parse(p.helix(['status', '--json']).stdout).run.total_tokens).toBe(billed);
+    },
+  },
+  {
+    name: "DDx's own uncommitted files are not the user's changes: the first run after `ddx init` builds (v0.6.1 folds them into its checkpoint; helix commits them for current DDx, which refuses over them) (issue 30)",
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      // what each DDx leaves uncommitted (measured): v0.6.1's `ddx init` its skills, current's `ddx bead create` its lifecycle schema
+      const own = t.version === '0.6.1' ? '.ddx/skills/ddx/SKILL.md' : '.ddx/lifecycle-schema.json';
+      mkdirSync(join(p.root, own, '..'), { recursive: true });
+      // as DDx writes it (a marker of another version makes current DDx refuse every build: a setup error)
+      writeFileSync(join(p.root, own), `${JSON.stringify({ applied_at: '2026-11-28T20:15:02Z', schema: 'bead-lifecycle', source: 'ddx bead migrate --lifecycle', version: 1 }, null, 2)}\n`);
+      const r = p.helix(['run', '--summary', '--no-auto-review', '--max-cycles', '1'], { HELIX_VERIFY_CMD: `test -f work/${ID}.txt` });
+      expect(r.status, r.stderr).toBe(0);
+      expect(p.bead(ID).status, r.stderr).toBe('closed');
+      expect(gitIn(p, 'status', '--porcelain', '--', own)).toBe('');
+      if (t.version === 'current') expect(r.stderr).toContain("helix: committed DDx's own project files before the build (.ddx/lifecycle-schema.json)");
     },
   },
 ];

@@ -250,7 +250,7 @@ describe('hostile bead text', () => {
 });
 
 describe('an agent that cannot be started', () => {
-  it('is a failed attempt with one short line, not the end of the run; the next run is not wedged either', () => {
+  it("is a setup error, not the bead's failure: the run stops at once with one line and exit 22; nothing counted, nothing parked (issue 30)", () => {
     // A codex whose #! interpreter is gone: on PATH and executable, yet every start fails (ENOENT).
     // The only codex on PATH (a later one would be found instead), no ddx: git and node beside it.
     const bin = tempDir('helix-bin-');
@@ -263,21 +263,16 @@ describe('an agent that cannot be started', () => {
       env: { PATH: `${bin}:/usr/bin:/bin` },
     });
     for (const run of [1, 2]) {
-      // the first run parked both beads; cleared, the next run attempts them again
-      if (run === 2) for (const id of ['hx-000000aa', 'hx-000000bb']) p.helix(['tracker', 'unpark', id]);
       const r = p.helix(['run', '--agent', 'codex', '--summary']);
-      // every attempt ran and failed; then the drained queue's check cannot start either: exit 1
-      expect(r.status, `run ${run}: ${r.stderr}`).toBe(1);
-      expect(r.stderr).toContain('helix: check failed after queue drain');
-      const starts = r.stderr.split('\n').filter((l) => l.includes('could not start'));
-      expect(starts).toHaveLength(9); // 8 attempts (2 beads × 4) and the check
-      expect(new Set(starts)).toEqual(new Set([`helix: could not start codex: the interpreter its #! line names was not found (ENOENT)`]));
-      for (const line of helixLines(r.stderr)) expect(line.length).toBeLessThan(300);
-      expect(r.stderr).toContain(`helix:   hx-000000aa — ${INTRACTABLE}\nhelix:     First\n`);
-      expect(r.stderr).toContain(`helix:   hx-000000bb — ${INTRACTABLE}\nhelix:     Second\n`);
-      expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['8', '0', '2']);
+      expect(r.status, `run ${run}: ${r.stderr}`).toBe(22);
+      const starts = r.stderr.split('\n').filter((l) => l.startsWith('helix: could not start'));
+      expect(starts).toEqual([`helix: could not start codex: the interpreter its #! line names was not found (ENOENT)`]);
+      expect(r.stderr).toContain('helix: stopping: SETUP: codex could not be started on hx-000000aa');
+      for (const line of helixLines(r.stderr)) expect(line.length).toBeLessThan(400);
+      expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['0', '0', '0']);
       for (const id of ['hx-000000aa', 'hx-000000bb']) {
         expect(p.bead(id).status).toBe('open');
+        expect(p.bead(id)['work-retry-after']).toBeUndefined();
         expectUnclaimed(p.bead(id));
       }
     }

@@ -118,18 +118,24 @@ describe('blocked epic', () => {
 });
 
 describe('agent rotation', () => {
-  it('with both agents on PATH, builds and check go to the alternate; --model reaches only the primary', () => {
+  it('with both agents on PATH and no model named, builds and check go to the alternate; the rest stays on the primary', () => {
     const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
-    const r = p.helix(['run', '--summary', '--model', 'gpt-x']);
+    const r = p.helix(['run', '--summary']);
     expect(r.status).toBe(0);
     const [build] = p.buildCalls();
     expect(build?.argv).toEqual(expect.arrayContaining(['--harness', 'claude']));
-    expect(build?.argv).not.toContain('--model');
     const [check] = p.checkCalls();
     expect(check?.argv.slice(0, 4)).toEqual(['agent', 'run', '--harness', 'claude']);
-    expect(check?.argv).not.toContain('--model');
     const align = p.calls().find((c) => c.action === 'align');
-    expect(align?.argv).toEqual(expect.arrayContaining(['--harness', 'codex', '--model', 'gpt-x']));
+    expect(align?.argv).toEqual(expect.arrayContaining(['--harness', 'codex']));
+  });
+
+  it('--model names who builds: no automatic alternate, and the model reaches the builds (issue 30)', () => {
+    const p = new Project({ beads: [bead({ id: 'hx-00000001' })] });
+    const r = p.helix(['run', '--summary', '--model', 'gpt-x']);
+    expect(r.status).toBe(0);
+    expect(p.buildCalls()[0]?.argv).toEqual(expect.arrayContaining(['--harness', 'codex', '--model', 'gpt-x']));
+    expect(p.checkCalls()[0]?.argv).toEqual(expect.arrayContaining(['--harness', 'codex', '--model', 'gpt-x']));
   });
 
   it('HELIX_ALT_AGENT=none keeps everything on the primary, with its model', () => {

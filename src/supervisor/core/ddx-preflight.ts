@@ -26,6 +26,8 @@ export interface BranchFacts {
 export interface RepositoryFacts extends BranchFacts {
   /** Uncommitted paths that are not DDx's or helix's own files. */
   dirty: string[];
+  /** Uncommitted files DDx itself wrote into the project (isDdxProjectFile). */
+  ddxFiles: string[];
 }
 
 /** HELIX_ALLOW_NON_DEFAULT_BRANCH=1: build on a branch DDx would refuse (helix passes `--allow-non-default-branch`). */
@@ -67,4 +69,15 @@ export function isToolFile(path: string, trackerFolder = '.ddx'): boolean {
   // what helix set aside itself: doctor --fix's quarantine, the beads a call lost
   if (path === '.ddx/beads.quarantine.jsonl' || /^\.ddx\/beads\.lost-[^/]*\.jsonl$/.test(path)) return true;
   return /^\.ddx\/(metrics|executions|workers|coordination|runs|run-state|attachments|harness-sessions|agent-logs)(\/|$)/.test(path) || /^\.ddx\/(beads\.lock|\.git-tracker\.lock|beads\.jsonl\.(tmp|bak)-)/.test(path);
+}
+
+/**
+ * Files DDx itself writes into a project and expects committed — `ddx init`'s configuration and
+ * skills (v0.6.1 leaves `.ddx/skills/` uncommitted; current commits its files when git has an
+ * identity), `ddx bead create`'s lifecycle schema (current) — measured on both binaries. Not the
+ * user's work: v0.6.1 folds them into its checkpoint commit, and current DDx refuses to build over
+ * them, so helix commits them itself before `ddx try` (shell/ddx-repository.ts).
+ */
+export function isDdxProjectFile(path: string): boolean {
+  return /^\.ddx\/(skills\/|plugins\/|config\.yaml$|versions\.yaml$|lifecycle-schema\.json$)/.test(path);
 }

@@ -103,11 +103,8 @@ export interface CallInfo {
   purpose: 'action' | 'build' | 'verify';
   /** The call's own limit in seconds, when not HELIX_AGENT_TIMEOUT (`ddx try`: DDx's wall clock plus its wrap-up). */
   timeoutSec?: number;
-  /**
-   * What the call spent, read after it ended from the program's own records (`ddx try` prints no
-   * tokens: DDx keeps them in .ddx/metrics and .ddx/executions); used when the output has none.
-   */
-  spentAfter?: () => { tokens: number; costUsd?: number } | undefined;
+  /** The bead a build works on: DDx's record of the call is that bead's sessions (agents/ddx-records.ts). */
+  beadId?: string;
 }
 
 /** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */

@@ -4,6 +4,7 @@
 // cycle accounting, backoff and skipping, epic focus, the NEXT_ACTION routing table, the BUILD
 // breaker, periodic alignment, typed stops.
 import type { NextAction } from '../../agents/trailers.js';
+import type { AgentProblem } from '../../agents/agent-problems.js';
 import type { UsageLimit } from '../../agents/usage-limit.js';
 import { EXIT } from '../../errors.js';
 import type { Bead } from '../../tracker/bead.js';
@@ -16,9 +17,11 @@ import { UNMEASURED } from './outcome.js';
 import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
 import { type LimitSubject, RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
+import { line, stop } from './steps.js';
+import { afterUnavailable } from './unavailable.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
-export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit';
+export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit' | 'setup';
 export type DrainAction = 'design' | 'polish' | 'align' | 'backfill';
 export type ActionPurpose = 'drain' | 'pre-stop' | 'periodic';
 
@@ -58,6 +61,8 @@ export interface MachineState {
   afterReview: Effect[];
   /** Consecutive build calls that ended on a usage or rate limit, and the waits they took. */
   limitStreak: LimitStreak;
+  /** Consecutive calls that failed on infrastructure (core/unavailable.ts), reset when a call gets through. */
+  infraStreak: number;
   /** What every agent call of the run spent, for the budget caps (calls that reported no cost counted apart). */
   spend: Spend;
   /** The same, per bead, for its `budget:<USD>` label. */
@@ -84,6 +89,7 @@ export function initialState(): MachineState {
     alignedAtCompleted: 0,
     afterReview: [],
     limitStreak: NO_STREAK,
+    infraStreak: 0,
     spend: NO_SPEND,
     beadSpend: {},
     stop: undefined,
@@ -123,6 +129,11 @@ export type Event =
       /** a drain action or review that hit the limit: asked for again after the wait */
       again?: Extract<Effect, { type: 'runAction' | 'runReview' }>;
     } & Spent)
+  /**
+   * A call failed on something that is not the bead's (agents/agent-problems.ts): setup stops the
+   * run, infrastructure waits and tries again. Like a limit, not an attempt: nothing counted, no park.
+   */
+  | ({ type: 'unavailable'; bead?: Bead; problem: AgentProblem; again?: Extract<Effect, { type: 'runAction' | 'runReview' }> } & Spent)
   | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
@@ -170,12 +181,6 @@ export function assertOneNextEvent(event: Event, effects: Effect[]): void {
   }
 }
 
-const stop = (state: MachineState, exitCode: number, reason: StopReason, message?: string): Step => ({
-  state: { ...state, stop: { exitCode, reason }, ...(message ? { stopDetail: message } : {}) },
-  effects: [message ? { type: 'stop', exitCode, reason, message } : { type: 'stop', exitCode, reason }],
-});
-
-const line = (said: Say): Effect => ({ type: 'say', ...said });
 
 /** After a completed cycle or a closed epic: stop at --max-cycles, else keep going. */
 function continueOrStopAtMax(state: MachineState, settings: SupervisorSettings, effects: Effect[]): Step {
@@ -187,7 +192,13 @@ function continueOrStopAtMax(state: MachineState, settings: SupervisorSettings, 
 }
 
 export function step(state: MachineState, event: Event, settings: SupervisorSettings): Step {
-  return decide(account(state, event), event, settings);
+  return decide(throughAgain(account(state, event), event), event, settings);
+}
+
+/** A call that got through (an attempt, a check, a review, an action) ends a streak of infrastructure failures. */
+function throughAgain(state: MachineState, event: Event): MachineState {
+  const through = event.type === 'checked' || event.type === 'reviewed' || event.type === 'actionDone' || (event.type === 'attempted' && event.outcome.kind !== 'passed-over');
+  return through && state.infraStreak > 0 ? { ...state, infraStreak: 0 } : state;
 }
 
 /** Adds what the event's agent call spent to the run's totals (and, for a build, to its bead's). */
@@ -202,13 +213,15 @@ function account(state: MachineState, event: Event): MachineState {
 /** Events that end an agent call (an attempt passed over before its call made none). */
 function madeCall(event: Event): boolean {
   if (event.type === 'attempted') return event.outcome.kind !== 'passed-over';
+  // a call that failed on setup or infrastructure spent only what it reported (one never started spent nothing)
+  if (event.type === 'unavailable') return Boolean(event.tokens) || event.costUsd !== undefined;
   return event.type === 'limited' || event.type === 'checked' || event.type === 'reviewed' || event.type === 'actionDone';
 }
 
 function countSpend(state: MachineState, event: Event, spent: Spent): MachineState {
   const call = { tokens: spent.tokens ?? 0, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
   const spend = addSpend(state.spend, call);
-  const bead = event.type === 'attempted' || event.type === 'limited' ? event.bead?.id : undefined;
+  const bead = event.type === 'attempted' || event.type === 'limited' || event.type === 'unavailable' ? event.bead?.id : undefined;
   const beadSpend = bead ? { ...state.beadSpend, [bead]: addSpend(state.beadSpend[bead] ?? NO_SPEND, call) } : state.beadSpend;
   return { ...state, spend, beadSpend };
 }
@@ -276,6 +289,9 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
 
     case 'limited':
       return afterLimit(state, event, settings);
+
+    case 'unavailable':
+      return afterUnavailable(state, event, settings);
 
     case 'checked':
       if (!event.ok) return stop(state, 1, 'error', RUN.checkFailed.text);

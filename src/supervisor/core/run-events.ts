@@ -34,6 +34,8 @@ export type EventBody =
   | { type: 'park'; bead: string; until: string; attempts: number }
   | { type: 'limit'; agent: string; kind: string; resets_at: string | null; resume_at: string | null; detail: string }
   | { type: 'limit_resume'; agent: string; waited_seconds: number }
+  /** A call failed on setup or infrastructure, not on the bead (core/unavailable.ts); wait_seconds null: the run stops. */
+  | { type: 'unavailable'; cause: 'setup' | 'infrastructure'; what: string; detail: string; bead?: string; wait_seconds: number | null }
   | { type: 'memory_injected'; bead: string; names: string[] }
   | { type: 'memory_credited'; bead: string; names: string[]; outcome: 'success' | 'failure' }
   | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields }

@@ -4,15 +4,37 @@
 // log range under --summary. What the agent answered is returned for the caller to print. Every
 // agent call of helix, the verify command's too, goes through `callAgent`, and it alone starts the
 // agents module's process (`runAgentCommand`).
-import { AgentStartError, type AgentCommand, type AgentRunResult, type UsageLimit, agentTimeoutSeconds, claudeRootHint, ddxUsageLimitOf, rootRefusalIn, runAgentCommand, usageLimitOf } from '../../agents/index.js';
+import {
+  type AgentCommand,
+  type AgentProblem,
+  type AgentRunResult,
+  AgentStartError,
+  type DdxCallRecord,
+  type UsageLimit,
+  agentTimeoutSeconds,
+  claudeRootHint,
+  ddxProblemOf,
+  ddxUsageLimitOf,
+  errorTextsOf,
+  failureTextsOf,
+  limitInText,
+  problemIn,
+  readDdxRecord,
+  rootRefusalIn,
+  runAgentCommand,
+  usageLimitOf,
+} from '../../agents/index.js';
 import { CHILD_EXIT } from '../../errors.js';
 import { type BeadStore, archivedIds, beadsLostError, vanishedIds } from '../../tracker/index.js';
 import { type CallInfo, type CallKind, callKind, ddxCommandWords } from '../core/dispatch.js';
 import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
 import { type RunOutput, clockTime } from './output.js';
 
-/** An agent call's result; `startFailure` says why the program could not be started at all. */
-export type AgentCall = AgentRunResult & { startFailure?: string };
+/**
+ * An agent call's result; `startFailure` says why the program could not be started at all (and
+ * `startCode` its system error code); `ddx` is DDx's own record of a ddx call (agents/ddx-records.ts).
+ */
+export type AgentCall = AgentRunResult & { startFailure?: string; startCode?: string; ddx?: DdxCallRecord };
 
 function harnessOf(command: AgentCommand, fallback: string): string {
   const at = command.args.indexOf('--harness');
@@ -81,7 +103,9 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
   } finally {
     if (heartbeat) clearInterval(heartbeat);
   }
-  result = withRecordedSpend(result, call);
+  // DDx keeps what its agents spent and answered in its own records, not (all) on stdout
+  const ddx = command.file === 'ddx' ? readDdxRecord(command.cwd, new Date(started), call.beadId ? { beadId: call.beadId } : {}) : undefined;
+  if (ddx?.spent) result = { ...result, tokens: ddx.spent.tokens, usage: { ...(result.usage ?? NO_USAGE), ...(ddx.spent.costUsd !== undefined ? { costUsd: ddx.spent.costUsd } : {}) } };
   ctx.totals.tokens += result.tokens;
   printEnd(shape, result);
   if (result.aborted) throw new RunInterrupted();
@@ -89,7 +113,15 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
     const lost = vanishedIds(before, ctx.loop.store.read(), () => archivedIds(ctx.loop!.store.dir));
     if (lost.length > 0) throw beadsLostError(ctx.loop.store.dir, before, lost, call.label, ctx.now());
   }
-  return result;
+  return ddx ? { ...result, ddx } : result;
+}
+
+const NO_USAGE = { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
+
+/** A ddx call that did not do its work: a non-zero exit, or a result DDx did not call a success (v0.6.1 exits 0 on a failed execute-bead). */
+function ddxCallFailed(call: AgentCall): boolean {
+  const status = call.ddx?.result?.status;
+  return call.exitCode !== 0 || (typeof status === 'string' && status !== 'success' && status !== 'already_satisfied');
 }
 
 /**
@@ -97,15 +129,49 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
  * (agents/usage-limit.ts): claude's and codex's events on a direct call, DDx's JSON result.
  */
 export function limitOfCall(command: AgentCommand, call: AgentCall, now: Date): UsageLimit | undefined {
-  if (call.exitCode === 0 || call.timedOut || call.startFailure) return undefined;
-  if (command.file === 'ddx') return ddxUsageLimitOf(call.stdout);
+  if (call.timedOut || call.startFailure) return undefined;
+  if (command.file === 'ddx') {
+    if (!ddxCallFailed(call)) return undefined;
+    // DDx's own fields first; then the CLI's text in DDx's record of the sessions (the real binaries never set those fields)
+    return ddxUsageLimitOf(call.stdout) ?? firstOf(failureTextsOf(call.ddx ?? { sessions: [] }), (text) => limitInText(text, now));
+  }
+  if (call.exitCode === 0) return undefined;
   return usageLimitOf(command.format, call.stdout, now);
+}
+
+/**
+ * Did the call fail on something that is not the work's — setup (a program not installed, a login,
+ * a model, a route) or infrastructure (a provider down, DDx's own malfunction)? Read from DDx's
+ * status and failure mode first, then from what the program itself reported (agents/agent-problems.ts).
+ */
+export function problemOfCall(command: AgentCommand, call: AgentCall): AgentProblem | undefined {
+  if (call.startFailure) {
+    // a program not there, or not runnable; a command line over the system's limit is the bead's size
+    return call.startCode === 'E2BIG' ? undefined : { kind: 'setup', what: `${command.file} could not be started`, detail: call.startFailure };
+  }
+  if (call.timedOut) return undefined;
+  if (command.file === 'ddx') {
+    if (!ddxCallFailed(call) || !call.ddx) return undefined;
+    // DDx's own refusal before any agent ran is an `Error:` line of its own output
+    const refusal = call.output.split('\n').filter((line) => line.startsWith('Error: '));
+    return (call.ddx.result ? ddxProblemOf(call.ddx.result) : undefined) ?? firstOf([...failureTextsOf(call.ddx), ...refusal], problemIn);
+  }
+  if (call.exitCode === 0) return undefined;
+  return firstOf(errorTextsOf(command.format, call.stdout, call.stderr), problemIn);
+}
+
+function firstOf<T>(texts: string[], read: (text: string) => T | undefined): T | undefined {
+  for (const text of texts) {
+    const found = read(text);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** A program that could not be started, as a failed call: the exit status a shell reports for it. */
 function notStarted(error: AgentStartError): AgentCall {
   const exitCode = error.code === 'ENOENT' ? CHILD_EXIT.notFound : CHILD_EXIT.cannotRun;
-  return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, '') };
+  return { exitCode, output: '', stdout: '', stderr: '', answer: '', durationMs: 0, timedOut: false, aborted: false, tokens: 0, startFailure: error.message.replace(/^helix: /, ''), startCode: error.code };
 }
 
 /** What a call's lines need: its shape, the harness it names, its limit, and the printer. */
@@ -146,14 +212,6 @@ function printStart({ kind, command, call, harness, bytes, timeoutSec, print }: 
     for (const line of (call.prompt ?? '').replace(/\n$/, '').split('\n')) print(AGENT_CALL.claudePromptLine(line));
     print(AGENT_CALL.claudePromptBytes(bytes));
   }
-}
-
-/** What the call spent, from the program's own records when its output had none (`ddx try`). */
-function withRecordedSpend(result: AgentRunResult, call: CallInfo): AgentRunResult {
-  const recorded = result.tokens === 0 && result.usage?.costUsd === undefined ? call.spentAfter?.() : undefined;
-  if (!recorded) return result;
-  const usage = result.usage ?? { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
-  return { ...result, tokens: recorded.tokens, ...(recorded.costUsd !== undefined ? { usage: { ...usage, costUsd: recorded.costUsd } } : {}) };
 }
 
 /** The timeout line, the framed block in the log, and the completion lines. */

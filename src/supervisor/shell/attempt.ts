@@ -6,13 +6,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   type AgentCommand,
+  type AgentProblem,
   type ExecuteBeadResult,
   type InvalidExecuteBeadResult,
   TRY_GRACE_SECONDS,
   agentForAction,
   type UsageLimit,
   agentTimeoutSeconds,
-  ddxAttemptSpend,
+  buildSessionOf,
   ddxUsageLimit,
   parseExecuteBeadResult,
   parseTryResult,
@@ -26,8 +27,8 @@ import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf
 import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
-import { type AgentCall, answerOf, callAgent, limitOfCall } from './agent-call.js';
-import { clearInjected, editNotes } from './bead-writes.js';
+import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from './agent-call.js';
+import { clearInjected, editNotes, rejectUnreviewedResult, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
 import { startHeartbeats } from './heartbeats.js';
@@ -73,11 +74,13 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   try {
     if (notes) editNotes(run, bead.id, (text) => withNotesBlock(text, notes));
     let call: AgentCall;
+    let problem: AgentProblem | undefined;
     try {
       const build = buildCall(run, bead, prompt, command);
       run.event({ type: 'dispatch', bead: bead.id, action: 'build', agent: build.call.label, model: build.call.model ?? null, effort: run.session.plan.primary.effort ?? null });
       call = await callAgent(run.calls, build.command, build.call);
       limit = limitOfCall(build.command, call, run.now());
+      problem = limit ? undefined : problemOfCall(build.command, call);
     } catch (error) {
       // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
       // left on a released bead they would be fed back by some later recovery. Drop them.
@@ -86,12 +89,19 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     } finally {
       if (notes) editNotes(run, bead.id, withoutNotesBlock);
     }
-    answer = call.answer;
+    // through DDx the agent's final answer is in DDx's record of the build, not on stdout
+    answer = (call.ddx && buildSessionOf(call.ddx)?.output) || call.answer;
     const read = readBuildResult(run, bead.id, call);
     spent = read;
     run.event({ type: 'agent_done', bead: bead.id, action: 'build', agent: call.startFailure ? 'none' : run.session.plan.primary.agent, rc: call.exitCode, seconds: Math.round(call.durationMs / 1000), tokens: read.tokens, cost_usd: read.costUsd ?? null });
     if (!limit && read.result && !('invalid' in read.result)) limit = ddxUsageLimit(read.result as unknown as Record<string, unknown>);
-    if (limit) return limitedAttempt(run, bead, members, injected, limit, started, spent);
+    // Not the bead's failure: nothing is counted against it, and DDx's park of it is undone.
+    if (limit || problem) {
+      undoDdxPark(run, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
+      const resultRev = read.result && !('invalid' in read.result) && read.result.status === 'review_malfunction' ? read.result.result_rev : undefined;
+      if (resultRev) rejectUnreviewedResult(run, bead.id, resultRev, "DDx's review malfunctioned: the commit was never reviewed");
+      return notTheBeads(run, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent);
+    }
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verify = onceEach((verifyCommand: string) => verifyWith(run, bead.id, verifyCommand));
     outcome = await settle(run, claim, call, read.result, verify, (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev);
@@ -116,15 +126,26 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
 }
 
 /**
- * A build that hit a limit is not an attempt of the bead: its claims are released, the memories
- * it was given are neither credited nor blamed, and the machine decides the wait.
+ * A build that hit a limit, or failed on setup or infrastructure, is not an attempt of the bead:
+ * its claims are released, the memories it was given are neither credited nor blamed, and the
+ * machine decides the wait (or the stop).
  */
-function limitedAttempt(run: RunContext, bead: Bead, members: ClaimedBead[], injected: string[], limit: UsageLimit, started: Date, spent: { tokens: number; costUsd: number | undefined }): Event {
+function notTheBeads(
+  run: RunContext,
+  bead: Bead,
+  members: ClaimedBead[],
+  injected: string[],
+  cause: { limit: UsageLimit } | { problem: AgentProblem },
+  started: Date,
+  spent: { tokens: number; costUsd: number | undefined },
+): Event {
   for (const id of [bead.id, ...members.map((m) => m.bead.id)]) run.claims.release(id);
   if (injected.length > 0) clearInjected(run, bead.id);
   const ended = run.now();
   run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round((ended.getTime() - started.getTime()) / 1000) });
-  return { type: 'limited', bead, limit, at: ended.getTime(), tokens: spent.tokens, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
+  const cost = { tokens: spent.tokens, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
+  if ('limit' in cause) return { type: 'limited', bead, limit: cause.limit, at: ended.getTime(), ...cost };
+  return { type: 'unavailable', bead, problem: cause.problem, ...cost };
 }
 
 /** The cycle line (docs/contract/bash-interface.md §2.4): long form in normal and --quiet, the short one with --summary. */
@@ -160,7 +181,8 @@ async function injectMemories(run: RunContext, bead: Bead, cycle: number): Promi
 /**
  * The build's command and how its call is described: on `execute-bead` the prompt goes to the
  * file DDx reads; the delegation or rotation line is said; on `ddx try` the call waits for DDx's
- * wrap-up after its wall clock (HELIX_AGENT_TIMEOUT) and reads what it spent from DDx's records.
+ * wrap-up after its wall clock (HELIX_AGENT_TIMEOUT). What a ddx call spent is read from DDx's
+ * records of the bead's sessions (agent-call.ts).
  */
 function buildCall(run: RunContext, bead: Bead, prompt: string, invokedBy: AttemptCommand): { command: AgentCommand; call: CallInfo } {
   const { session } = run;
@@ -178,11 +200,8 @@ function buildCall(run: RunContext, bead: Bead, prompt: string, invokedBy: Attem
     run.say(rotation('build', choice.agent));
   }
   // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
-  const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build' };
-  if (session.buildPath === 'try') {
-    const since = run.now();
-    Object.assign(call, { timeoutSec: agentTimeoutSeconds(session.env) + TRY_GRACE_SECONDS, spentAfter: () => ddxAttemptSpend(session.store.dir, bead.id, since) });
-  }
+  const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build', beadId: bead.id };
+  if (session.buildPath === 'try') call.timeoutSec = agentTimeoutSeconds(session.env) + TRY_GRACE_SECONDS;
   return { command, call };
 }
 
@@ -199,6 +218,8 @@ function readBuildResult(run: RunContext, id: string, call: AgentCall): { result
   const result = session.buildPath === 'execute-bead' ? parseExecuteBeadResult(call.stdout, id) : session.buildPath === 'try' ? parseTryResult(call.stdout, id) : undefined;
   const validResult = result && !('invalid' in result) ? result : undefined;
   if (result && 'invalid' in result) run.say(RUN.invalidResult(id, result.reason));
+  // DDx's record of every session of the attempt (intake, build, review) is the whole bill; its printed result has the build's alone
+  if (call.ddx?.spent) return { result, tokens: call.tokens, costUsd: call.usage?.costUsd };
   return { result, tokens: validResult?.tokens ?? call.tokens, costUsd: validResult?.cost_usd ?? call.usage?.costUsd };
 }
 

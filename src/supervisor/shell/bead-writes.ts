@@ -2,7 +2,7 @@
 // block on `ddx try`, why an attempt failed), a reopen, the crash-recovery record of injected
 // memories, the blocked mark. Each runs under the tracker lock; one that fails is said and the run
 // goes on — none of them decides an outcome.
-import { INJECTED_KEY, reopenBead } from '../../tracker/index.js';
+import { type Bead, INJECTED_KEY, reopenBead } from '../../tracker/index.js';
 import { parkCooldownMs } from '../core/policy.js';
 import { RUN, UPKEEP } from '../text/lines.js';
 import { markBeadBlocked } from './blockers.js';
@@ -85,4 +85,53 @@ export function parkBead(run: RunContext, id: string, attempts: number): void {
   } catch (error) {
     run.say(RUN.couldNotPark(id, (error as Error).message));
   }
+}
+
+/** The keys DDx writes when it parks a bead after a failed `ddx try` (ae663ca012 Store.SetExecutionCooldown). */
+const DDX_COOLDOWN_KEYS = [PARK_KEY, 'work-cooldown-base-rev', 'work-last-status', 'work-last-detail'] as const;
+
+/**
+ * Undoes the park DDx set on a failed attempt that was not the bead's fault (a limit, setup,
+ * infrastructure): each cool-down key back to what it was before the attempt, and a
+ * `cooldown-cleared` event, as DDx's own `ddx bead cooldown clear` records one. A park that was
+ * there before the attempt stays.
+ */
+export function undoDdxPark(run: RunContext, id: string, before: Bead, why: string): void {
+  try {
+    run.session.store.mutate((d) => {
+      const bead = d.get(id);
+      if (!bead || bead[PARK_KEY] === before[PARK_KEY]) return;
+      d.change(id, (b) => {
+        for (const key of DDX_COOLDOWN_KEYS) {
+          if (before[key] === undefined) delete b[key];
+          else b[key] = before[key];
+        }
+        appendEvent(b, { kind: 'cooldown-cleared', summary: `helix: ${why}`, actor: 'helix', source: 'helix run', created_at: run.now().toISOString() });
+      });
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotClear(PARK_KEY, id, (error as Error).message));
+  }
+}
+
+/**
+ * After DDx's review malfunctioned, the attempt's commit must not land unreviewed: DDx's next `ddx
+ * try` would land it as a "dangling success" unless the bead carries a `preserved-result-rejected`
+ * event naming that revision (ae663ca012 execute_bead_dangling_success.go rejectedPreservedResultRev).
+ */
+export function rejectUnreviewedResult(run: RunContext, id: string, resultRev: string, why: string): void {
+  try {
+    run.session.store.mutate((d) => {
+      if (!d.get(id)) return;
+      d.change(id, (b) => appendEvent(b, { kind: 'preserved-result-rejected', summary: `helix: ${why}`, body: `result_rev=${resultRev}\nreason=${why}`, actor: 'helix', source: 'helix run', created_at: run.now().toISOString() }));
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
+  }
+}
+
+/** Appends one event to a bead's `events` list (DDx's shape: kind, summary, body, actor, source, created_at). */
+function appendEvent(bead: Bead, event: Record<string, string>): void {
+  const events = Array.isArray(bead.events) ? bead.events : [];
+  bead.events = [...events, event];
 }

@@ -2,13 +2,12 @@
 // dry run. Each takes plain options and returns its exit code and the lines it leaves for the
 // terminal (a CommandResult); src/cli/commands/run.ts, build.ts and check.ts turn flags into these
 // options and print the result.
-import { type UsageLimit, describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
+import { SURFACE_COMMANDS, describeDdx, formatDryRun, parseNextAction } from '../../agents/index.js';
 import { HelixError, isHelixError, EXIT } from '../../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../tracker/index.js';
 import { type Interrupt, type InterruptWatch, watchInterrupts } from './interrupts.js';
-import type { AttemptOutcome } from '../core/outcome.js';
 import type { MemoryPort } from './memory-port.js';
-import { type RunSummary, Supervisor } from './runner.js';
+import { type BuildResult, type RunSummary, Supervisor } from './runner.js';
 import { acquireRunMutex } from './mutex.js';
 import { countInRunState, writeRunState } from './run-state.js';
 import { type CommandResult, type OutputMode, SILENT_OUTPUT, SessionOutput } from './output.js';
@@ -17,7 +16,8 @@ import { actionPrompt, implementationPrompt, promptPlaceOf } from '../text/promp
 import { actionCommand, buildCommand, ownershipOf, rotationLine } from '../core/dispatch.js';
 import { callOnce } from './one-shot.js';
 import { answerOf } from './agent-call.js';
-import { BUILD, RUN } from '../text/lines.js';
+import { BUILD, RUN, type Say } from '../text/lines.js';
+import { SETUP } from '../text/setup.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
 import { assertDdxCanBuild } from './ddx-repository.js';
 import type { Bead } from '../../tracker/index.js';
@@ -85,7 +85,9 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
 async function superviseRun(session: Session, options: RunOptions, settings: SupervisorSettings, watch: InterruptWatch): Promise<number> {
   excludeRuntimeFiles(session.root);
   const output = new SessionOutput(session.root, options.mode);
-  for (const line of [RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName), RUN.ddxDescribed(describeDdx(session.ddx))]) output.line(line.level, line.text);
+  for (const line of [RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName), RUN.ddxDescribed(describeDdx(session.ddx)), ...setupLines(session, options.env)]) {
+    output.line(line.level, line.text);
+  }
   let supervisor: Supervisor | undefined;
   let memory: MemoryPort | undefined;
   let outcome: { value: RunSummary } | { error: unknown };
@@ -133,6 +135,15 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     record.close();
   }
   return exitCode;
+}
+
+/** What the run says once about its agents: who does what, what fell back, HELIX_DIRECT_AGENT's rule. */
+function setupLines(session: Session, env: NodeJS.ProcessEnv): Say[] {
+  const lines = [SETUP.agents(session.plan, session.installedAgents, session.agentNamed), ...(session.plan.fallbacks ?? []).map(SETUP.fallback)];
+  if (env.HELIX_DIRECT_AGENT === '1' && session.buildPath !== 'direct' && session.ddx?.surface) {
+    lines.push(SETUP.directActionsOnly(session.plan.primary.agent, SURFACE_COMMANDS[session.ddx.surface].build));
+  }
+  return lines;
 }
 
 /** `run --dry-run`: the exact command the next step would run; nothing is claimed or started. */
@@ -208,7 +219,7 @@ async function buildHoldingMutex(session: Session, options: CommandOptions & { o
   return watchInterrupts(async (watch): Promise<CommandResult> => {
     let supervisor: Supervisor | undefined;
     let memory: MemoryPort | undefined;
-    let outcome: { value: AttemptOutcome | { kind: 'limited'; limit: UsageLimit } } | { error: unknown };
+    let outcome: { value: BuildResult } | { error: unknown };
     try {
       memory = options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined;
       supervisor = new Supervisor({ ...session, env: options.env, settings: { ...defaultSettings(options.env), maxCycles: 1 }, output, memory, signal: watch.signal });
@@ -229,12 +240,17 @@ async function buildHoldingMutex(session: Session, options: CommandOptions & { o
   });
 }
 
-function buildVerdict(output: SessionOutput, bead: Bead, result: AttemptOutcome | { kind: 'limited'; limit: UsageLimit }): number {
+function buildVerdict(output: SessionOutput, bead: Bead, result: BuildResult): number {
   if (result.kind === 'completed') return EXIT.ok;
   if (result.kind === 'limited') {
     const { agent, kind, resetsAt, detail } = result.limit;
     output.always(BUILD.limited(bead.id, `${agent} ${kind} limit${resetsAt !== undefined ? `, resets at ${new Date(resetsAt).toISOString()}` : ''}: ${detail}`));
     return EXIT.limitWait;
+  }
+  if (result.kind === 'unavailable') {
+    const { kind, what, detail } = result.problem;
+    output.always(kind === 'setup' ? SETUP.setupStop(what, detail, bead.id) : SETUP.infrastructureStop(1, what, detail));
+    return EXIT.setup;
   }
   output.always(BUILD.notCompleted(bead.id, 'detail' in result ? result.detail : result.kind));
   return EXIT.error;

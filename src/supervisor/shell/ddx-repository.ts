@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import { HelixError } from '../../errors.js';
-import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isToolFile } from '../core/ddx-preflight.js';
+import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isDdxProjectFile, isToolFile } from '../core/ddx-preflight.js';
+import { SETUP } from '../text/setup.js';
 import type { Session } from './session.js';
 
 function git(root: string, ...args: string[]): string | undefined {
@@ -38,15 +39,34 @@ export function repositoryFacts(root: string, trackerDir = `${root}/.ddx`): Repo
     hasOrigin,
     originDefault: originHead?.startsWith('refs/remotes/origin/') ? originHead.slice('refs/remotes/origin/'.length) : undefined,
     upstream: merge?.startsWith('refs/heads/') ? merge.slice('refs/heads/'.length) : merge || undefined,
-    dirty: uncommittedPaths(root).filter((path) => !isToolFile(path, trackerFolder)),
+    ...splitUncommitted(uncommittedPaths(root).filter((path) => !isToolFile(path, trackerFolder))),
   };
 }
 
-/** Refuses (exit 13) a run or build DDx cannot do in this repository as it stands. */
+/** The user's uncommitted paths, and the files DDx wrote itself. */
+function splitUncommitted(paths: string[]): { dirty: string[]; ddxFiles: string[] } {
+  return { dirty: paths.filter((p) => !isDdxProjectFile(p)), ddxFiles: paths.filter(isDdxProjectFile) };
+}
+
+/**
+ * Refuses (exit 13) a run or build DDx cannot do in this repository as it stands. Current DDx
+ * refuses to build over its own uncommitted project files too: helix commits those (and only
+ * those) first, and says so on stderr.
+ */
 export function assertDdxCanBuild(session: Pick<Session, 'root' | 'ddx' | 'buildPath' | 'store'>, env: NodeJS.ProcessEnv): void {
   const surface = session.ddx?.surface;
   if (!surface || session.buildPath === 'direct') return;
   if (git(session.root, 'rev-parse', '--git-dir') === undefined) return; // not a git repository: DDx says so itself
-  const refusal = ddxBuildRefusal(surface, repositoryFacts(session.root, session.store.dir), allowsNonDefaultBranch(env), `DDx ${session.ddx?.version ?? ''}`.trim());
+  const facts = repositoryFacts(session.root, session.store.dir);
+  const refusal = ddxBuildRefusal(surface, facts, allowsNonDefaultBranch(env), `DDx ${session.ddx?.version ?? ''}`.trim());
   if (refusal) throw new HelixError('repositoryState', refusal);
+  if (surface === 'current' && facts.ddxFiles.length > 0) commitDdxFiles(session.root, facts.ddxFiles);
+}
+
+/** Commits DDx's own project files — those paths alone, whatever else is staged. */
+function commitDdxFiles(root: string, paths: string[]): void {
+  const add = spawnSync('git', ['add', '--', ...paths], { cwd: root, encoding: 'utf8' });
+  const commit = add.status === 0 ? spawnSync('git', ['commit', '-q', '--no-verify', '-m', "chore: add DDx's project files (helix, before ddx try)", '--', ...paths], { cwd: root, encoding: 'utf8' }) : add;
+  if (commit.status !== 0) throw new HelixError('repositoryState', SETUP.ddxFilesNotCommitted(paths, (commit.stderr || commit.stdout).trim().split('\n')[0] ?? ''));
+  process.stderr.write(`${SETUP.ddxFilesCommitted(paths)}\n`);
 }

@@ -11,7 +11,7 @@ import { spentOn } from '../core/outcome.js';
 import { ACTION_DEFAULTS } from '../core/policy.js';
 import { RUN } from '../text/lines.js';
 import { actionPrompt } from '../text/prompts.js';
-import { type AgentCall, answerOf, callAgent, limitOfCall } from './agent-call.js';
+import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from './agent-call.js';
 import { type Governing, acquireGoverningBead } from './governing.js';
 import { answerAction } from './one-shot.js';
 import type { RunContext } from './run-context.js';
@@ -23,15 +23,18 @@ function announceRotation(run: RunContext, action: 'build' | 'check' | 'polish' 
 }
 
 /**
- * The `limited` event of a call that ran into a usage or rate limit (undefined when it did not):
- * what it spent counts, and `again` is the call the machine asks for after the wait (none for the
+ * The event of a call that did not get through (undefined when it did): a usage or rate limit
+ * (`limited`), or a failure that is not the work's — setup or infrastructure (`unavailable`). What
+ * it spent counts, and `again` is the call the machine asks for after the wait (none for the
  * check, which the machine asks for anyway).
  */
-function limitedCall(run: RunContext, command: AgentCommand, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
+function notThrough(run: RunContext, command: AgentCommand, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
   const now = run.now();
+  const retry = again ? { again } : {};
   const limit = limitOfCall(command, answered, now);
-  if (!limit) return undefined;
-  return { type: 'limited', limit, at: now.getTime(), ...(again ? { again } : {}), ...spentOn(answered) };
+  if (limit) return { type: 'limited', limit, at: now.getTime(), ...retry, ...spentOn(answered) };
+  const problem = problemOfCall(command, answered);
+  return problem ? { type: 'unavailable', problem, ...retry, ...spentOn(answered) } : undefined;
 }
 
 /** Post-implementation / post-epic review (cross-model through the review agent). */
@@ -44,7 +47,7 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
   announceRotation(run, 'review');
   const answered = await callAgent(run.calls, command, call);
   // a review that ran into a usage or rate limit read nothing: the run waits and asks for it again
-  const limited = limitedCall(run, command, answered, { type: 'runReview', kind, scope, cycle, beadId });
+  const limited = notThrough(run, command, answered, { type: 'runReview', kind, scope, cycle, beadId });
   if (limited) return limited;
   const review = { store: run.session.store, before, reviewedId: beadId, cycle, now: run.now() };
   const { trailers, verdict } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
@@ -57,7 +60,7 @@ export async function runCheck(run: RunContext): Promise<Event> {
   announceRotation(run, 'check');
   const answered = await callAgent(run.calls, command, call);
   // a check that ran into a usage or rate limit answered nothing: the run waits and checks again
-  const limited = limitedCall(run, command, answered);
+  const limited = notThrough(run, command, answered);
   if (limited) return limited;
   const ok = answered.exitCode === 0;
   // The drain check's answer: stdout, except with --summary (the log has it) (docs/contract/bash-interface.md §2.11).
@@ -91,7 +94,7 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
   const answered = await callAgent(run.calls, command, call);
   // an action that ran into a usage or rate limit did nothing: the run waits and runs it again (an
   // alignment's governing bead stays held by this run meanwhile, and is reused then)
-  const limited = limitedCall(run, command, answered, { type: 'runAction', action, purpose });
+  const limited = notThrough(run, command, answered, { type: 'runAction', action, purpose });
   if (limited) return limited;
   // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
   const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative');

@@ -4,7 +4,7 @@
 // check, the actions and the reviews), recovery.ts (orphan recovery), run-end.ts (the blocker
 // report) — sharing one RunContext: the session, the clock, the machine's state and the claims.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { UsageLimit } from '../../agents/index.js';
+import type { AgentProblem, UsageLimit } from '../../agents/index.js';
 import { isPidAlive, type Bead } from '../../tracker/index.js';
 import { type Effect, type Event, type MachineState, assertOneNextEvent, step } from '../core/machine.js';
 import type { AttemptOutcome } from '../core/outcome.js';
@@ -24,6 +24,9 @@ export interface RunSummary {
   exitCode: number;
   state: MachineState;
 }
+
+/** What `helix build` ended on: the attempt's outcome, or a call that did not get through (nothing counted). */
+export type BuildResult = AttemptOutcome | { kind: 'limited'; limit: UsageLimit } | { kind: 'unavailable'; problem: AgentProblem };
 
 export class Supervisor {
   private readonly context: RunContext;
@@ -92,12 +95,13 @@ export class Supervisor {
   }
 
   /** `helix build`: one attempt on one bead, no queue drain, no review (the Bash `build` had none). */
-  async buildOnce(bead: Bead, ready: Bead[]): Promise<AttemptOutcome | { kind: 'limited'; limit: UsageLimit }> {
+  async buildOnce(bead: Bead, ready: Bead[]): Promise<BuildResult> {
     const run = this.context;
     run.persist({ stop_reason: null });
     const event = await attempt(run, bead, 1, ready, ready.length, 'build');
-    // one build does not wait a limit out: it says so and exits 20, the bead as it was
+    // one build does not wait a limit or an infrastructure failure out: it says so and exits, the bead as it was
     if (event.type === 'limited') return { kind: 'limited', limit: event.limit };
+    if (event.type === 'unavailable') return { kind: 'unavailable', problem: event.problem };
     if (event.type !== 'attempted') return { kind: 'passed-over', reason: 'not attempted' };
     run.state = step(run.state, event, { ...run.session.settings, maxCycles: 1, reviewEvery: 0, autoReview: false }).state;
     return event.outcome;

@@ -1,10 +1,11 @@
 // Setting up one supervisor session from flags and environment: which agents, which DDx (asked
 // once per run), which build path, and — before anything touches the tracker — whether the
 // programs it needs exist at all.
-import { type AgentPlan, type DdxInstall, SUPPORTED_DDX, agentTimeoutSeconds, detectDdx, findOnPath, isDirectAgent, resolveAgentPlan } from '../../agents/index.js';
+import { type AgentPlan, DIRECT_AGENTS, type DdxInstall, SUPPORTED_DDX, agentTimeoutSeconds, detectDdx, findOnPath, isDirectAgent, namedAgentMissing, resolveAgentPlan } from '../../agents/index.js';
 import { HelixError } from '../../errors.js';
 import { type BeadStore, lockTimeoutMs, orphanThresholdSec } from '../../tracker/index.js';
 import { defaultSettings } from '../core/policy.js';
+import { SETUP } from '../text/setup.js';
 import { openStore } from './project.js';
 
 export { openStore } from './project.js';
@@ -27,6 +28,10 @@ export interface Session {
   actionsViaDdx: boolean;
   /** `ddx` is on PATH: prompts name `ddx bead` commands, else `helix tracker` (docs/contract/bash-interface.md §1). */
   ddxPresent: boolean;
+  /** The agent CLIs on PATH (codex, claude), which the plan was chosen from. */
+  installedAgents: string[];
+  /** An agent was named for the primary (--agent, HELIX_AGENT); else it was chosen from what is installed. */
+  agentNamed: boolean;
 }
 
 /**
@@ -52,7 +57,12 @@ export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags:
   checkNumericEnvironment(env);
   const { root, store } = openStore(cwd, env);
   const isOnPath = (program: string) => findOnPath(program, env) !== undefined;
-  const plan = resolveAgentPlan({ explicitAgent: flags.agent, model: flags.model, effort: flags.effort, reviewAgent: flags.reviewAgent, env, isOnPath });
+  const choice = { explicitAgent: flags.agent, model: flags.model, effort: flags.effort, reviewAgent: flags.reviewAgent, env, isOnPath };
+  const plan = resolveAgentPlan(choice);
+  const installedAgents = DIRECT_AGENTS.filter(isOnPath);
+  // A named agent that is not installed: said before anything is claimed, not after four attempts.
+  const missing = needsTools ? namedAgentMissing(choice) : undefined;
+  if (missing) throw new HelixError('missingTool', SETUP.namedAgentMissing(missing, installedAgents));
   const ddx = await detectDdx(env, root, signal);
   if (ddx && !ddx.surface) {
     // Never a silent change of path: say once why this ddx is not used.
@@ -61,7 +71,7 @@ export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags:
   const buildPath = buildPathFor(ddx, env);
   const actionsViaDdx = Boolean(ddx?.surface) && env.HELIX_DIRECT_AGENT !== '1';
   if (needsTools) assertToolsPresent(plan, buildPath, actionsViaDdx, isOnPath);
-  return { root, store, plan, ddx, buildPath, actionsViaDdx, ddxPresent: ddx !== undefined };
+  return { root, store, plan, ddx, buildPath, actionsViaDdx, ddxPresent: ddx !== undefined, installedAgents, agentNamed: Boolean(flags.agent?.trim() || env.HELIX_AGENT?.trim()) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.cjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
 import { goNow, goNowSeconds, goStruct, goValue, indent } from './go-json.mjs';
+import { recordSession, writeResult } from './sessions.mjs';
 import { Store, encodeBead, parseDurationOr } from './store.mjs';
 
 const VERSIONS = {
@@ -69,8 +70,9 @@ function attempt(root, store, bead, response, by, { detached = false } = {}) {
   if (r.delayMs) sleep(r.delayMs);
   logWorked(bead.id, by);
   const base = git(root, 'rev-parse', 'HEAD').out;
-  const exit = r.exit ?? 0;
-  const change = r.commit === false ? undefined : { path: fill(r.commit?.path ?? `work/${bead.id}.txt`), content: fill(r.commit?.content ?? `${bead.id}\n`) };
+  // a provider that refuses every request: the agent makes nothing and exits 1
+  const exit = r.provider ? 1 : (r.exit ?? 0);
+  const change = r.commit === false || r.provider ? undefined : { path: fill(r.commit?.path ?? `work/${bead.id}.txt`), content: fill(r.commit?.content ?? `${bead.id}\n`) };
   // The agent's commit, built without touching the work tree (plumbing on a private index).
   let resultRev = base;
   if (change) {
@@ -151,6 +153,12 @@ function runCommandFor(kind, silenceUsage) {
       const call = withPrompt(record(kind === 'agent' ? 'agent-run' : 'run', process.argv.slice(2), { stdin: prompt }), prompt);
       const response = harness(call) ?? defaultResponse(call, readScript());
       for (const argv of response.run ?? []) runCommand(substitute(argv, call.id ?? ''), call);
+      const failed = Boolean(response.provider) || Boolean(response.exit);
+      recordSession(projectRoot(), kind === 'agent' ? '0.6.1' : 'current', { prefix: 'as', tokens: response.tokens ?? 100, cost: response.cost ?? 0.001, failed, output: response.provider ?? response.stdout ?? '', harness: values.harness });
+      if (response.provider) {
+        io.err(`${response.provider}\n`);
+        throw new Error('exit status 1');
+      }
       if (response.stdout) io.out(substitute(response.stdout, call.id ?? ''));
       if (response.stderr) io.err(substitute(response.stderr, call.id ?? ''));
       if (response.exit) throw new Error(`agent exited with code ${response.exit}`);
@@ -231,6 +239,9 @@ function executeBeadCommand() {
         ['session_id', `eb-${process.pid}`, true], ['duration_ms', 1], ['tokens', response?.tokens ?? 100, true], ['cost_usd', response?.cost ?? 0.001, true], ['exit_code', result.exitCode],
         ['started_at', started], ['finished_at', goNow()],
       ]);
+      const bundle = `.ddx/executions/${attemptId}`;
+      recordSession(root, '0.6.1', { prefix: 'eb', beadId: id, tokens: response?.tokens ?? 100, cost: response?.cost ?? 0.001, failed: Boolean(response?.provider) || result.exitCode !== 0, output: response?.provider ?? response?.output ?? 'done', bundle, harness: values.harness });
+      writeResult(root, bundle, JSON.parse(res.text));
       if (detached && result.outcome === 'merged') {
         // measured: the agent ran, then landing failed and the work is on no branch
         throw new Error('land advancer: resolving target branch: git symbolic-ref HEAD: fatal: ref HEAD is not a symbolic ref: exit status 128');
@@ -343,16 +354,29 @@ function executeBeadPrompt(bead) {
   return ['<execute-bead>', `  <bead id="${bead.id}">`, `    <title>${bead.title}</title>`, ...part('description', bead.description), ...part('acceptance', bead.acceptance), ...(bead.notes ? part('notes', bead.notes) : []), '  </bead>', '</execute-bead>', ''].join('\n');
 }
 
-/** What DDx records per attempt (ae663ca012): a line in .ddx/metrics/attempts.jsonl and .ddx/executions/<attempt>/usage.json. */
-function recordAttempt(store, id, status, response) {
+/**
+ * What DDx records of an attempt (ae663ca012): its intake, build and — after a landed build — review
+ * sessions, or a triage after a failed one (sessions.mjs), the line in .ddx/metrics/attempts.jsonl,
+ * and the execution folder's usage.json and result.json. A response's `provider: "<text>"` is a
+ * provider that answers every request of the attempt with that error (a 429, a login refused):
+ * each session fails with the CLI's text as its output, as the real DDx records it.
+ */
+function recordAttempt(root, store, id, status, response, detail) {
   const attemptId = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${process.pid.toString(16)}`;
+  const bundle = `.ddx/executions/${attemptId}`;
   const tokens = response?.tokens ?? 100;
   const cost = response?.cost ?? 0.001;
+  const failing = response?.provider;
+  const lifecycle = (beadId) => recordSession(root, 'current', { prefix: 'as', beadId, tokens: 50, cost: 0.0005, failed: Boolean(failing), output: failing ?? '{}' });
+  lifecycle(id); // the pre-claim intake
+  recordSession(root, 'current', { prefix: 'eb', beadId: id, tokens, cost, failed: Boolean(failing) || (response?.exit ?? 0) !== 0, output: failing ?? response?.output ?? 'done', bundle });
+  if (status === 'success') lifecycle(id); // the pre-land review
+  else lifecycle(undefined); // the triage, recorded without a bead
   mkdirSync(join(store.dir, 'metrics'), { recursive: true });
   const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   appendFileSync(join(store.dir, 'metrics', 'attempts.jsonl'), `${JSON.stringify({ schema_version: 1, attempt_id: attemptId, bead_id: id, ts_start: stamp, ts_end: stamp, harness: 'standin', outcome: status, cost_usd: cost })}\n`);
-  mkdirSync(join(store.dir, 'executions', attemptId), { recursive: true });
-  writeFileSync(join(store.dir, 'executions', attemptId, 'usage.json'), JSON.stringify({ attempt_id: attemptId, tokens, cost_usd: cost }, null, 2));
+  writeFileSync(join(root, bundle, 'usage.json'), JSON.stringify({ attempt_id: attemptId, tokens, cost_usd: cost }, null, 2));
+  writeResult(root, bundle, { bead_id: id, attempt_id: attemptId, status, detail, failure_mode: status === 'success' ? undefined : 'unknown' });
 }
 
 /**
@@ -439,7 +463,7 @@ function tryCommandTree() {
       // no commit: `no_changes` only with DDx's rationale file, else no evidence at all
       if (outcomeStatus === 'no_changes' && !response?.noChanges) outcomeStatus = 'no_evidence_produced';
       const detail = outcomeStatus === 'no_evidence_produced' ? 'agent exited without a commit or no_changes_rationale.txt' : response?.noChanges ?? result.reason;
-      recordAttempt(store, id, outcomeStatus, response);
+      recordAttempt(root, store, id, outcomeStatus, response, detail);
       if (outcomeStatus === 'success') {
         // the pre-land review (on by default; --no-review needs its break-glass flag)
         if (!values['no-review']) log(record('ddx-review', [], { id, action: 'ddx-review' }), null);

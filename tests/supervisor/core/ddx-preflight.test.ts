@@ -1,9 +1,9 @@
 // Can DDx build here (docs/ddx.md): the repository facts each DDx refuses, and the files that are DDx's and helix's own.
 import { describe, expect, it } from 'vitest';
-import { ddxBuildRefusal, isToolFile } from '../../../src/supervisor/core/ddx-preflight.js';
+import { ddxBuildRefusal, isDdxProjectFile, isToolFile } from '../../../src/supervisor/core/ddx-preflight.js';
 
 describe('can DDx build here', () => {
-  const clean = { branch: 'main', hasOrigin: false, originDefault: undefined, upstream: undefined, dirty: [] };
+  const clean = { branch: 'main', hasOrigin: false, originDefault: undefined, upstream: undefined, dirty: [], ddxFiles: [] };
   it('a clean branch without origin: yes, on both', () => {
     expect(ddxBuildRefusal('agent', clean, false)).toBeUndefined();
     expect(ddxBuildRefusal('current', clean, false)).toBeUndefined();
@@ -26,5 +26,12 @@ describe('can DDx build here', () => {
     expect(isToolFile('fresh/.ddx/helix.pid', 'fresh/.ddx')).toBe(true);
     expect(isToolFile('fresh/.ddx/config.yaml', 'fresh/.ddx')).toBe(false);
     expect(isToolFile('fresh/.ddx/helix.pid')).toBe(false);
+  });
+});
+
+describe("DDx's own project files (issue 30: the first run after `ddx init`)", () => {
+  it('are what ddx init and ddx bead create write, and nothing of the user\'s', () => {
+    for (const path of ['.ddx/skills/ddx/SKILL.md', '.ddx/skills/ddx/reference/beads.md', '.ddx/config.yaml', '.ddx/versions.yaml', '.ddx/lifecycle-schema.json']) expect(isDdxProjectFile(path)).toBe(true);
+    for (const path of ['.gitignore', 'AGENTS.md', 'src/app.ts', '.ddx/beads.jsonl', '.ddx/notes.md']) expect(isDdxProjectFile(path)).toBe(false);
   });
 });

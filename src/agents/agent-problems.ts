@@ -1,0 +1,99 @@
+// What a failed agent call's own program said went wrong, when it is not the work: a login that
+// does not work, a model no one serves, a route DDx cannot resolve, a program that is not there,
+// a provider that does not answer. Read from the CLI's error report — claude's `result` event
+// with `is_error`, codex's `turn.failed` / `error` events, DDx's record of the session (its final
+// output: the CLI's own text) and DDx's `failure_mode` — never from a successful answer, where a
+// model may quote any of these words. The texts are the real programs' (claude 2.1.332, codex
+// 0.171.0, DDx v0.6.1 and ae663ca012, measured against the model stand-in: docs/agents.md
+// "Failures that are not the bead's").
+import { jsonEvents } from './agent-output.js';
+import type { AnswerFormat } from './command.js';
+import { rootRefusalIn } from './sandbox.js';
+
+/** setup: someone has to fix something before any agent can work; infrastructure: it may pass by itself. */
+export type ProblemKind = 'setup' | 'infrastructure';
+
+export interface AgentProblem {
+  kind: ProblemKind;
+  /** What is wrong, in a few words (`authentication failed`, `the model is unknown`). */
+  what: string;
+  /** The program's own words, one line. */
+  detail: string;
+}
+
+const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp }> = [
+  // claude: "Invalid API key · Fix external API key", "Please run /login", an expired OAuth token;
+  // codex: a 401, a missing OPENAI_API_KEY
+  { kind: 'setup', what: 'authentication failed', pattern: /invalid api key|please run \/login|authentication_error|oauth token (has )?expired|\b401\b.{0,40}unauthori[sz]ed|missing environment variable:? .{0,20}api_key|not logged in/i },
+  // claude: "There's an issue with the selected model (x). It may not exist …"; codex / OpenAI: model_not_found
+  { kind: 'setup', what: 'the model is unknown or not available', pattern: /issue with the selected model|model_not_found|model .{0,80}does not exist|unknown model|unsupported model/i },
+  // DDx (current): "ResolveRoute: no viable routing candidate for pins …", `ddx run` without a model
+  { kind: 'setup', what: 'DDx could not route to the agent', pattern: /resolveroute:|no viable routing candidate|no viable provider|under-specified routing|harness cannot satisfy power constraint/i },
+  { kind: 'setup', what: 'the agent program is not installed', pattern: /executable file not found|command not found/i },
+  // DDx itself refusing until an operator acts: "Error: lifecycle_migration_required: … run `ddx bead
+  // migrate --lifecycle --apply` …", a project that requires a newer DDx
+  { kind: 'setup', what: 'DDx needs an operator to act first', pattern: /lifecycle_migration_required|this project requires DDx|run `ddx (bead migrate|update|doctor|init)\b/i },
+  // a provider that is down, overloaded or unreachable; a stream that broke
+  { kind: 'infrastructure', what: 'the provider did not answer', pattern: /econnrefused|connection refused|connection error|fetch failed|socket hang up|network is unreachable|stream disconnected|overloaded_error|api error: (5\d\d|overloaded)|service unavailable/i },
+];
+
+/** The problem a text names, or undefined (the text names none: the failure is the work's). */
+export function problemIn(text: string): AgentProblem | undefined {
+  const line = oneLine(text);
+  if (rootRefusalIn(text)) return { kind: 'setup', what: 'claude refuses to run unattended as root without IS_SANDBOX=1', detail: line };
+  const found = PATTERNS.find((p) => p.pattern.test(text));
+  return found ? { kind: found.kind, what: found.what, detail: line } : undefined;
+}
+
+/** DDx's typed failure modes (ae663ca012 execute_bead_status.go ClassifyFailureMode) that are not the bead's. */
+const DDX_FAILURE_MODES: Record<string, { kind: ProblemKind; what: string }> = {
+  harness_not_installed: { kind: 'setup', what: 'the agent program is not installed' },
+  blocked_by_passthrough_constraint: { kind: 'setup', what: 'DDx could not route to the agent' },
+  agent_power_unsatisfied: { kind: 'setup', what: 'DDx could not route to the agent' },
+  no_viable_provider: { kind: 'setup', what: 'DDx could not route to the agent' },
+  provider_connectivity: { kind: 'infrastructure', what: 'the provider did not answer' },
+  server_unavailable: { kind: 'infrastructure', what: 'the provider did not answer' },
+  provider_harness_unavailable: { kind: 'infrastructure', what: 'the agent harness gave no answer' },
+  lock_contention: { kind: 'infrastructure', what: 'DDx lost a race for its own lock' },
+  worktree_lost: { kind: 'infrastructure', what: "DDx lost its attempt's worktree" },
+};
+
+/** DDx statuses that are DDx's own malfunction, not the work's (a review that could not run, host resources). */
+const DDX_STATUSES: Record<string, { kind: ProblemKind; what: string }> = {
+  review_malfunction: { kind: 'infrastructure', what: "DDx's review could not run" },
+  resource_exhausted: { kind: 'infrastructure', what: "DDx's execution roots are out of disk or file descriptors" },
+};
+
+/** The problem DDx's own result names by its status or failure mode, or undefined. */
+export function ddxProblemOf(result: { status?: unknown; failure_mode?: unknown; detail?: unknown }): AgentProblem | undefined {
+  const detail = typeof result.detail === 'string' && result.detail ? result.detail : String(result.status ?? '');
+  const byStatus = typeof result.status === 'string' ? DDX_STATUSES[result.status] : undefined;
+  if (byStatus) return { ...byStatus, detail: oneLine(`${result.status}: ${detail}`) };
+  const byMode = typeof result.failure_mode === 'string' ? DDX_FAILURE_MODES[result.failure_mode] : undefined;
+  return byMode ? { ...byMode, detail: oneLine(`${result.failure_mode}: ${detail}`) } : undefined;
+}
+
+/**
+ * The error texts a failed direct call's CLI reported: claude's `result` with `is_error`, codex's
+ * `turn.failed` and `error` events, and the last lines of stderr (a CLI that died before it could
+ * print any event, claude's refusal as root).
+ */
+export function errorTextsOf(format: AnswerFormat | undefined, stdout: string, stderr: string): string[] {
+  const texts: string[] = [];
+  for (const event of jsonEvents(stdout)) {
+    if (format === 'claude-stream-json' && event.type === 'result' && event.is_error === true && typeof event.result === 'string') texts.push(event.result);
+    if (format === 'codex-json' && (event.type === 'turn.failed' || event.type === 'error')) {
+      const message = event.type === 'error' ? event.message : (event.error as { message?: unknown } | undefined)?.message;
+      if (typeof message === 'string') texts.push(message);
+    }
+  }
+  // stderr only when the CLI reported nothing structured (it died first, or refused to start)
+  const tail = stderr.trim().split('\n').slice(-3).join('\n').trim();
+  if (texts.length === 0 && tail) texts.push(tail);
+  return texts;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
