@@ -58,6 +58,8 @@ export const EXIT = {
   limitWait: 20,
   /** `helix run` stopped at a --max-cost, --max-tokens or --max-duration cap (stop reason `budget`; supervisor/core/budget.ts). */
   budget: 21,
+  /** run, build, check, an action or start outside a git work tree: refused before anything is created or any agent called. */
+  notInGitWorkTree: 22,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

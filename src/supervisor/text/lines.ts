@@ -257,6 +257,9 @@ export const RUN = {
   parked: (id: string, until: string) => say('narrative', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
   couldNotPark: (id: string, message: string) => say('narrative', `helix: could not park ${id}: ${message}`),
   notifyFailed: (why: string) => say('narrative', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
+  /** A run in a repository without beads yet: what it will do, before it does it. */
+  emptyBacklog: (file: string) =>
+    say('always', `helix: the backlog is empty (no beads in ${file}): this run only asks the check action what to do next and follows its answer; to have work built, create beads first (helix tracker create "<title>")`),
   eventLogFailed: (message: string) => say('narrative', `helix: could not write the event log: ${message}; the run goes on without it`),
 };
 
