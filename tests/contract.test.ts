@@ -54,6 +54,7 @@ describe('exit codes', () => {
       memoryRejected: 19,
       limitWait: 20,
       budget: 21,
+      notInGitWorkTree: 22,
       hangup: 129,
       interrupted: 130,
       brokenPipe: 141,
