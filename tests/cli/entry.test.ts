@@ -99,14 +99,56 @@ describe('the usage (docs/contract/bash-interface.md §0.7)', () => {
     expect(usage).not.toMatch(/--smart-model|HELIX_SMART_MODEL|HELIX_CHEAP_MODEL/);
   });
 
-  it('`--help` after a Bash command prints the same general usage; no command at all prints it too', () => {
-    for (const args of [['run', '--help'], ['review', '-h'], ['status', '--help'], []]) {
+  it('no command at all, -h and help print the general usage', () => {
+    for (const args of [[], ['-h'], ['help']]) {
       const r = helix(args, { cwd: tempDir() });
       expect(r.status, args.join(' ')).toBe(0);
       expect(r.stdout).toBe(usage);
     }
-    // helix's own command groups keep their own help
+  });
+
+  it('the rotation section says what the flags do: reviews on the agent that did not build, or --review-agent', () => {
+    const rotation = usage.slice(usage.indexOf('Adversarial rotation:'), usage.indexOf('Logs:'));
+    expect(rotation).toContain('Reviews run on the agent that did not build (with one agent, on that one);\n  --review-agent or HELIX_REVIEW_AGENT names another.');
+    expect(rotation).toMatch(/alternate agent[\s\S]*runs build, check and\s+polish/);
+    expect(rotation).not.toMatch(/primary[^.]*review/i);
+  });
+
+  it('`<command> --help` prints that command\'s own help: its flags, not the general usage (docs/contract/cli.md §1)', () => {
+    for (const args of [['run', '--help'], ['review', '-h'], ['status', '--help'], ['help', 'build'], ['tracker', 'create', '--help'], ['memory', 'edit', '--help']]) {
+      const r = helix(args, { cwd: tempDir() });
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stdout).not.toBe(usage);
+      const name = args[0] === 'help' ? args.slice(1) : args.filter((a) => !a.startsWith('-'));
+      expect(r.stdout, args.join(' ')).toMatch(new RegExp(`\nUsage: helix ${name.join(' ')}[ |]`));
+      expect(r.stdout.trimEnd().endsWith('Every command, the environment and the notes: helix help')).toBe(true);
+    }
+    // helix's own command groups begin with their description (docs/contract/cli.md §5.3)
     expect(helix(['tracker', '--help'], { cwd: tempDir() }).stdout.startsWith('Manage beads')).toBe(true);
+  });
+
+  it('a command that runs no agent lists no agent flags; one that does lists them all', () => {
+    const AGENT_FLAGS = ['--agent', '--claude', '--codex', '--model', '--effort', '--dry-run', '--quiet', '--summary'];
+    const flagsIn = (help: string) => AGENT_FLAGS.filter((flag) => new RegExp(`^ +(-\\w, )?${flag}\\b`, 'm').test(help));
+    for (const args of [['tracker', 'create'], ['memory', 'edit'], ['tracker'], ['memory'], ['status'], ['next'], ['log'], ['stop'], ['doctor'], ['triage'], ['hook']]) {
+      expect([args.join(' '), flagsIn(helix([...args, '--help'], { cwd: tempDir() }).stdout)]).toEqual([args.join(' '), []]);
+    }
+    expect(flagsIn(helix(['install', '--help'], { cwd: tempDir() }).stdout)).toEqual(['--dry-run']);
+    for (const command of ['run', 'build', 'check', 'align', 'design', 'polish', 'review', 'backfill', 'experiment', 'start']) {
+      expect([command, flagsIn(helix([command, '--help'], { cwd: tempDir() }).stdout)]).toEqual([command, AGENT_FLAGS]);
+    }
+  });
+
+  it('run --help: a quick start (create beads, run --summary, status, log -f) and examples, in a screen', () => {
+    const help = helix(['run', '--help'], { cwd: tempDir() }).stdout;
+    expect(help.startsWith('the bounded supervisor loop')).toBe(true);
+    const quick = help.slice(help.indexOf('Quick start:\n'), help.indexOf('Examples:\n'));
+    const steps = ['helix tracker create ', 'helix run --summary', 'helix status', 'helix log -f'].map((step) => quick.indexOf(`  ${step}`));
+    expect(steps.every((at) => at > 0)).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+    expect(help).toMatch(/\nExamples:\n {2}helix run --dry-run /);
+    expect(help).not.toContain('Environment:');
+    expect(help.split('\n').length).toBeLessThan(usage.split('\n').length * 0.6);
   });
 
   it('run takes no positionals: one is refused like an unknown option', () => {

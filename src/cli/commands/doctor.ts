@@ -3,11 +3,10 @@
 // and exits with the code the library decides.
 import type { DoctorFacts, DoctorRow } from '../../supervisor/shell/doctor.js';
 import type { CommandResult } from '../../supervisor/shell/output.js';
-import { type CommandContext, type HelixCommand, finishWith, printJson, withCommonFlags } from '../program.js';
+import { type CommandContext, type HelixCommand, NO_AGENT_FLAGS, finishWith, printJson, withCommonFlags } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withCommonFlags(program.command('doctor').description('tracker integrity, tools on PATH, skill links'))
-    .withGeneralUsage()
+  withCommonFlags(program.command('doctor').description('tracker integrity, tools on PATH, skill links'), NO_AGENT_FLAGS)
     .option('--fix', 'repair the tracker file (after a backup) and helix\'s own skill links')
     .option('--json', 'JSON report')
     .action(async (o: { fix?: boolean; json?: boolean }) => finishWith(ctx.io, await doctorRun(ctx, { fix: Boolean(o.fix), json: Boolean(o.json) })));

@@ -3,7 +3,7 @@
 import { Option } from 'commander';
 import { HelixError } from '../../errors.js';
 import { type NumberBounds, parseNumber } from '../../numbers.js';
-import { type CommandContext, printJson, withCommonFlags, type HelixCommand } from '../program.js';
+import { type CommandContext, NO_AGENT_FLAGS, printJson, withCommonFlags, type HelixCommand } from '../program.js';
 
 type Store = import('../../memory/index.js').MemoryStore;
 
@@ -100,10 +100,10 @@ function tasksList(text: string) {
 type Sub = (name: string, description: string) => HelixCommand;
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  const memory = withCommonFlags(program.command('memory'))
+  const memory = withCommonFlags(program.command('memory'), NO_AGENT_FLAGS)
     .description('the memory store: failures and patterns ranked by relevance, effectiveness and recency')
     .addOption(new Option('--db <path>', 'database file (default: HELIX_DB_PATH, else .helix/helix.db in the project)'));
-  const sub: Sub = (name, description) => withCommonFlags(memory.command(name).description(description));
+  const sub: Sub = (name, description) => withCommonFlags(memory.command(name).description(description), NO_AGENT_FLAGS);
   // in the order `helix memory --help` lists them
   memoryCommands(sub, ctx);
   learningCommands(sub, ctx);
