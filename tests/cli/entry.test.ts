@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { helix, REPO_ROOT, tempDir } from '../helpers/cli.js';
@@ -170,6 +170,28 @@ describe('helix doctor (docs/contract/bash-interface.md §18)', () => {
     // no skill links in a fresh HOME: failures, so the Result line counts them and hints at --fix
     expect(r.stdout).toMatch(/\n\nResult: \d+ ok, \d+ warnings, \d+ FAILURES\nHint: run "helix doctor --fix" to auto-repair\n$/);
     expect(r.status).toBe(1);
+  });
+
+  it("reports the helix hooks in Claude Code's settings.json: none, the four install --with-hooks writes, an older install's two, a launcher that is gone", () => {
+    const home = tempDir();
+    // the stub agents on PATH: with the links and launcher installed, the hooks row decides the exit
+    const env = { HOME: home, HELIX_LIBRARY_ROOT: join(REPO_ROOT, 'workflows'), PATH: `${join(REPO_ROOT, 'tests', 'stubs')}:${process.env.PATH ?? ''}`, IS_SANDBOX: '1' };
+    const settings = join(home, '.claude', 'settings.json');
+    const hooksRow = () => {
+      const r = helix(['doctor'], { cwd: tempDir(), env });
+      return { row: /\nClaude Code hooks:\n(.*)\n/.exec(r.stdout)?.[1], status: r.status };
+    };
+    expect(hooksRow().row).toBe(`  -  hooks        none in ${settings} (optional: \`helix install --with-hooks\` adds them; \`claude --plugin-dir\` brings its own)`);
+    expect(helix(['install', '--with-hooks'], { cwd: tempDir(), env }).status).toBe(0);
+    expect(hooksRow()).toEqual({ row: `  ✓  hooks        4 in ${settings}`, status: 0 });
+    // an older install wrote SessionStart and PreToolUse only
+    const full = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: Record<string, unknown> };
+    writeFileSync(settings, JSON.stringify({ hooks: { SessionStart: full.hooks.SessionStart, PreToolUse: full.hooks.PreToolUse } }));
+    expect(hooksRow().row).toBe(`  -  hooks        ${settings} lacks Stop, SubagentStop (an older install): run \`helix install --with-hooks\``);
+    // the checkout the hooks run was moved away: Claude Code would fail each one
+    const gone = join(tempDir(), 'moved', 'bin', 'helix');
+    writeFileSync(settings, JSON.stringify(full).replaceAll(join(REPO_ROOT, 'bin', 'helix'), gone));
+    expect(hooksRow()).toEqual({ row: `  ✗  hooks        ${settings} runs ${gone}, which does not exist: run \`helix install --with-hooks\``, status: 1 });
   });
 
   it('a missing workflows folder is a failure; --fix says its mode, repairs, and reports what it fixed', () => {
