@@ -18,7 +18,8 @@ import { type LimitSubject, RUN, type Say, sessionReset } from '../text/lines.js
 import { selectNext } from './selection.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
-export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit';
+/** `stopped`: a signal or a lost reader ended the run (`helix stop`, Ctrl-C); run-state's `interrupted_by` says which. */
+export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit' | 'stopped';
 export type DrainAction = 'design' | 'polish' | 'align' | 'backfill';
 export type ActionPurpose = 'drain' | 'pre-stop' | 'periodic';
 
@@ -254,7 +255,7 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
 
     case 'interrupted':
       return {
-        state: { ...state, attempted: state.attempted + (event.attemptInFlight ? 1 : 0), stop: { exitCode: event.exitCode, reason: 'error' } },
+        state: { ...state, attempted: state.attempted + (event.attemptInFlight ? 1 : 0), stop: { exitCode: event.exitCode, reason: 'stopped' } },
         effects: [],
       };
 

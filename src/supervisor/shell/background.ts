@@ -47,7 +47,8 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     try {
       reservePidFile(store.dir);
     } catch (error) {
-      if (isHelixError(error) && error.kind === 'runActive') return { exitCode: EXIT.error, stderr: [BACKGROUND.alreadyActive(activeRun(store.dir)?.pid ?? 0)] };
+      // the exit of `helix run` against a live run (docs/contract/cli.md §4), so a script tells the two cases apart alike
+      if (isHelixError(error) && error.kind === 'runActive') return { exitCode: EXIT.runActive, stderr: [BACKGROUND.alreadyActive(activeRun(store.dir)?.pid ?? 0)] };
       throw error;
     }
     await signalsDelivered();

@@ -123,7 +123,7 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     output.always(RUN.interrupted(interrupt.what, released));
     detail = RUN.interrupted(interrupt.what, released);
     exitCode = interrupt.exitCode;
-    reason = 'error';
+    reason = 'stopped';
     interruptedBy = interrupt.cause;
   } else {
     const error = outcome.error;

@@ -55,7 +55,7 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
       ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
       // helix: the cost above leaves out calls that reported none (codex): said, so no one reads it as the whole spend
       ...unknownCostLine(run.spent),
-      `  Stop reason: ${text(run.stop_reason)}${limitPart(report.last_limit)}`,
+      `  Stop reason: ${text(run.stop_reason)}${limitPart(report.last_limit)}${run.stop_reason === 'stopped' && typeof run.interrupted_by === 'string' ? ` (${run.interrupted_by})` : ''}`,
       `  Timestamp:   ${text(run.last_run)}`,
     );
     if (typeof run.focused_epic === 'string' && run.focused_epic) lines.push(`  Epic focus:  ${run.focused_epic}`);
