@@ -49,7 +49,7 @@ describe('helix status', () => {
     // docs/contract/bash-interface.md §14.1; `Epic focus:` only when a run ended focused on an epic;
     // helix says when the cost leaves calls out (the stub's build and check report none)
     expect(r.stdout).toContain(
-      ['', 'Last Run:', '  Agent:       codex', '  Completed:   1 cycles', '  Attempted:   1 cycles', '  Tokens:      0', '  Cost unknown: 2 agent calls reported no cost (not in the cost above)', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, ''].join('\n'),
+      ['', 'Last Run:', '  Agent:       codex', '  Completed:   1 cycle', '  Attempted:   1 cycle', '  Tokens:      0', '  Cost unknown: 2 agent calls reported no cost (not in the cost above)', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, ''].join('\n'),
     );
     expect(r.stdout).not.toContain('Epic focus:');
     expect(r.stdout).not.toContain('Active Run:');

@@ -2,7 +2,7 @@
 // parse flags, open the store (lazy import of src/memory), print one JSON document on stdout.
 import { Option } from 'commander';
 import { HelixError } from '../../errors.js';
-import { type NumberBounds, parseNumber } from '../../numbers.js';
+import { type NumberBounds, parseNumber, plural } from '../../numbers.js';
 import { type CommandContext, NO_AGENT_FLAGS, printJson, withCommonFlags, type HelixCommand } from '../program.js';
 
 type Store = import('../../memory/index.js').MemoryStore;
@@ -30,7 +30,7 @@ function printList(io: CommandContext['io'], rows: Array<Record<string, unknown>
     const detail = 'reason' in r ? `archived ${String(r.archived_at).slice(0, 10)}: ${r.reason}` : `${Math.round(Number(r.effectiveness) * 100)}% of ${Number(r.helped) + Number(r.failed)} uses`;
     io.stdout(`${String(r.name).padEnd(50)} ${String(r.type).padEnd(8)} ${detail.padEnd(28)} ${cut(r.trigger, 70)}\n`);
   }
-  io.stdout(`${rows.length} ${rows.length === 1 ? 'memory' : 'memories'}\n`);
+  io.stdout(`${plural(rows.length, 'memory', 'memories')}\n`);
 }
 
 /** `show` for a person: the memory's fields, files, edges and archived versions. */

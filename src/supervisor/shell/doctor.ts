@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../errors.js';
 import { helixVersion } from '../../version.js';
+import { plural } from '../../numbers.js';
 import { type DdxInstall, describeDdx, detectDdx } from '../../agents/ddx-surface.js';
 import { findOnPath } from '../../agents/discovery.js';
 import { claudeRootWarning, claudeWouldRefuse } from '../../agents/sandbox.js';
@@ -147,7 +148,7 @@ export function doctorRows(facts: DoctorFacts): DoctorRow[] {
   section('Tracker:');
   const { tracker, fixed } = facts;
   if (!facts.trackerPresent) check('warn', facts.trackerFile, 'no tracker in this directory');
-  else if (tracker.healthy) check('ok', facts.trackerFile, `${tracker.total} beads`);
+  else if (tracker.healthy) check('ok', facts.trackerFile, plural(tracker.total, 'bead'));
   else {
     check('fail', facts.trackerFile, `${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s)`);
     for (const p of tracker.problems) detail(`       line ${p.line}: ${p.kind}: ${p.detail}`);

@@ -2,6 +2,7 @@
 // a follower shows beside each — bead n of m, elapsed, spend, the event. Pure: the shell reads
 // the file (shell/log.ts).
 import type { HelixEvent } from '../core/run-events.js';
+import { plural } from '../../numbers.js';
 
 /** What a reader knows of a run after some of its events. */
 export interface RunProgress {
@@ -47,7 +48,7 @@ export function progressText(progress: RunProgress, at: number): string {
   const n = progress.claimed.length;
   const m = Math.max(progress.backlog, n);
   const elapsed = progress.startedAt === undefined ? '?' : clock(Math.max(0, at - progress.startedAt));
-  const unknown = progress.unknownCostCalls > 0 ? ` (+${progress.unknownCostCalls} call${progress.unknownCostCalls === 1 ? '' : 's'} of unknown cost)` : '';
+  const unknown = progress.unknownCostCalls > 0 ? ` (+${plural(progress.unknownCostCalls, 'call')} of unknown cost)` : '';
   return `bead ${n} of ${m} · ${elapsed} · $${progress.costUsd.toFixed(2)}${unknown}, ${progress.tokens} tokens`;
 }
 

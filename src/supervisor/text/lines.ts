@@ -14,6 +14,7 @@
 // shell/doctor.ts computes the doctor's rows and src/cli/commands/doctor.ts prints them.
 
 import type { OrphanRecoveryEvent } from '../../tracker/recover-orphans.js';
+import { plural } from '../../numbers.js';
 
 export type LineLevel = 'always' | 'narrative' | 'noise' | 'summary' | 'terminal';
 
@@ -138,7 +139,7 @@ export const RUN = {
   cycleSummary: (ready: number, cycle: number, id: string) => stamped('summary', `cycle ${cycle}: ${id} (${ready} ready)`),
   cycleBatchSummary: (ready: number, cycle: number, ids: string[]) => stamped('summary', `cycle ${cycle}: batch ${ids.length} issues (${ids.join(',')}), ${ready} ready`),
   /** With memory on (docs/contract/cli.md §9); a narrative line in the other modes (helix). */
-  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${count} memories`),
+  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${plural(count, 'memory', 'memories')}`),
 
   // docs/contract/bash-interface.md §2.5 dispatch
   delegatingLoop: (command: string) => say('narrative', `helix: delegating helix run build cycle to ${command}`),
@@ -159,7 +160,7 @@ export const RUN = {
   drift: (id: string) => say('always', `helix: queue drift detected for ${id}; refusing stale completion`),
   driftVanished: (id: string) => say('always', `helix: queue drift detected for ${id}: issue disappeared during execution`),
   skippingAfterDrift: (id: string) => say('narrative', `helix: skipping ${id} after queue drift (continuing with next issue)`),
-  promoting: (id: string, children: number) => say('narrative', `helix: promoting ${id} to epic (agent created ${children} children)`),
+  promoting: (id: string, children: number) => say('narrative', `helix: promoting ${id} to epic (agent created ${plural(children, 'child', 'children')})`),
   promoteFailed: (id: string) => say('always', `helix: failed to promote ${id} to epic`),
   completeSummary: (cycle: number, id: string, done: number, attempted: number, tokens: number) =>
     stamped('summary', `cycle ${cycle}: ${id} → COMPLETE (${done}/${attempted} done, ${tokens} tokens)`),
@@ -169,7 +170,7 @@ export const RUN = {
   // §2.8 the post-implementation review
   reviewFallback: (id: string, sha: string) => say('narrative', `helix: review fallback: closing_commit_sha for ${id} is unavailable locally (${sha})`),
   reviewSkipped: (scope: string, lines: number, files: number, threshold: number) =>
-    say('narrative', `helix: skipping review for small change (${scope}, ${lines} lines, ${files} files < threshold ${threshold})`),
+    say('narrative', `helix: skipping review for small change (${scope}, ${plural(lines, 'line')}, ${plural(files, 'file')} < threshold ${threshold})`),
   reviewedByDdx: (id: string) => say('narrative', `helix: skipping review of ${id}: DDx reviewed it before landing (one review per build)`),
   reviewStarting: (cycle: number, scope: string) => say('narrative', `helix: post-implementation review after cycle ${cycle} (${scope})`),
   reviewFiled: say('narrative', 'helix: review filed actionable findings as tracker issues — continuing'),
@@ -179,8 +180,8 @@ export const RUN = {
   epicReviewUnparseable: (rc: number) => say('narrative', `helix: epic review output not parseable (rc=${rc}), continuing`),
 
   // §2.10 periodic alignment
-  periodicAlignment: (completed: number) => say('narrative', `helix: periodic alignment after ${completed} cycles`),
-  periodicAlignmentFailed: (completed: number) => say('narrative', `helix: periodic alignment failed after ${completed} cycles`),
+  periodicAlignment: (completed: number) => say('narrative', `helix: periodic alignment after ${plural(completed, 'cycle')}`),
+  periodicAlignmentFailed: (completed: number) => say('narrative', `helix: periodic alignment failed after ${plural(completed, 'cycle')}`),
 
   // §2.11 queue drained
   checkFailed: say('always', 'helix: check failed after queue drain'),
@@ -199,7 +200,7 @@ export const RUN = {
   /** helix adds `, $<usd>` after the tokens when an agent reported a cost (claude does, codex not). */
   runComplete: (attempted: number, completed: number, skipped: number, tokens: number, costUsd?: number) =>
     `helix: ═══ run complete: ${attempted} attempted, ${completed} completed, ${skipped} skipped, ${tokens} tokens${costPart(costUsd)} ═══`,
-  blockersHeader: (count: number) => `helix: BLOCKERS (${count} issues):`,
+  blockersHeader: (count: number) => `helix: BLOCKERS (${plural(count, 'issue')}):`,
   blockerReason: (id: string, reason: string) => `helix:   ${id} — ${reason}`,
   blockerTitle: (title: string) => `helix:     ${title || '?'}`,
   blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
@@ -289,7 +290,7 @@ export const UPKEEP = {
   memoryInjectionSkipped: (message: string) => say('narrative', `helix: memory injection skipped: ${message}`),
   memoryFeedbackSkipped: (message: string) => say('narrative', `helix: memory feedback skipped: ${message}`),
   /** A crashed attempt's memories, told after its orphan was recovered. */
-  memoriesFedBack: (count: number, id: string) => say('narrative', `helix: fed back ${count} memories of the interrupted attempt on ${id}`),
+  memoriesFedBack: (count: number, id: string) => say('narrative', `helix: fed back ${plural(count, 'memory', 'memories')} of the interrupted attempt on ${id}`),
 };
 
 // ── §3 orphan recovery ───────────────────────────────────────────────────────────────────────

@@ -2,6 +2,7 @@
 // text a person reads (docs/contract/bash-interface.md §14). shell/status.ts gathers the report.
 import type { Bead } from '../../tracker/bead.js';
 import type { statusCounts } from '../../tracker/ready.js';
+import { plural } from '../../numbers.js';
 
 /** The `helix status --json` document; the first five keys are always present with these types (§14.2). */
 export interface StatusReport {
@@ -48,8 +49,8 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
       '',
       'Last Run:',
       `  Agent:       ${text(run.agent)}`,
-      `  Completed:   ${count(run.completed_cycles)} cycles`,
-      `  Attempted:   ${count(run.attempted_cycles)} cycles`,
+      `  Completed:   ${plural(count(run.completed_cycles), 'cycle')}`,
+      `  Attempted:   ${plural(count(run.attempted_cycles), 'cycle')}`,
       `  Tokens:      ${count(run.total_tokens)}`,
       // helix: only agents that report a cost add to it (claude does, codex does not)
       ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
@@ -78,7 +79,7 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
   if (run.memory_status === 'unavailable') lines.push('', 'Memory: unavailable during the last run (the run went on without it)');
   if (memory) {
     const eff = typeof memory.effectiveness === 'number' ? memory.effectiveness.toFixed(3) : String(memory.effectiveness ?? '-');
-    lines.push('', `Memory: ${String(memory.total_memories ?? 0)} memories, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
+    lines.push('', `Memory: ${plural(Number(memory.total_memories ?? 0), 'memory', 'memories')}, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -103,5 +104,5 @@ function limitPart(limit: StatusReport['last_limit']): string {
 
 function unknownCostLine(spent: unknown): string[] {
   const calls = typeof spent === 'object' && spent !== null ? (spent as Record<string, unknown>).unknown_cost_calls : undefined;
-  return typeof calls === 'number' && calls > 0 ? [`  Cost unknown: ${calls} agent call${calls === 1 ? '' : 's'} reported no cost (not in the cost above)`] : [];
+  return typeof calls === 'number' && calls > 0 ? [`  Cost unknown: ${plural(calls, 'agent call')} reported no cost (not in the cost above)`] : [];
 }
