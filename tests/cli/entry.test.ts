@@ -201,7 +201,7 @@ describe('helix doctor (docs/contract/bash-interface.md §18)', () => {
     expect(missing.stdout).toContain(`\nWorkflows:\n  ✗  workflows    NOT FOUND at ${join(cwd, 'nowhere')}\n`);
     const fixed = helix(['doctor', '--fix'], { cwd, env: { HOME: home, HELIX_LIBRARY_ROOT: join(REPO_ROOT, 'workflows') } });
     expect(fixed.stdout).toContain(`\nRoot:     ${REPO_ROOT}\nMode:     --fix (will auto-repair)\n\n`);
-    expect(fixed.stdout).toMatch(/\n\nFixed: \d+ items repaired\nResult: /);
+    expect(fixed.stdout).toMatch(/\n\nFixed: \d+ items? repaired\nResult: /);
     expect(fixed.stdout).not.toContain('Hint:');
   });
 });
