@@ -19,7 +19,8 @@ writes an executable ~/.local/bin/helix launcher.
 
   --dry-run     print what would change; change nothing
   --uninstall   remove the links into this checkout, the launcher (when it is ours) and the hooks
-  --with-hooks  also merge the helix SessionStart/PreToolUse hooks into Claude's settings.json
+  --with-hooks  also merge the four helix hooks (SessionStart, PreToolUse, Stop, SubagentStop)
+                into Claude's settings.json
 EOF
 }
 
@@ -250,7 +251,7 @@ uninstall_all() {
     changes=$((changes + 1))
   fi
   # Only call node when the file mentions a helix hook: uninstall works without a built dist/.
-  if [[ -f "$settings" ]] && grep -Eq 'hook (session-start|pre-tool-use)' -- "$settings"; then
+  if [[ -f "$settings" ]] && grep -Eq 'hook (session-start|pre-tool-use|stop|subagent-stop)' -- "$settings"; then
     settings_hooks remove || failed=1
   fi
   if ((changes == 0)); then

@@ -64,6 +64,8 @@ export const EXIT = {
    * pass in three tries (stop reason `setup`; supervisor/core/unavailable.ts). Nothing was counted against a bead.
    */
   setup: 22,
+  /** run, build, check, an action or start outside a git work tree: refused before anything is created or any agent called. */
+  notInGitWorkTree: 23,
   // A run, build, check or action ended early (claims released, run-state saved, agents reaped).
   // 128 + the signal's number, as shells report a process a signal ended.
   /** SIGHUP: the terminal was closed. */

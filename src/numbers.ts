@@ -47,3 +47,8 @@ export function quoted(text: string): string {
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   return JSON.stringify(shown);
 }
+
+/** A count with its noun in the number it needs: `1 memory`, `3 memories`, `0 issues`. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

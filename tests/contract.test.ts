@@ -55,6 +55,7 @@ describe('exit codes', () => {
       limitWait: 20,
       budget: 21,
       setup: 22,
+      notInGitWorkTree: 23,
       hangup: 129,
       interrupted: 130,
       brokenPipe: 141,

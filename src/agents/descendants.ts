@@ -46,6 +46,16 @@ export function taggedProcesses(tag: string): number[] {
   return found;
 }
 
+/** Whether the process `pid` carries `tag` (false when it is gone or not ours to read). */
+export function carriesTag(pid: number, tag: string): boolean {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    return environ.includes(Buffer.from(tag)) && hasTag(environ, tag);
+  } catch {
+    return false;
+  }
+}
+
 /** Whether HELIX_CALL_ID in this NUL-separated environment block lists `tag`. */
 function hasTag(environ: Buffer, tag: string): boolean {
   for (const entry of environ.toString('latin1').split('\0')) {

@@ -10,7 +10,9 @@
 // running is stopped the same way; and when helix itself dies, even by SIGKILL, the watchdog of
 // process-group.ts does it — an agent call never leaves processes behind. The call ends when the
 // agent exits: a leftover that still holds its stdout or stderr (one the tag does not reach) is
-// given PIPE_DRAIN_MS to let go, then the pipes are closed on it.
+// given PIPE_DRAIN_MS to let go, then the pipes are closed on it. A leftover that holds a pipe a
+// wrapper of the agent reads to its end (DDx waiting on its harness) is stopped while the call
+// runs, once it has held it as long (pipe-holders.ts).
 //
 // A program that cannot be started (not found, not executable, a command line over the system's
 // limit) throws AgentStartError with one short line, never the command line itself: a prompt in
@@ -29,6 +31,7 @@ import { findOnPath } from './discovery.js';
 import { type AgentUsage, parseEventLine, progressLines, readAgentAnswer, usageTokens } from './agent-output.js';
 import { exitCodeForSignal, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import { signalTagged, tagVariable } from './descendants.js';
+import { watchStrayPipeHolders } from './pipe-holders.js';
 
 /** Exit code reported for a call that hit the timeout (as GNU `timeout` does). */
 export const TIMEOUT_EXIT_CODE = CHILD_EXIT.timedOut;
@@ -36,6 +39,8 @@ export const TIMEOUT_EXIT_CODE = CHILD_EXIT.timedOut;
 export const DEFAULT_KILL_GRACE_MS = 5000;
 /** After the agent exited, how long what it left behind may keep its stdout/stderr open. */
 export const PIPE_DRAIN_MS = 2000;
+/** How often a running call is searched for leftovers holding a pipe a wrapper reads (pipe-holders.ts). */
+const HOLDER_POLL_MS = 1000;
 
 export type OutputStream = 'stdout' | 'stderr';
 
@@ -172,7 +177,17 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     aborted = true;
     stopCall();
   };
+  /** A leftover on a pipe a wrapper of the agent reads to its end (DDx waiting on its harness): it and its group go. */
+  const stopHolder = (pid: number) => {
+    strays++;
+    if (!signalGroup(pid, 'SIGTERM')) signalProcess(pid, 'SIGTERM');
+    later(graceMs, () => {
+      if (!signalGroup(pid, 'SIGKILL')) signalProcess(pid, 'SIGKILL');
+    });
+  };
+  let unwatchHolders = () => {};
   if (pgid !== undefined) {
+    unwatchHolders = watchStrayPipeHolders(pgid, tag, { pollMs: HOLDER_POLL_MS, holdMs: PIPE_DRAIN_MS, stop: stopHolder });
     // A delay over 2^31-1 ms would fire at once: such a timeout means none.
     if (timeoutMs <= MAX_TIMER_SECONDS * 1000) {
       timers.push(setTimeout(() => {
@@ -181,6 +196,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
       }, timeoutMs));
     }
     child.once('exit', () => {
+      unwatchHolders();
       // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
       if (!timedOut && !aborted) stopCall();
       // The call ends with its program: a holder the tag did not reach loses the pipes.
@@ -194,6 +210,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   }
 
   const result = await child;
+  unwatchHolders();
   for (const timer of timers) clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
   if (pgid !== undefined) {
@@ -292,6 +309,14 @@ export function startFailure(command: Pick<AgentCommand, 'file' | 'args'>, code:
   const firstLine = message.split('\n')[0] ?? '';
   const short = firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
   return new AgentStartError(program, code, code ? `${code}${short && !short.includes(code) ? ` (${short})` : ''}` : short || 'unknown error');
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // exited meanwhile
+  }
 }
 
 const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;

@@ -18,18 +18,35 @@ export interface CommonOptions {
   summary?: boolean;
 }
 
-export function withCommonFlags<C extends Command>(command: C): C {
-  command
-    .option('--agent <agent>', 'agent to run (codex|claude)')
-    .option('--claude', 'same as --agent claude')
-    .option('--codex', 'same as --agent codex')
-    .option('--model <model>', 'model for the primary agent only')
-    .option('--effort <effort>', 'reasoning effort (low|medium|high|xhigh|max)')
-    .option('--dry-run', 'print the agent command instead of running it')
-    .option('-q, --quiet', 'less output')
-    .option('-s, --summary', 'one concise line per event; the rest goes to the log (implies --quiet)');
+/** The common flags, by the key commander files each under. */
+const COMMON_FLAGS = [
+  ['agent', '--agent <agent>', 'agent to run (codex|claude)'],
+  ['claude', '--claude', 'same as --agent claude'],
+  ['codex', '--codex', 'same as --agent codex'],
+  ['model', '--model <model>', 'model for the primary agent only'],
+  ['effort', '--effort <effort>', 'reasoning effort (low|medium|high|xhigh|max)'],
+  ['dryRun', '--dry-run', 'print the agent command instead of running it'],
+  ['quiet', '-q, --quiet', 'less output'],
+  ['summary', '-s, --summary', 'one concise line per event; the rest goes to the log (implies --quiet)'],
+] as const;
+
+export type CommonFlag = (typeof COMMON_FLAGS)[number][0];
+
+/**
+ * Declares the common flags on a command. Every command accepts them (docs/contract/cli.md §3);
+ * its help lists only those it uses (`inHelp`): all of them for the commands that run agents, none
+ * for a tracker or memory command, which accepts and ignores them.
+ */
+export function withCommonFlags<C extends Command>(command: C, inHelp: 'all' | readonly CommonFlag[] = 'all'): C {
+  for (const [key, flags, description] of COMMON_FLAGS) {
+    command.option(flags, description);
+    if (inHelp !== 'all' && !inHelp.includes(key)) command.options[command.options.length - 1]?.hideHelp();
+  }
   return command;
 }
+
+/** The common flags, accepted and left out of the help: a command that runs no agent. */
+export const NO_AGENT_FLAGS: readonly CommonFlag[] = [];
 
 /** Resolves --claude/--codex/--agent into one agent name (undefined = not chosen explicitly). */
 export function chosenAgent(options: CommonOptions): string | undefined {

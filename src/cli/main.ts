@@ -4,7 +4,7 @@
 import { CommanderError } from 'commander';
 import { HelixError, EXIT, oneLine } from '../errors.js';
 import { helixVersion } from '../version.js';
-import { BufferedOutput, type CommandContext, type CommandOutput, HelixCommand, UnknownCommandError, processContext, withCommonFlags } from './program.js';
+import { BufferedOutput, type CommandContext, type CommandOutput, HelixCommand, NO_AGENT_FLAGS, UnknownCommandError, processContext, withCommonFlags } from './program.js';
 import { registerCommands, requestedCommand } from './command-list.js';
 import { guardOutputStreams } from '../supervisor/shell/interrupts.js';
 import { printOnlyPrintable } from './terminal.js';
@@ -25,11 +25,11 @@ export async function buildProgram(ctx: CommandContext = processContext(), names
     // usage and help go where the command's output goes; commander's own error text is not printed
     .configureOutput({ writeOut: (text) => ctx.io.stdout(text), writeErr: (text) => ctx.io.stderr(text), outputError: () => undefined })
     .withGeneralUsage();
-  withCommonFlags(program.command('version').description('print the version')).action(() => {
+  withCommonFlags(program.command('version').description('print the version'), NO_AGENT_FLAGS).action(() => {
     ctx.io.stdout(`${versionLine(helixVersion())}\n`);
   });
   // `help tracker` / `help memory` show their own help; anything else the general usage.
-  withCommonFlags(program.command('help [command]').description('show usage'))
+  withCommonFlags(program.command('help [command]').description('show usage'), NO_AGENT_FLAGS)
     .withGeneralUsage()
     .action((name?: string) => {
       const target = name ? program.commands.find((c) => c.name() === name || c.aliases().includes(name)) : undefined;

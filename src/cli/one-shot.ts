@@ -10,7 +10,7 @@ type OneShotAction = import('../supervisor/shell/one-shot.js').OneShotAction;
 export const rounds = (value: string) => parseNumber('--rounds', value, { min: 1, max: 100 });
 
 export function registerOneShot(program: HelixCommand, ctx: CommandContext, action: OneShotAction, description: string, argument: string, extra?: (c: HelixCommand) => void): HelixCommand {
-  const command = withCommonFlags(program.command(action).description(description)).withGeneralUsage().argument(`[${argument}]`) as HelixCommand;
+  const command = withCommonFlags(program.command(action).description(description)).argument(`[${argument}]`) as HelixCommand;
   extra?.(command);
   command.action(async (scope: string | undefined, o: CommonOptions & { rounds?: number; close?: boolean; reviewAgent?: string }) => {
     const { runOneShotAction } = await import('../supervisor/shell/one-shot.js');

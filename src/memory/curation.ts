@@ -15,8 +15,17 @@ import { memoryText, normaliseText } from './text.js';
 
 function rowOrFail(ctx: MemoryContext, name: string): MemoryRow {
   const row = ctx.rowByName(name);
-  if (!row) throw new HelixError('notFound', `helix memory: not found: ${name}`);
+  if (!row) throw new HelixError('notFound', notInStore(ctx, name));
   return row;
+}
+
+/** Not in the store: and when the archive has it, why it went (forget, prune, a merge) and how to get it back. */
+function notInStore(ctx: MemoryContext, name: string): string {
+  const [newest] = archiveEntries(ctx, name);
+  if (!newest) return `helix memory: not found: ${name}`;
+  const restore = `\`helix memory restore ${name}\` brings it back`;
+  if (newest.reason === 'forgotten') return `helix memory: ${name} was forgotten (archived ${newest.archived_at}); ${restore}`;
+  return `helix memory: ${name} is archived (${newest.reason}, ${newest.archived_at}); ${restore}`;
 }
 
 /** One line per memory for `list`: what a person scans to decide what to keep. */

@@ -229,8 +229,8 @@ describe('periodic alignment every --review-every completed cycles', () => {
     for (const title of ['a', 'b']) w.bead({ title, acceptance: 'done' });
     const r = w.helix(['run', '--review-every', '1', '--no-auto-review']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('helix: periodic alignment after 1 cycles\n');
-    expect(r.stderr).toContain('helix: periodic alignment failed after 1 cycles\n');
+    expect(r.stderr).toContain('helix: periodic alignment after 1 cycle\n');
+    expect(r.stderr).toContain('helix: periodic alignment failed after 1 cycle\n');
     expect(w.actions()).toEqual(['implementation', 'align']);
     expect(w.beads().filter((b) => b.status === 'open').map((b) => b.title).sort()).toEqual(['align: repo', 'b']);
   });

@@ -384,7 +384,7 @@ describe('the review gate fails safe (docs/contract/bash-interface.md §2.8)', (
     const r = w.helix(['run', '--no-auto-align']);
     expect(r.status).toBe(0);
     expect(w.actions()).toEqual(['implementation', 'check']);
-    expect(r.stderr).toContain('helix: skipping review for small change (last-commit, 10 lines, 1 files < threshold 100)\n');
+    expect(r.stderr).toContain('helix: skipping review for small change (last-commit, 10 lines, 1 file < threshold 100)\n');
   });
 
   it('--review-threshold 0 reviews every cycle: a change of nothing, and one that cannot be measured', () => {

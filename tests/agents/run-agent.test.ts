@@ -73,6 +73,21 @@ describe('runAgentCommand', () => {
     for (const pid of grandchildren) await waitUntil(() => !isRunning(pid), `pid ${pid} to end`);
   });
 
+  it('a harness leftover that keeps the pipe its wrapper reads to the end does not hold the call to its timeout (docs/agents.md)', async () => {
+    // The wrapper reads the harness's output to its end, as DDx's Go does (exec.Cmd.Wait) and as
+    // `$(…)` does; the harness exits at once, leaving a setsid loop on that pipe.
+    const dir = tempDir();
+    const loopPid = join(dir, 'loop.pid');
+    const harness = `setsid sh -c 'echo $$ > "${loopPid}.tmp"; mv "${loopPid}.tmp" "${loopPid}"; while :; do echo tick; sleep 0.2; done' & while [ ! -e "${loopPid}" ]; do :; done; echo harness done`;
+    const wrapper = `out=$(sh -c '${harness.replaceAll("'", "'\\''")}'); echo "$out" | grep -c 'harness done'`;
+    const run = await runAgentCommand({ file: '/bin/sh', args: ['-c', wrapper], cwd: dir, env: {} }, { timeoutMs: 30_000, killGraceMs: 500 });
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe('1\n'); // the wrapper got the harness's whole output and went on
+    const loop = Number(readFileSync(loopPid, 'utf8'));
+    await waitUntil(() => !isRunning(loop), `the leftover loop (pid ${loop}) to end`);
+  });
+
   it('aborting through the signal kills the group and reports aborted', async () => {
     const dir = tempDir();
     const pidFile = join(dir, 'pids.json');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { helix, REPO_ROOT, tempDir } from '../helpers/cli.js';
@@ -99,14 +99,56 @@ describe('the usage (docs/contract/bash-interface.md §0.7)', () => {
     expect(usage).not.toMatch(/--smart-model|HELIX_SMART_MODEL|HELIX_CHEAP_MODEL/);
   });
 
-  it('`--help` after a Bash command prints the same general usage; no command at all prints it too', () => {
-    for (const args of [['run', '--help'], ['review', '-h'], ['status', '--help'], []]) {
+  it('no command at all, -h and help print the general usage', () => {
+    for (const args of [[], ['-h'], ['help']]) {
       const r = helix(args, { cwd: tempDir() });
       expect(r.status, args.join(' ')).toBe(0);
       expect(r.stdout).toBe(usage);
     }
-    // helix's own command groups keep their own help
+  });
+
+  it('the rotation section says what the flags do: reviews on the agent that did not build, or --review-agent', () => {
+    const rotation = usage.slice(usage.indexOf('Adversarial rotation:'), usage.indexOf('Logs:'));
+    expect(rotation).toContain('Reviews run on the agent that did not build (with one agent, on that one);\n  --review-agent or HELIX_REVIEW_AGENT names another.');
+    expect(rotation).toMatch(/alternate agent[\s\S]*runs build, check and\s+polish/);
+    expect(rotation).not.toMatch(/primary[^.]*review/i);
+  });
+
+  it('`<command> --help` prints that command\'s own help: its flags, not the general usage (docs/contract/cli.md §1)', () => {
+    for (const args of [['run', '--help'], ['review', '-h'], ['status', '--help'], ['help', 'build'], ['tracker', 'create', '--help'], ['memory', 'edit', '--help']]) {
+      const r = helix(args, { cwd: tempDir() });
+      expect(r.status, args.join(' ')).toBe(0);
+      expect(r.stdout).not.toBe(usage);
+      const name = args[0] === 'help' ? args.slice(1) : args.filter((a) => !a.startsWith('-'));
+      expect(r.stdout, args.join(' ')).toMatch(new RegExp(`\nUsage: helix ${name.join(' ')}[ |]`));
+      expect(r.stdout.trimEnd().endsWith('Every command, the environment and the notes: helix help')).toBe(true);
+    }
+    // helix's own command groups begin with their description (docs/contract/cli.md §5.3)
     expect(helix(['tracker', '--help'], { cwd: tempDir() }).stdout.startsWith('Manage beads')).toBe(true);
+  });
+
+  it('a command that runs no agent lists no agent flags; one that does lists them all', () => {
+    const AGENT_FLAGS = ['--agent', '--claude', '--codex', '--model', '--effort', '--dry-run', '--quiet', '--summary'];
+    const flagsIn = (help: string) => AGENT_FLAGS.filter((flag) => new RegExp(`^ +(-\\w, )?${flag}\\b`, 'm').test(help));
+    for (const args of [['tracker', 'create'], ['memory', 'edit'], ['tracker'], ['memory'], ['status'], ['next'], ['log'], ['stop'], ['doctor'], ['triage'], ['hook']]) {
+      expect([args.join(' '), flagsIn(helix([...args, '--help'], { cwd: tempDir() }).stdout)]).toEqual([args.join(' '), []]);
+    }
+    expect(flagsIn(helix(['install', '--help'], { cwd: tempDir() }).stdout)).toEqual(['--dry-run']);
+    for (const command of ['run', 'build', 'check', 'align', 'design', 'polish', 'review', 'backfill', 'experiment', 'start']) {
+      expect([command, flagsIn(helix([command, '--help'], { cwd: tempDir() }).stdout)]).toEqual([command, AGENT_FLAGS]);
+    }
+  });
+
+  it('run --help: a quick start (create beads, run --summary, status, log -f) and examples, in a screen', () => {
+    const help = helix(['run', '--help'], { cwd: tempDir() }).stdout;
+    expect(help.startsWith('the bounded supervisor loop')).toBe(true);
+    const quick = help.slice(help.indexOf('Quick start:\n'), help.indexOf('Examples:\n'));
+    const steps = ['helix tracker create ', 'helix run --summary', 'helix status', 'helix log -f'].map((step) => quick.indexOf(`  ${step}`));
+    expect(steps.every((at) => at > 0)).toBe(true);
+    expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+    expect(help).toMatch(/\nExamples:\n {2}helix run --dry-run /);
+    expect(help).not.toContain('Environment:');
+    expect(help.split('\n').length).toBeLessThan(usage.split('\n').length * 0.6);
   });
 
   it('run takes no positionals: one is refused like an unknown option', () => {
@@ -130,6 +172,28 @@ describe('helix doctor (docs/contract/bash-interface.md §18)', () => {
     expect(r.status).toBe(1);
   });
 
+  it("reports the helix hooks in Claude Code's settings.json: none, the four install --with-hooks writes, an older install's two, a launcher that is gone", () => {
+    const home = tempDir();
+    // the stub agents on PATH: with the links and launcher installed, the hooks row decides the exit
+    const env = { HOME: home, HELIX_LIBRARY_ROOT: join(REPO_ROOT, 'workflows'), PATH: `${join(REPO_ROOT, 'tests', 'stubs')}:${process.env.PATH ?? ''}`, IS_SANDBOX: '1' };
+    const settings = join(home, '.claude', 'settings.json');
+    const hooksRow = () => {
+      const r = helix(['doctor'], { cwd: tempDir(), env });
+      return { row: /\nClaude Code hooks:\n(.*)\n/.exec(r.stdout)?.[1], status: r.status };
+    };
+    expect(hooksRow().row).toBe(`  -  hooks        none in ${settings} (optional: \`helix install --with-hooks\` adds them; \`claude --plugin-dir\` brings its own)`);
+    expect(helix(['install', '--with-hooks'], { cwd: tempDir(), env }).status).toBe(0);
+    expect(hooksRow()).toEqual({ row: `  ✓  hooks        4 in ${settings}`, status: 0 });
+    // an older install wrote SessionStart and PreToolUse only
+    const full = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: Record<string, unknown> };
+    writeFileSync(settings, JSON.stringify({ hooks: { SessionStart: full.hooks.SessionStart, PreToolUse: full.hooks.PreToolUse } }));
+    expect(hooksRow().row).toBe(`  -  hooks        ${settings} lacks Stop, SubagentStop (an older install): run \`helix install --with-hooks\``);
+    // the checkout the hooks run was moved away: Claude Code would fail each one
+    const gone = join(tempDir(), 'moved', 'bin', 'helix');
+    writeFileSync(settings, JSON.stringify(full).replaceAll(join(REPO_ROOT, 'bin', 'helix'), gone));
+    expect(hooksRow()).toEqual({ row: `  ✗  hooks        ${settings} runs ${gone}, which does not exist: run \`helix install --with-hooks\``, status: 1 });
+  });
+
   it('a missing workflows folder is a failure; --fix says its mode, repairs, and reports what it fixed', () => {
     const cwd = tempDir();
     const home = tempDir();
@@ -137,7 +201,7 @@ describe('helix doctor (docs/contract/bash-interface.md §18)', () => {
     expect(missing.stdout).toContain(`\nWorkflows:\n  ✗  workflows    NOT FOUND at ${join(cwd, 'nowhere')}\n`);
     const fixed = helix(['doctor', '--fix'], { cwd, env: { HOME: home, HELIX_LIBRARY_ROOT: join(REPO_ROOT, 'workflows') } });
     expect(fixed.stdout).toContain(`\nRoot:     ${REPO_ROOT}\nMode:     --fix (will auto-repair)\n\n`);
-    expect(fixed.stdout).toMatch(/\n\nFixed: \d+ items repaired\nResult: /);
+    expect(fixed.stdout).toMatch(/\n\nFixed: \d+ items? repaired\nResult: /);
     expect(fixed.stdout).not.toContain('Hint:');
   });
 });

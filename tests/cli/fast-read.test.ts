@@ -128,6 +128,6 @@ describe('plain status and next', () => {
   it('next names the first ready execution bead; a positional or --help goes to the full CLI', () => {
     expect(helix(['next'], { cwd }).stdout).toBe('hx-00000002\n');
     expect(helix(['next', 'extra'], { cwd }).status).not.toBe(0);
-    expect(helix(['status', '--help'], { cwd }).stdout).toMatch(/^Usage:\n  helix run /);
+    expect(helix(['status', '--help'], { cwd }).stdout).toMatch(/^tracker counts, the active run, claimed beads and the last run\n\nUsage: helix status /);
   });
 });

@@ -12,6 +12,7 @@
 //   3 tokens and cost from structured output .. "build …" (run-state, status = what was sent)
 //   4 prompts on stdin, any size .............. "a 200 KB bead"
 //   5 root without IS_SANDBOX=1 ............... "claude as root …"
+//   6 helix stops only leftovers nobody runs .. "a background job the agent starts …"
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -164,6 +165,24 @@ for (const agent of ['codex', 'claude'] as const) {
       const first = bodyText(api.mainRequests(wire)[0]);
       expect(first.length).toBeGreaterThan(200_000);
       expect(first).toContain(tail);
+    });
+
+    it('a background job the agent starts in one step is still there in its next: helix stops only leftovers nobody runs (issue 31)', async () => {
+      const id = 'hx-e2e00003';
+      const p = new E2EProject(api, agent, { beads: [bead({ id, title: 'Use a server' })] });
+      const pid = join(p.home, 'server.pid');
+      const seen = join(p.home, 'server.seen');
+      api.script(wire, [
+        { shell: `setsid sh -c 'echo $$ > "${pid}"; while :; do echo serving; sleep 0.2; done' & echo started` },
+        // the agent's next step comes after helix's 2 s hold on pipe holders has passed
+        { shell: `sleep 5; if kill -0 "$(cat "${pid}")"; then echo alive > "${seen}"; else echo gone > "${seen}"; fi; ${p.helixShim} tracker close ${id}` },
+        { text: `Closed ${id}.` },
+      ]);
+      const r = await p.helix(['run', '--max-cycles', '1', '--no-auto-review', '--no-auto-align']);
+      expect(r.status).toBe(0);
+      // claude leaves a job its Bash started running, and helix must not stop it while claude runs;
+      // codex 0.171 ends a command's background jobs itself (measured with helix's watch switched off too)
+      expect(readFileSync(seen, 'utf8')).toBe(agent === 'claude' ? 'alive\n' : 'gone\n');
     });
   });
 }

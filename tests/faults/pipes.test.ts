@@ -62,7 +62,7 @@ describe('a reader that goes away', () => {
       if (c.reader === 'head -1') expect([expected, `${expected}${released}`]).toContain(line);
       else expect(line).toBe(`${expected}${released}`);
       if (c.args[0] === 'run') {
-        expect(p.runState()).toMatchObject({ stop_reason: 'error', interrupted_by: c.stream, current_issue: null });
+        expect(p.runState()).toMatchObject({ stop_reason: 'stopped', interrupted_by: c.stream, current_issue: null });
         // an attempt cut short counts as attempted; before the claim there was none
         const attempted = line.endsWith(released) ? 1 : 0;
         expect(log).toContain(`helix: ═══ run complete: ${attempted} attempted, 0 completed, 0 skipped, 0 tokens ═══\n`);

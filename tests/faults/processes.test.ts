@@ -158,6 +158,23 @@ describe('daemons an agent call leaves behind', () => {
     report({ group: 'processes', scenario: 'agent exits 0 at once, a setsid child that cleared its environment (env -i) holds stdout (HELIX_AGENT_TIMEOUT=20)', exit: String(run.status), bead: beadState(p.bead(TARGET)), processes: stillThere ? '1 (env -i hides it from the tag: not covered, see docs/agents.md)' : '0', recovery: '—', line: generic(lineMatching(run.stderr, /claude complete/), p.root) });
   });
 
+  it('a harness that exits at once leaving a setsid loop on the pipe its DDx reads to the end: the call ends with the harness, not at the timeout', async () => {
+    const p = new Project({ beads: [bead({ id: TARGET, labels: ['phase:build'] })] });
+    const marker = p.path('loop.pid');
+    // DDx (Go's exec.Cmd.Wait) reads its harness's output to the end, as `$(…)` does here
+    const harness = `setsid sh -c 'echo $$ > "${marker}.tmp"; mv "${marker}.tmp" "${marker}"; while :; do echo tick; sleep 0.2; done' & while [ ! -e "${marker}" ]; do :; done; echo harness done`;
+    const env = { ...ddxWrapper(p, `out=$(sh -c '${harness.replaceAll("'", "'\\''")}')`), HELIX_AGENT_TIMEOUT: '20' };
+    const run = p.helix(['run', '--summary', '--max-cycles', '1'], env);
+    const left = await processesLeft([pidIn(marker)]);
+    expect(pidIn(marker)).toBeGreaterThan(0);
+    expect(run.stderr).not.toMatch(/timeout after|rc=124/);
+    expect(run.stderr).toMatch(/claude complete \(rc=0, [0-9]s,/);
+    expect(run.status).toBe(0);
+    expect(p.bead(TARGET).status).toBe('closed');
+    expect(left.after).toBe(0);
+    report({ group: 'processes', scenario: 'the harness under DDx exits at once, its setsid loop holds the pipe DDx reads to the end (HELIX_AGENT_TIMEOUT=20)', exit: String(run.status), bead: beadState(p.bead(TARGET)), processes: left.text, recovery: '—', line: generic(lineMatching(run.stderr, /claude complete/), p.root) });
+  });
+
   it('a verify command that leaves a daemon: it is stopped when the verify call ends', async () => {
     const p = new Project({ beads: [bead({ id: TARGET, labels: ['phase:build'] })] });
     const marker = p.path('verify-daemon.pid');

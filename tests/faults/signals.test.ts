@@ -157,7 +157,7 @@ describe('signals at each phase of a cycle', () => {
             expect(after.status).toBe('open');
             for (const key of ['claimed-pid', 'claim-token', 'owner']) expect(after).not.toHaveProperty(key);
           }
-          if (phase.name !== 'before the claim') expect(p.runState()).toMatchObject({ stop_reason: 'error', interrupted_by: signal, current_issue: null });
+          if (phase.name !== 'before the claim') expect(p.runState()).toMatchObject({ stop_reason: 'stopped', interrupted_by: signal, current_issue: null });
           if (phase.name === 'during verification') expect(String(after.notes)).toContain('interrupted before verification finished');
         }
         report({

@@ -18,6 +18,9 @@ describe('Claude Code plugin', () => {
     expect(manifest.name).toBe('helix');
     expect(manifest.version).toBe(VERSION);
     expect(typeof manifest.description).toBe('string');
+    // `claude plugin validate` (2.1.332) warns without an author; it is the package's
+    expect(manifest.author).toEqual({ name: readJson('package.json').author });
+    expect(typeof readJson('package.json').author).toBe('string');
   });
 
   it('hooks/hooks.json is the installer\'s hook set with ${CLAUDE_PLUGIN_ROOT}/bin/helix', () => {

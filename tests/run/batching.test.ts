@@ -118,7 +118,7 @@ describe('direct-agent batching', () => {
     const r = p.helix(['run', '--summary', '--agent', 'claude', '--max-cycles', '1']);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain(`helix: queue drift detected for ${S1}; refusing stale completion`);
-    expect(r.stderr).toContain('helix: BLOCKERS (1 issues):');
+    expect(r.stderr).toContain('helix: BLOCKERS (1 issue):');
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['1', '1', '1']);
     expect(p.bead(S1)).toMatchObject({ status: 'open', 'spec-id': 'CHANGED' });
     expect(unclaimed(p.bead(S1))).toEqual([]);

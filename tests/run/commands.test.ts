@@ -49,7 +49,7 @@ describe('helix status', () => {
     // docs/contract/bash-interface.md §14.1; `Epic focus:` only when a run ended focused on an epic;
     // helix says when the cost leaves calls out (the stub's build and check report none)
     expect(r.stdout).toContain(
-      ['', 'Last Run:', '  Agent:       codex', '  Completed:   1 cycles', '  Attempted:   1 cycles', '  Tokens:      0', '  Cost unknown: 2 agent calls reported no cost (not in the cost above)', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, ''].join('\n'),
+      ['', 'Last Run:', '  Agent:       codex', '  Completed:   1 cycle', '  Attempted:   1 cycle', '  Tokens:      0', '  Cost unknown: 2 agent calls reported no cost (not in the cost above)', '  Stop reason: completed', `  Timestamp:   ${String(state.last_run)}`, ''].join('\n'),
     );
     expect(r.stdout).not.toContain('Epic focus:');
     expect(r.stdout).not.toContain('Active Run:');
@@ -71,13 +71,13 @@ describe('helix status', () => {
     });
     const before = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
     expect(Object.keys(before).sort()).toEqual(
-      ['active_run', 'current_cycle', 'ddx', 'injected_supervisory', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
+      ['active_run', 'current_cycle', 'ddx', 'injected_supervisory', 'last_limit', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
     );
     // docs/contract/bash-interface.md §14.2: last_stop_reason is a string, never null; run is {} without run-state
     expect(before).toMatchObject({ current_cycle: 0, running_bead: null, last_stop_reason: 'unknown', run: {}, active_run: null });
     // which DDx was found: the stub answers `ddx version` as v0.6.1, the `ddx agent` surface
     expect(before.ddx).toEqual({ version: 'v0.6.1', surface: 'agent', path: expect.stringMatching(/\/ddx$/), supported: true });
-    expect(before.tracker).toEqual({ total: 7, open: 6, in_progress: 1, closed: 0, ready: 5, blocked: 1 });
+    expect(before.tracker).toEqual({ total: 7, open: 6, in_progress: 1, closed: 0, ready: 5, blocked: 1, by_status: { open: 6, in_progress: 1 } });
     const parked = before.parked_beads as Array<Record<string, unknown>>;
     expect(parked.map((b) => [b.id, b.reason]).sort()).toEqual([
       ['hx-00000002', 'dep-blocked'],
@@ -97,6 +97,46 @@ describe('helix status', () => {
     const running = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
     expect(running.running_bead).toEqual({ id: 'hx-00000004', worker: 'helix', harness: 'unknown', claim_age_seconds: expect.any(Number), started_at: expect.any(String) });
     expect((running.running_bead as { claim_age_seconds: number }).claim_age_seconds).toBeGreaterThanOrEqual(3 * 3600 - 5);
+  });
+
+  it('counts every status: the lines add up to Total, DDx\'s proposed, blocked and cancelled included', () => {
+    const p = new Project({
+      beads: [
+        bead({ id: 'hx-00000001' }), bead({ id: 'hx-00000002' }), bead({ id: 'hx-00000003', status: 'closed' }),
+        bead({ id: 'hx-00000004', status: 'cancelled' }), bead({ id: 'hx-00000005', status: 'cancelled' }), bead({ id: 'hx-00000006', status: 'proposed' }),
+        bead({ id: 'hx-00000007', status: 'blocked' }), bead({ id: 'hx-00000008', status: 'in_progress', owner: 'someone' }),
+      ],
+    });
+    const text = p.helix(['status']).stdout;
+    expect(text).toContain(['Tracker:', '  Total:   8', '  Open:    2', '  Closed:  1', '  Ready:   2', '  Blocked: 0', '  Other:   1 in progress, 1 proposed, 1 marked blocked, 2 cancelled', ''].join('\n'));
+    const json = JSON.parse(p.helix(['status', '--json']).stdout) as { tracker: { total: number; by_status: Record<string, number> } };
+    expect(json.tracker.by_status).toEqual({ open: 2, closed: 1, cancelled: 2, proposed: 1, blocked: 1, in_progress: 1 });
+    expect(Object.values(json.tracker.by_status).reduce((a, b) => a + b, 0)).toBe(json.tracker.total);
+  });
+
+  it('a bead parked for several reasons is listed once: the skipped bead a run parked (label blocked, a retry time) is retry-parked', () => {
+    const p = new Project({
+      beads: [
+        bead({ id: 'hx-00000001' }),
+        bead({ id: 'hx-00000002', labels: ['helix', 'blocked'], 'work-retry-after': '2999-01-01T00:00:00Z' }),
+        bead({ id: 'hx-00000003', labels: ['blocked'], dependencies: ['hx-00000001'] }),
+      ],
+    });
+    const parked = (JSON.parse(p.helix(['status', '--json']).stdout) as { parked_beads: Array<{ id: string; reason: string }> }).parked_beads;
+    expect(parked.map((b) => [b.id, b.reason]).sort()).toEqual([['hx-00000002', 'retry-parked'], ['hx-00000003', 'dep-blocked']]);
+    expect(p.helix(['status']).stdout).toContain('Parked (until; `helix tracker unpark <id>` clears):\n  hx-00000002  2999-01-01T00:00:00Z\n');
+  });
+
+  it('after a run that stopped on a limit: Stop reason says which limit and when it resets', () => {
+    const p = new Project({
+      beads: [bead({ id: 'hx-000000aa' })],
+      script: { executeBeadHelp: false, responses: [{ when: 'implementation', turnFailed: 'rate limit exceeded: Rate limit reached on tokens per min (TPM). Please try again in 1200s.', exit: 1 }] },
+    });
+    expect(p.helix(['run', '--summary', '--agent', 'codex', '--max-wait', '0']).status).toBe(20);
+    const json = JSON.parse(p.helix(['status', '--json']).stdout) as { last_limit: { resets_at: string } };
+    expect(json.last_limit).toMatchObject({ agent: 'codex', kind: 'rate', resets_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(Date.parse(json.last_limit.resets_at) - Date.now()).toBeGreaterThan(15 * 60_000);
+    expect(p.helix(['status']).stdout).toContain(`  Stop reason: limit (codex rate limit, resets at ${json.last_limit.resets_at})\n`);
   });
 
   it('--json after a run carries the run state and stop reason', () => {

@@ -32,7 +32,7 @@ describe('backoff to a block', () => {
       expect(r.status).toBe(0);
       expect(p.buildCalls().map((x) => x.id)).toEqual(['hx-000000aa', 'hx-000000aa', 'hx-000000aa', 'hx-000000aa', 'hx-000000bb']);
       expect(r.stderr).toMatch(new RegExp(`^helix: \\[\\d\\d:\\d\\d:\\d\\d\\] BLOCKED hx-000000aa ${c.blocked}$`, 'm'));
-      expect(r.stderr).toContain('helix: BLOCKERS (1 issues):');
+      expect(r.stderr).toContain('helix: BLOCKERS (1 issue):');
       expect(r.stderr).toContain(`helix:   hx-000000aa — ${c.reason}\nhelix:     Stubborn bead\n`);
       // the long form goes with the other modes
       const quiet = new Project({ beads: [bead({ id: 'hx-000000aa' })], script: { responses: [1, 2, 3, 4].map(() => ({ when: 'execute-bead', ...c.response })) } });

@@ -21,7 +21,7 @@ const SUMMARY_LINES = [
   new RegExp(`^helix: ${T} \\w+ complete \\(rc=-?\\d+, \\d+s, \\d+ tokens\\) — log L\\d+–L\\d+ in ${LOG}$`),
   new RegExp(`^helix: ${T} \\w+ complete \\(rc=-?\\d+, \\d+s, \\d+ tokens, \\$[\\d.]+\\) — log L\\d+–L\\d+ in ${LOG}$`),
   /^helix: stopping after check returned [A-Z]+$/,
-  /^helix: BLOCKERS \(\d+ issues\):$/,
+  /^helix: BLOCKERS \((1 issue|\d+ issues)\):$/,
   /^helix: {3}hx-\w+ — .+$/,
   /^helix: {5}.+$/,
   new RegExp(`^helix: blocker report written to /\\S+/\\.helix-logs/blockers-\\d{8}-\\d{6}\\.md$`),

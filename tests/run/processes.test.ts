@@ -41,7 +41,7 @@ describe('a run in progress', () => {
     expect(released.status).toBe('open');
     for (const key of CLAIM_KEYS) expect(released).not.toHaveProperty(key);
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
-    expect(p.runState()).toMatchObject({ stop_reason: 'error', current_issue: null });
+    expect(p.runState()).toMatchObject({ stop_reason: 'stopped', interrupted_by: 'SIGTERM', current_issue: null });
     const agent = markerOf(marker);
     await waitUntil(() => !pidAlive(agent.pid) && !pidAlive(agent.childPid as number), 'the agent and its child to die', 10_000);
   });
@@ -149,11 +149,12 @@ describe('start / stop', () => {
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
   });
 
-  it('start refuses while a run is active', () => {
+  it('start refuses while a run is active, with the exit code run gives (2)', () => {
     const p = new Project();
     writeFileSync(join(p.root, '.ddx', 'helix.pid'), `${process.pid} 2026-01-01T00:00:00Z\n`);
+    expect(p.helix(['run']).status).toBe(2);
     const r = p.helix(['start']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toBe(`helix: run already active (pid=${process.pid}). Use 'helix stop' first.\n`);
   });
 
@@ -182,6 +183,10 @@ describe('start / stop', () => {
     const stopped = p.helix(['stop']);
     expect(stopped.status).toBe(0);
     expect(stopped.stderr).toBe(`helix: stopped (pid=${pid})\n`);
+    // recorded as stopped, not as an error: in run-state, in the event log, in status
+    expect(p.runState()).toMatchObject({ stop_reason: 'stopped', interrupted_by: 'SIGTERM' });
+    expect(p.helix(['log']).stdout).toMatch(/ stop reason=stopped exit=143 /);
+    expect(p.helix(['status']).stdout).toContain('  Stop reason: stopped (SIGTERM)\n');
     expect(pidAlive(pid)).toBe(false);
     expect(existsSync(join(p.root, '.ddx', 'helix.pid'))).toBe(false);
     expect(p.bead('hx-000000aa').status).toBe('open');

@@ -5,7 +5,6 @@ import { type CommandContext, type CommonOptions, type HelixCommand, finishWith,
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('build').alias('implement').description('one bounded implementation pass on one execution-ready bead'))
-    .withGeneralUsage()
     .argument('[selector]', 'bead id, id suffix or title words (default: the first ready bead)')
     .action(async (selector: string | undefined, o: CommonOptions) => {
       const { buildOnce } = await import('../../supervisor/shell/commands.js');

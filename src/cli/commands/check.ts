@@ -5,7 +5,6 @@ import { type CommandContext, type CommonOptions, type HelixCommand, finishWith,
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('check').description('run the check action and print its answer (exit 0 when it names a NEXT_ACTION)'))
-    .withGeneralUsage()
     .argument('[scope]', 'scope to check', 'repo')
     .action(async (scope: string, o: CommonOptions) => {
       const { checkOnce } = await import('../../supervisor/shell/commands.js');

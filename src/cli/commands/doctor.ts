@@ -3,11 +3,11 @@
 // and exits with the code the library decides.
 import type { DoctorFacts, DoctorRow } from '../../supervisor/shell/doctor.js';
 import type { CommandResult } from '../../supervisor/shell/output.js';
-import { type CommandContext, type HelixCommand, finishWith, printJson, withCommonFlags } from '../program.js';
+import { type CommandContext, type HelixCommand, NO_AGENT_FLAGS, finishWith, printJson, withCommonFlags } from '../program.js';
+import { plural } from '../../numbers.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withCommonFlags(program.command('doctor').description('tracker integrity, tools on PATH, skill links'))
-    .withGeneralUsage()
+  withCommonFlags(program.command('doctor').description('tracker integrity, tools on PATH, skill links'), NO_AGENT_FLAGS)
     .option('--fix', 'repair the tracker file (after a backup) and helix\'s own skill links')
     .option('--json', 'JSON report')
     .action(async (o: { fix?: boolean; json?: boolean }) => finishWith(ctx.io, await doctorRun(ctx, { fix: Boolean(o.fix), json: Boolean(o.json) })));
@@ -38,7 +38,7 @@ function reportLines(facts: DoctorFacts, rows: DoctorRow[], marks: { ok: number;
   const lines = ['HELIX Doctor', '============', '', `Version:  helix ${facts.version}`, `Root:     ${facts.helixRoot.replace(/\/$/, '')}`];
   if (facts.fix) lines.push('Mode:     --fix (will auto-repair)');
   lines.push(...rows.flatMap(rowLines), '');
-  if (fixed > 0) lines.push(`Fixed: ${fixed} items repaired`);
+  if (fixed > 0) lines.push(`Fixed: ${plural(fixed, 'item')} repaired`);
   if (marks.fail > 0) {
     lines.push(`Result: ${marks.ok} ok, ${marks.warn} warnings, ${marks.fail} FAILURES`);
     if (!facts.fix) lines.push('Hint: run "helix doctor --fix" to auto-repair');

@@ -2,7 +2,7 @@
 // what a hook needs, and a hook exits 0 with nothing harmful on stdout whatever goes wrong, so it
 // can never block an edit.
 import { HelixError } from '../../errors.js';
-import { type CommandContext, type HelixCommand, withCommonFlags } from '../program.js';
+import { type CommandContext, type HelixCommand, NO_AGENT_FLAGS, withCommonFlags } from '../program.js';
 
 const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'stop', 'subagent-stop'] as const;
 
@@ -12,6 +12,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
       .command('hook')
       .description('Claude Code hooks: session-start | pre-tool-use | stop | subagent-stop (reads the hook JSON on stdin; never blocks)')
       .argument('<event>', HOOK_EVENTS.join(' | ')),
+    NO_AGENT_FLAGS,
   ).action(async (event: string) => {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
       throw new HelixError('error', `helix hook: unknown event: ${event} (expected one of ${HOOK_EVENTS.join(', ')})`);

@@ -10,15 +10,20 @@ interface InstallOptions extends CommonOptions {
 }
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withCommonFlags(
+  const command = withCommonFlags(
     program
       .command('install')
       .description('link the helix skills into ~/.agents, ~/.claude and ~/.codex and write ~/.local/bin/helix')
       .option('--uninstall', 'remove the links into this checkout, the launcher (when ours) and the hooks')
       .option('--with-hooks', "also merge the helix hooks into Claude Code's settings.json (after a backup)"),
-  ).action(async (_options: InstallOptions, command: HelixCommand) => {
+    ['dryRun'],
+  );
+  // here --dry-run shows the installer's plan: no agent is involved
+  const dryRun = command.options.find((option) => option.long === '--dry-run');
+  if (dryRun) dryRun.description = 'print what would be linked, written and removed; change nothing';
+  command.action(async (_options: InstallOptions, self: HelixCommand) => {
     // The common flags are also the program's, so commander may file --dry-run under either.
-    const options = command.optsWithGlobals<InstallOptions>();
+    const options = self.optsWithGlobals<InstallOptions>();
     const { runInstallScript } = await import('../../installer/install-script.js');
     let status: number;
     try {

@@ -2,8 +2,8 @@
 // parse flags, open the store (lazy import of src/memory), print one JSON document on stdout.
 import { Option } from 'commander';
 import { HelixError } from '../../errors.js';
-import { type NumberBounds, parseNumber } from '../../numbers.js';
-import { type CommandContext, printJson, withCommonFlags, type HelixCommand } from '../program.js';
+import { type NumberBounds, parseNumber, plural } from '../../numbers.js';
+import { type CommandContext, NO_AGENT_FLAGS, printJson, withCommonFlags, type HelixCommand } from '../program.js';
 
 type Store = import('../../memory/index.js').MemoryStore;
 
@@ -30,7 +30,7 @@ function printList(io: CommandContext['io'], rows: Array<Record<string, unknown>
     const detail = 'reason' in r ? `archived ${String(r.archived_at).slice(0, 10)}: ${r.reason}` : `${Math.round(Number(r.effectiveness) * 100)}% of ${Number(r.helped) + Number(r.failed)} uses`;
     io.stdout(`${String(r.name).padEnd(50)} ${String(r.type).padEnd(8)} ${detail.padEnd(28)} ${cut(r.trigger, 70)}\n`);
   }
-  io.stdout(`${rows.length} ${rows.length === 1 ? 'memory' : 'memories'}\n`);
+  io.stdout(`${plural(rows.length, 'memory', 'memories')}\n`);
 }
 
 /** `show` for a person: the memory's fields, files, edges and archived versions. */
@@ -100,10 +100,10 @@ function tasksList(text: string) {
 type Sub = (name: string, description: string) => HelixCommand;
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  const memory = withCommonFlags(program.command('memory'))
+  const memory = withCommonFlags(program.command('memory'), NO_AGENT_FLAGS)
     .description('the memory store: failures and patterns ranked by relevance, effectiveness and recency')
     .addOption(new Option('--db <path>', 'database file (default: HELIX_DB_PATH, else .helix/helix.db in the project)'));
-  const sub: Sub = (name, description) => withCommonFlags(memory.command(name).description(description));
+  const sub: Sub = (name, description) => withCommonFlags(memory.command(name).description(description), NO_AGENT_FLAGS);
   // in the order `helix memory --help` lists them
   memoryCommands(sub, ctx);
   learningCommands(sub, ctx);

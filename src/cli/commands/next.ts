@@ -2,12 +2,11 @@
 // (docs/contract/bash-interface.md §17).
 import type { CommandResult } from '../../supervisor/shell/output.js';
 // common.js, not program.js: src/cli/plain.ts runs nextRun without loading commander
-import { type CommandContext, finishWith, warnIfDamaged, withCommonFlags } from '../common.js';
+import { type CommandContext, NO_AGENT_FLAGS, finishWith, warnIfDamaged, withCommonFlags } from '../common.js';
 import type { HelixCommand } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withCommonFlags(program.command('next').description('print the first ready execution bead id, or "no ready issues"'))
-    .withGeneralUsage()
+  withCommonFlags(program.command('next').description('print the first ready execution bead id, or "no ready issues"'), NO_AGENT_FLAGS)
     .action(async () => finishWith(ctx.io, await nextRun(ctx)));
 }
 

@@ -4,10 +4,12 @@ import { HelixError } from '../../errors.js';
 import { unknownRunOption } from '../../supervisor/text/lines.js';
 import { type RunFlags, baseOptions, capSettings, withRunFlags } from '../agent-flags.js';
 import { type CommandContext, type HelixCommand, finishWith, withCommonFlags } from '../program.js';
+import { RUN_HELP } from '../usage.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withRunFlags(withCommonFlags(program.command('run').description('the bounded supervisor loop: claim, delegate, verify, close or back off, then check')))
-    .withGeneralUsage()
+    .withHelpSection(RUN_HELP)
+    .usage('[options]')
     .argument('[unexpected...]')
     .action(async (unexpected: string[], o: RunFlags) => {
       if (unexpected.length > 0) throw new HelixError('error', unknownRunOption('run', unexpected[0] as string));

@@ -4,7 +4,7 @@ import { type RunFlags, baseOptions, withRunFlags } from '../agent-flags.js';
 import { type CommandContext, type HelixCommand, finishWith, withCommonFlags } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withRunFlags(withCommonFlags(program.command('start').description('run `helix run` in the background with a pid file'))).withGeneralUsage().action(async (o: RunFlags) => {
+  withRunFlags(withCommonFlags(program.command('start').description('run `helix run` in the background with a pid file'))).action(async (o: RunFlags) => {
     // The background run is a --summary run with start's own flags.
     const given = process.argv.slice(process.argv.indexOf('start') + 1);
     const args = given.includes('--summary') || given.includes('-s') ? given : ['--summary', ...given];

@@ -2,12 +2,11 @@
 // (docs/contract/cli.md §10; the layouts are docs/contract/bash-interface.md §14).
 import type { CommandResult } from '../../supervisor/shell/output.js';
 // common.js, not program.js: src/cli/plain.ts runs statusRun without loading commander
-import { type CommandContext, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../common.js';
+import { type CommandContext, NO_AGENT_FLAGS, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../common.js';
 import type { HelixCommand } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withCommonFlags(program.command('status').description('tracker counts, the active run, claimed beads and the last run'))
-    .withGeneralUsage()
+  withCommonFlags(program.command('status').description('tracker counts, the active run, claimed beads and the last run'), NO_AGENT_FLAGS)
     .option('--json', 'JSON document (docs/contract/cli.md §10 keys)')
     .action(async (o: { json?: boolean }) => finishWith(ctx.io, await statusRun(ctx, { json: o.json })));
 }

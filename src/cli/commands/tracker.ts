@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { EXIT, HelixError } from '../../errors.js';
 import { parseNumber } from '../../numbers.js';
-import { type CommandContext, type HelixCommand, printJson, withCommonFlags } from '../program.js';
+import { type CommandContext, type HelixCommand, NO_AGENT_FLAGS, printJson, withCommonFlags } from '../program.js';
 import { blockedText, formatBeads, readyText } from '../tracker-read.js';
 
 type Bead = import('../../tracker/index.js').Bead;
@@ -104,11 +104,11 @@ function listFlag(value: string | string[] | undefined): string[] {
 }
 
 function sub(parent: Command, name: string, description: string): Command {
-  return withCommonFlags(parent.command(name).description(description));
+  return withCommonFlags(parent.command(name).description(description), NO_AGENT_FLAGS);
 }
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  const tracker = withCommonFlags(program.command('tracker').description('Manage beads (the built-in tracker, ddx bead-compatible)'));
+  const tracker = withCommonFlags(program.command('tracker').description('Manage beads (the built-in tracker, ddx bead-compatible)'), NO_AGENT_FLAGS);
   registerBeadCommands(tracker, ctx);
   registerQueries(tracker, ctx);
   registerDependencies(tracker, ctx);

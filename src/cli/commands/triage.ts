@@ -2,7 +2,7 @@
 // (docs/contract/bash-interface.md §13); its help is the create help.
 import { HelixError } from '../../errors.js';
 import { titleRequired } from '../../supervisor/text/lines.js';
-import { type CommandContext, type HelixCommand, withCommonFlags } from '../program.js';
+import { type CommandContext, type HelixCommand, NO_AGENT_FLAGS, withCommonFlags } from '../program.js';
 import { createFromFlags, withCreateFlags } from './tracker.js';
 
 /** Build, deploy and iterate work is buildable; anything else a triaged bead is not, unless told (§13.1). */
@@ -38,7 +38,7 @@ function triageFields(o: Record<string, string | string[] | boolean | undefined>
 }
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
-  withTriageFlags(withCreateFlags(withCommonFlags(program.command('triage').description('Create a new bead')), { titleOptional: true })).action(
+  withTriageFlags(withCreateFlags(withCommonFlags(program.command('triage').description('Create a new bead'), NO_AGENT_FLAGS), { titleOptional: true })).action(
     async (title: string | undefined, o: Record<string, string | string[] | boolean | undefined>) => {
       if (!title) throw new HelixError('error', titleRequired);
       const bead = await createFromFlags(ctx, title, triageFields(o));

@@ -21,7 +21,8 @@ import { line, stop } from './steps.js';
 import { afterUnavailable } from './unavailable.js';
 import { failureCategory, velocityVerdict } from './typed-stops.js';
 
-export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit' | 'setup';
+/** `stopped`: a signal or a lost reader ended the run (`helix stop`, Ctrl-C); run-state's `interrupted_by` says which. */
+export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit' | 'setup' | 'stopped';
 export type DrainAction = 'design' | 'polish' | 'align' | 'backfill';
 export type ActionPurpose = 'drain' | 'pre-stop' | 'periodic';
 
@@ -267,7 +268,7 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
 
     case 'interrupted':
       return {
-        state: { ...state, attempted: state.attempted + (event.attemptInFlight ? 1 : 0), stop: { exitCode: event.exitCode, reason: 'error' } },
+        state: { ...state, attempted: state.attempted + (event.attemptInFlight ? 1 : 0), stop: { exitCode: event.exitCode, reason: 'stopped' } },
         effects: [],
       };
 

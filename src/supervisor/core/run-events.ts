@@ -24,7 +24,7 @@ export interface SpendFields {
 
 /** Every event type and its own fields (docs/events.md describes each). */
 export type EventBody =
-  | { type: 'run_start'; pid: number; ready: number; agent: string; root: string }
+  | { type: 'run_start'; pid: number; ready: number; open?: number; agent: string; root: string }
   | { type: 'claim'; bead: string; attempt: number }
   | { type: 'dispatch'; bead: string | null; action: string; agent: string; model: string | null; effort: string | null }
   | { type: 'agent_done'; bead: string | null; action: string; agent: string; rc: number; seconds: number; tokens: number; cost_usd: number | null }

@@ -9,6 +9,7 @@ import { EXIT, isHelixError } from '../../errors.js';
 import { isPidAlive } from '../../tracker/index.js';
 import { activeRun, handOverPidFile, readPidFile, removeStalePidFile, reservePidFile } from './mutex.js';
 import { openStore } from './project.js';
+import { assertGitWorkTree } from './git.js';
 import { BACKGROUND } from '../text/lines.js';
 import type { CommandResult } from './output.js';
 import { readRunState } from './run-state.js';
@@ -32,6 +33,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boo
  * before it was spawned, cancels it.
  */
 export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runArgs: string[]): Promise<CommandResult> {
+  assertGitWorkTree(cwd); // before the pid file, the log folder or the run exist
   const { root, store } = openStore(cwd, env);
   let child: ChildProcess | undefined;
   let stopped = false;
@@ -45,7 +47,8 @@ export async function startBackground(cwd: string, env: NodeJS.ProcessEnv, runAr
     try {
       reservePidFile(store.dir);
     } catch (error) {
-      if (isHelixError(error) && error.kind === 'runActive') return { exitCode: EXIT.error, stderr: [BACKGROUND.alreadyActive(activeRun(store.dir)?.pid ?? 0)] };
+      // the exit of `helix run` against a live run (docs/contract/cli.md §4), so a script tells the two cases apart alike
+      if (isHelixError(error) && error.kind === 'runActive') return { exitCode: EXIT.runActive, stderr: [BACKGROUND.alreadyActive(activeRun(store.dir)?.pid ?? 0)] };
       throw error;
     }
     await signalsDelivered();

@@ -94,10 +94,18 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
   const startedAt = new Date();
   const record = new RunRecord(eventLogPath(output.logName), runIdOf(output.logName), options.env, session.root, () => new Date(), (line) => output.line(line.level, line.text));
   try {
+    const { beads } = session.store.read();
+    // a new project: the run still asks the check (docs/contract/bash-interface.md §2.11), and says so first
+    if (beads.length === 0) {
+      const empty = RUN.emptyBacklog(session.store.file);
+      output.line(empty.level, empty.text);
+    }
     memory = options.memory ?? (options.openMemory ? await options.openMemory(session.root, (line) => output.always(line)) : undefined);
     writeRunState(session.store.dir, { memory_status: memory ? 'on' : options.openMemory ? 'unavailable' : 'off' });
-    const { beads } = session.store.read();
-    await record.record({ type: 'run_start', pid: process.pid, ready: readyBeads(beads, { execution: true, held: session.store.leased() }).length, agent: session.plan.primary.agent, root: session.root });
+    const ready = readyBeads(beads, { execution: true, held: session.store.leased() }).length;
+    // `open`: the backlog the run may reach (`helix log -f`'s bead n of m), not only what is ready now
+    const open = beads.filter((b) => b.status === 'open' || b.status === 'in_progress').length;
+    await record.record({ type: 'run_start', pid: process.pid, ready, open, agent: session.plan.primary.agent, root: session.root });
     supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal, record, startedAt });
     outcome = { value: await supervisor.run() };
   } catch (error) {
@@ -117,7 +125,7 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     output.always(RUN.interrupted(interrupt.what, released));
     detail = RUN.interrupted(interrupt.what, released);
     exitCode = interrupt.exitCode;
-    reason = 'error';
+    reason = 'stopped';
     interruptedBy = interrupt.cause;
   } else {
     const error = outcome.error;

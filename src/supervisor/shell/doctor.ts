@@ -11,10 +11,12 @@ import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../errors.js';
 import { helixVersion } from '../../version.js';
+import { plural } from '../../numbers.js';
 import { type DdxInstall, describeDdx, detectDdx } from '../../agents/ddx-surface.js';
 import { findOnPath } from '../../agents/discovery.js';
 import { claudeRootWarning, claudeWouldRefuse } from '../../agents/sandbox.js';
 import { type LauncherState, type SkillLink, type SkillLinkRepair, inspectLauncher, inspectSkillLinks, repairSkillLinks } from '../../installer/skill-links.js';
+import { type HookEntries, inspectHookEntries } from '../../installer/hook-entries.js';
 import { BeadStore, type DoctorReport, type FixResult, claimAge, diagnose, fixStore, linkNote, orphanThresholdSec, trackerDir } from '../../tracker/index.js';
 import { libraryRoot } from '../text/prompts.js';
 
@@ -55,6 +57,8 @@ export interface DoctorFacts {
   launcher: { path: string; state: LauncherState };
   /** What --fix did to the links (links it left alone are not listed). */
   repaired: SkillLinkRepair[];
+  /** The helix hooks in Claude Code's settings.json (`helix install --with-hooks`). */
+  hooks: HookEntries;
 }
 
 export interface DoctorOptions {
@@ -105,6 +109,7 @@ export async function gatherDoctorFacts(options: DoctorOptions): Promise<DoctorF
     skillLinks: inspectSkillLinks(linkOptions),
     launcher: inspectLauncher(linkOptions),
     repaired: repairs.filter((r) => r.action !== 'left'),
+    hooks: inspectHookEntries(linkOptions),
   };
 }
 
@@ -143,7 +148,7 @@ export function doctorRows(facts: DoctorFacts): DoctorRow[] {
   section('Tracker:');
   const { tracker, fixed } = facts;
   if (!facts.trackerPresent) check('warn', facts.trackerFile, 'no tracker in this directory');
-  else if (tracker.healthy) check('ok', facts.trackerFile, `${tracker.total} beads`);
+  else if (tracker.healthy) check('ok', facts.trackerFile, plural(tracker.total, 'bead'));
   else {
     check('fail', facts.trackerFile, `${tracker.problems.length} damaged line(s), ${tracker.dangling.length} dangling dependency(ies), ${tracker.cycles.length} cycle(s), ${tracker.stale_claims.length} stale claim(s)`);
     for (const p of tracker.problems) detail(`       line ${p.line}: ${p.kind}: ${p.detail}`);
@@ -164,7 +169,30 @@ export function doctorRows(facts: DoctorFacts): DoctorRow[] {
   for (const l of facts.skillLinks.filter((x) => x.state !== 'ok')) detail(`       ${l.state}: ${l.target}${l.pointsTo ? ` -> ${l.pointsTo}` : ''}`);
   for (const rep of facts.repaired) detail(`       ${rep.action}: ${rep.target}`);
   check(facts.launcher.state === 'ok' ? 'ok' : 'warn', 'launcher', `${facts.launcher.path} (${facts.launcher.state})`);
+
+  section('Claude Code hooks:');
+  const [mark, detailText] = hookRow(facts.hooks);
+  check(mark, 'hooks', detailText);
   return rows;
+}
+
+/** The hooks row: optional (the plugin brings its own), a failure only when Claude Code would run a launcher that is gone. */
+function hookRow(hooks: HookEntries): [Mark, string] {
+  const again = 'run `helix install --with-hooks`';
+  switch (hooks.state) {
+    case 'none':
+      return ['warn', `none in ${hooks.settings} (optional: \`helix install --with-hooks\` adds them; \`claude --plugin-dir\` brings its own)`];
+    case 'ok':
+      return ['ok', `${hooks.count} in ${hooks.settings}`];
+    case 'incomplete':
+      return ['warn', `${hooks.settings} lacks ${hooks.missing.join(', ')} (an older install): ${again}`];
+    case 'other':
+      return ['warn', `${hooks.settings} runs another checkout's ${hooks.helix}: ${again} to use this one`];
+    case 'broken':
+      return ['fail', `${hooks.settings} runs ${hooks.helix}, which does not exist: ${again}`];
+    case 'unreadable':
+      return ['warn', `cannot read the hooks: ${hooks.why}`];
+  }
 }
 
 /** How many checks of each mark the rows hold (the `Result:` line). */
@@ -192,15 +220,17 @@ export function doctorJson(facts: DoctorFacts) {
     launcher: facts.launcher,
     fixed: facts.fixed ?? null,
     repaired: facts.repaired,
+    hooks: facts.hooks,
   };
 }
 
 /**
  * Damaged tracker lines: exit 6 (malformed store). Otherwise the text report fails (exit 1) on any
- * failed check; the JSON one on an unhealthy tracker or missing and broken skill links.
+ * failed check; the JSON one on an unhealthy tracker, missing and broken skill links, or hooks
+ * that run a launcher that is gone.
  */
 export function doctorExitCode(facts: DoctorFacts, json: boolean): number {
   if (facts.tracker.problems.length > 0) return EXIT.malformedStore;
-  if (json) return !facts.tracker.healthy || badLinks(facts).length > 0 ? EXIT.error : EXIT.ok;
+  if (json) return !facts.tracker.healthy || badLinks(facts).length > 0 || facts.hooks.state === 'broken' ? EXIT.error : EXIT.ok;
   return countMarks(doctorRows(facts)).fail > 0 ? EXIT.error : EXIT.ok;
 }

@@ -4,6 +4,21 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { HelixError } from '../../errors.js';
+
+/**
+ * The guard before any effect of a command that calls agents (docs/contract/cli.md §4): outside a
+ * git work tree there is no project for an agent to change, nothing to diff, review or land, and
+ * the tracker would be made in whatever folder this is. One line and exit 23; nothing created.
+ */
+export function assertGitWorkTree(cwd: string): void {
+  const r = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd, encoding: 'utf8' });
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    throw new HelixError('missingTool', 'helix: git not found on PATH: helix runs agents only inside a git repository (install git); nothing was changed');
+  }
+  if (r.status === 0 && r.stdout.trim() === 'true') return;
+  throw new HelixError('notInGitWorkTree', `helix: ${cwd} is not inside a git work tree: run helix in your project's repository (or \`git init\` here first); nothing was created and no agent was called`);
+}
 
 /** The commit HEAD names; undefined on an unborn HEAD or outside a repository. */
 export function gitHead(root: string): string | undefined {

@@ -7,6 +7,7 @@ import { type BeadStore, lockTimeoutMs, orphanThresholdSec } from '../../tracker
 import { defaultSettings } from '../core/policy.js';
 import { SETUP } from '../text/setup.js';
 import { openStore } from './project.js';
+import { assertGitWorkTree } from './git.js';
 
 export { openStore } from './project.js';
 import type { BuildPath } from '../core/dispatch.js';
@@ -54,6 +55,8 @@ export function buildPathFor(ddx: DdxInstall | undefined, env: NodeJS.ProcessEnv
 }
 
 export async function prepareSession(cwd: string, env: NodeJS.ProcessEnv, flags: SessionFlags, needsTools = true, signal?: AbortSignal): Promise<Session> {
+  // a dry run too: what it would show is a command the real one refuses to run here
+  assertGitWorkTree(cwd);
   checkNumericEnvironment(env);
   const { root, store } = openStore(cwd, env);
   const isOnPath = (program: string) => findOnPath(program, env) !== undefined;

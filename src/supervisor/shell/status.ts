@@ -8,8 +8,10 @@ import { isPidAlive } from '../../tracker/process.js';
 import { blockedBeads, retryAfterOf, statusCounts } from '../../tracker/ready.js';
 import { orphanThresholdSec, staleClaims } from '../../tracker/stale.js';
 import type { BeadStore } from '../../tracker/store.js';
+import { readFileSync } from 'node:fs';
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
+import { parseEvents } from './events.js';
 import type { StatusReport } from '../text/status.js';
 
 /** Labels of the beads review, alignment and acceptance checks file (docs/contract/bash-interface.md §14.2). */
@@ -46,6 +48,46 @@ const cycleNumber = (value: unknown): number | null => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   return Number.isInteger(n) ? n : null;
 };
+
+/** Beads of each status the file holds (DDx's `proposed`, `blocked`, `cancelled` and any other included). */
+function beadsByStatus(beads: Bead[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const b of beads) {
+    const status = typeof b.status === 'string' && b.status ? b.status : 'unknown';
+    counts[status] = (counts[status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * Why a bead is parked, when several reasons hold, the one to show (one entry a bead): a dead
+ * claim first (it holds the bead), then a cool-down (it has a time), then a dependency, then the
+ * `blocked` label a skipped bead keeps.
+ */
+const PARK_ORDER: readonly StatusReport['parked_beads'][number]['reason'][] = ['orphaned-claim', 'retry-parked', 'dep-blocked', 'skipped'];
+
+function onePerBead(parked: StatusReport['parked_beads']): StatusReport['parked_beads'] {
+  const chosen = new Map<string, StatusReport['parked_beads'][number]>();
+  for (const entry of parked) {
+    const held = chosen.get(entry.id);
+    if (!held || PARK_ORDER.indexOf(entry.reason) < PARK_ORDER.indexOf(held.reason)) chosen.set(entry.id, entry);
+  }
+  return [...chosen.values()];
+}
+
+/** The last run's last `limit` event, when that run stopped on a limit: which agent, and when it resets. */
+function lastLimit(run: Record<string, unknown>): StatusReport['last_limit'] {
+  if (run.stop_reason !== 'limit' || typeof run.events !== 'string') return null;
+  let text: string;
+  try {
+    text = readFileSync(run.events, 'utf8');
+  } catch {
+    return null;
+  }
+  const limit = parseEvents(text).events.filter((e) => e.type === 'limit').pop();
+  if (limit?.type !== 'limit') return null;
+  return { agent: limit.agent, kind: limit.kind, resets_at: limit.resets_at, detail: limit.detail };
+}
 
 const ageSeconds = (now: Date, iso: unknown) => {
   const t = timeOf(iso);
@@ -106,10 +148,11 @@ export function buildStatus(
           started_at: typeof runningBead['claimed-at'] === 'string' ? runningBead['claimed-at'] : null,
         }
       : null,
-    parked_beads: parked,
+    parked_beads: onePerBead(parked),
     injected_supervisory: supervisory,
     last_stop_reason: typeof run.stop_reason === 'string' && run.stop_reason ? run.stop_reason : 'unknown',
-    tracker: statusCounts(beads),
+    last_limit: lastLimit(run),
+    tracker: { ...statusCounts(beads), by_status: beadsByStatus(beads) },
     run,
     active_run: active,
     memory,

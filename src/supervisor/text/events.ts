@@ -2,12 +2,16 @@
 // a follower shows beside each — bead n of m, elapsed, spend, the event. Pure: the shell reads
 // the file (shell/log.ts).
 import type { HelixEvent } from '../core/run-events.js';
+import { plural } from '../../numbers.js';
 
 /** What a reader knows of a run after some of its events. */
 export interface RunProgress {
   startedAt: number | undefined;
-  /** Beads ready when the run started (the m of "bead n of m"). */
-  ready: number;
+  /**
+   * The beads open or in progress when the run started (the m of "bead n of m"): beads blocked by a
+   * dependency become ready as the run closes it. Logs older than the `open` field give the ready count.
+   */
+  backlog: number;
   /** Distinct beads claimed so far (the n). */
   claimed: string[];
   costUsd: number;
@@ -17,12 +21,12 @@ export interface RunProgress {
   stopped: boolean;
 }
 
-export const NO_PROGRESS: RunProgress = { startedAt: undefined, ready: 0, claimed: [], costUsd: 0, tokens: 0, unknownCostCalls: 0, pid: undefined, stopped: false };
+export const NO_PROGRESS: RunProgress = { startedAt: undefined, backlog: 0, claimed: [], costUsd: 0, tokens: 0, unknownCostCalls: 0, pid: undefined, stopped: false };
 
 export function progressAfter(progress: RunProgress, event: HelixEvent): RunProgress {
   switch (event.type) {
     case 'run_start':
-      return { ...progress, startedAt: Date.parse(event.t), ready: event.ready, pid: event.pid };
+      return { ...progress, startedAt: Date.parse(event.t), backlog: event.open ?? event.ready, pid: event.pid };
     case 'claim':
       return progress.claimed.includes(event.bead) ? progress : { ...progress, claimed: [...progress.claimed, event.bead] };
     case 'agent_done':
@@ -42,9 +46,9 @@ export function progressAfter(progress: RunProgress, event: HelixEvent): RunProg
 /** `bead 3 of 40 · 2m10s · $0.42 (+1 call of unknown cost), 31200 tokens`. */
 export function progressText(progress: RunProgress, at: number): string {
   const n = progress.claimed.length;
-  const m = Math.max(progress.ready, n);
+  const m = Math.max(progress.backlog, n);
   const elapsed = progress.startedAt === undefined ? '?' : clock(Math.max(0, at - progress.startedAt));
-  const unknown = progress.unknownCostCalls > 0 ? ` (+${progress.unknownCostCalls} call${progress.unknownCostCalls === 1 ? '' : 's'} of unknown cost)` : '';
+  const unknown = progress.unknownCostCalls > 0 ? ` (+${plural(progress.unknownCostCalls, 'call')} of unknown cost)` : '';
   return `bead ${n} of ${m} · ${elapsed} · $${progress.costUsd.toFixed(2)}${unknown}, ${progress.tokens} tokens`;
 }
 

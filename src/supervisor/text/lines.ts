@@ -9,10 +9,12 @@
 // Lines marked "stamped" are printed as `helix: [HH:MM:SS] <text>` (see `stamp`). Lines helix adds
 // beyond the Bash CLI are at the end of each group, marked "helix".
 // The file layouts live with the code that writes them (shell/context.ts for .helix/context.md,
-// shell/blockers.ts for the blocker report); `helix status`'s views are text/status.ts;
+// shell/blockers.ts for the blocker report); the usage and each command's help are
+// src/cli/usage.ts; `helix status`'s views are text/status.ts;
 // shell/doctor.ts computes the doctor's rows and src/cli/commands/doctor.ts prints them.
 
 import type { OrphanRecoveryEvent } from '../../tracker/recover-orphans.js';
+import { plural } from '../../numbers.js';
 
 export type LineLevel = 'always' | 'narrative' | 'noise' | 'summary' | 'terminal';
 
@@ -137,7 +139,7 @@ export const RUN = {
   cycleSummary: (ready: number, cycle: number, id: string) => stamped('summary', `cycle ${cycle}: ${id} (${ready} ready)`),
   cycleBatchSummary: (ready: number, cycle: number, ids: string[]) => stamped('summary', `cycle ${cycle}: batch ${ids.length} issues (${ids.join(',')}), ${ready} ready`),
   /** With memory on (docs/contract/cli.md §9); a narrative line in the other modes (helix). */
-  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${count} memories`),
+  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${plural(count, 'memory', 'memories')}`),
 
   // docs/contract/bash-interface.md §2.5 dispatch
   delegatingLoop: (command: string) => say('narrative', `helix: delegating helix run build cycle to ${command}`),
@@ -158,7 +160,7 @@ export const RUN = {
   drift: (id: string) => say('always', `helix: queue drift detected for ${id}; refusing stale completion`),
   driftVanished: (id: string) => say('always', `helix: queue drift detected for ${id}: issue disappeared during execution`),
   skippingAfterDrift: (id: string) => say('narrative', `helix: skipping ${id} after queue drift (continuing with next issue)`),
-  promoting: (id: string, children: number) => say('narrative', `helix: promoting ${id} to epic (agent created ${children} children)`),
+  promoting: (id: string, children: number) => say('narrative', `helix: promoting ${id} to epic (agent created ${plural(children, 'child', 'children')})`),
   promoteFailed: (id: string) => say('always', `helix: failed to promote ${id} to epic`),
   completeSummary: (cycle: number, id: string, done: number, attempted: number, tokens: number) =>
     stamped('summary', `cycle ${cycle}: ${id} → COMPLETE (${done}/${attempted} done, ${tokens} tokens)`),
@@ -168,7 +170,7 @@ export const RUN = {
   // §2.8 the post-implementation review
   reviewFallback: (id: string, sha: string) => say('narrative', `helix: review fallback: closing_commit_sha for ${id} is unavailable locally (${sha})`),
   reviewSkipped: (scope: string, lines: number, files: number, threshold: number) =>
-    say('narrative', `helix: skipping review for small change (${scope}, ${lines} lines, ${files} files < threshold ${threshold})`),
+    say('narrative', `helix: skipping review for small change (${scope}, ${plural(lines, 'line')}, ${plural(files, 'file')} < threshold ${threshold})`),
   reviewedByDdx: (id: string) => say('narrative', `helix: skipping review of ${id}: DDx reviewed it before landing (one review per build)`),
   reviewStarting: (cycle: number, scope: string) => say('narrative', `helix: post-implementation review after cycle ${cycle} (${scope})`),
   reviewFiled: say('narrative', 'helix: review filed actionable findings as tracker issues — continuing'),
@@ -178,8 +180,8 @@ export const RUN = {
   epicReviewUnparseable: (rc: number) => say('narrative', `helix: epic review output not parseable (rc=${rc}), continuing`),
 
   // §2.10 periodic alignment
-  periodicAlignment: (completed: number) => say('narrative', `helix: periodic alignment after ${completed} cycles`),
-  periodicAlignmentFailed: (completed: number) => say('narrative', `helix: periodic alignment failed after ${completed} cycles`),
+  periodicAlignment: (completed: number) => say('narrative', `helix: periodic alignment after ${plural(completed, 'cycle')}`),
+  periodicAlignmentFailed: (completed: number) => say('narrative', `helix: periodic alignment failed after ${plural(completed, 'cycle')}`),
 
   // §2.11 queue drained
   checkFailed: say('always', 'helix: check failed after queue drain'),
@@ -198,7 +200,7 @@ export const RUN = {
   /** helix adds `, $<usd>` after the tokens when an agent reported a cost (claude does, codex not). */
   runComplete: (attempted: number, completed: number, skipped: number, tokens: number, costUsd?: number) =>
     `helix: ═══ run complete: ${attempted} attempted, ${completed} completed, ${skipped} skipped, ${tokens} tokens${costPart(costUsd)} ═══`,
-  blockersHeader: (count: number) => `helix: BLOCKERS (${count} issues):`,
+  blockersHeader: (count: number) => `helix: BLOCKERS (${plural(count, 'issue')}):`,
   blockerReason: (id: string, reason: string) => `helix:   ${id} — ${reason}`,
   blockerTitle: (title: string) => `helix:     ${title || '?'}`,
   blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
@@ -257,6 +259,9 @@ export const RUN = {
   parked: (id: string, until: string) => say('narrative', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
   couldNotPark: (id: string, message: string) => say('narrative', `helix: could not park ${id}: ${message}`),
   notifyFailed: (why: string) => say('narrative', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
+  /** A run in a repository without beads yet: what it will do, before it does it. */
+  emptyBacklog: (file: string) =>
+    say('always', `helix: the backlog is empty (no beads in ${file}): this run only asks the check action what to do next and follows its answer; to have work built, create beads first (helix tracker create "<title>")`),
   eventLogFailed: (message: string) => say('narrative', `helix: could not write the event log: ${message}; the run goes on without it`),
 };
 
@@ -285,7 +290,7 @@ export const UPKEEP = {
   memoryInjectionSkipped: (message: string) => say('narrative', `helix: memory injection skipped: ${message}`),
   memoryFeedbackSkipped: (message: string) => say('narrative', `helix: memory feedback skipped: ${message}`),
   /** A crashed attempt's memories, told after its orphan was recovered. */
-  memoriesFedBack: (count: number, id: string) => say('narrative', `helix: fed back ${count} memories of the interrupted attempt on ${id}`),
+  memoriesFedBack: (count: number, id: string) => say('narrative', `helix: fed back ${plural(count, 'memory', 'memories')} of the interrupted attempt on ${id}`),
 };
 
 // ── §3 orphan recovery ───────────────────────────────────────────────────────────────────────
@@ -384,109 +389,3 @@ export const BACKGROUND = {
   stoppedWhileStarting: (pid: number | undefined) =>
     pid === undefined ? 'helix: stopped before the background run started; nothing was started' : `helix: stopped while starting (pid=${pid})`,
 };
-
-// ── §0.7 the usage (`helix help`, `-h`, `--help`, no command; `<command> --help`) ─────────────
-
-export const USAGE = `Usage:
-  helix run [--agent <harness>] [--review-every N] [--max-cycles N] [--no-auto-align] [--no-auto-review] [--summary] [--dry-run]
-  helix build [--agent <harness>] [selector]
-  helix check [--agent <harness>] [scope]
-  helix align [--agent <harness>] [scope]
-  helix backfill [--agent <harness>] [scope]
-  helix design [--agent <harness>] [--rounds N] [scope]
-  helix polish [--agent <harness>] [--rounds N] [scope]
-  helix doctor [--fix]
-  helix start [helix run options...]
-  helix stop
-  helix log [-f]
-  helix status [--json]
-  helix next
-  helix review [--agent <harness>] [scope]
-  helix experiment [--agent <harness>] [--close] [issue-id|goal]
-  helix triage "Title" [--type task|epic|bug|chore] [ddx bead create options...]
-  helix tracker <command> [args...]
-  helix memory <command> [args...]
-  helix install
-  helix hook <event>
-  helix version
-  helix help
-
-Commands:
-  run         Loop over ready HELIX work, then check whether to continue
-  doctor      Check installation health; --fix auto-repairs plugin symlinks and skills
-  start       Launch helix run as a background process (PID file written)
-  stop        Kill the background helix run cleanly
-  log         The current run's events; -f follows it (bead n of m, elapsed, spend)
-  build       Run one bounded implementation pass
-  check       Run the bounded HELIX queue-health check
-  align       Run reconcile-alignment for a scope (default: repo)
-  backfill    Run documentation backfill for a scope (default: repo)
-  design      Create a comprehensive design document through iterative refinement
-  polish      Refine issues before implementation (dedup, coverage, criteria)
-  next        Show recommended next issue
-  status      Show tracker counts, the active run, claimed issues and the last run
-  review      Fresh-eyes review of recent work
-  experiment  Run one experiment iteration for metric-driven optimization
-  triage      Create a bead via ddx bead create
-  tracker     Manage beads: the built-in tracker, ddx bead-compatible (helix tracker --help)
-  memory      The memory store: what helped and what failed (helix memory --help)
-  install     Link the helix skills for Claude Code and Codex and write ~/.local/bin/helix
-  hook        Claude Code hooks (session-start, post-tool-use, stop)
-  version     Print the helix version
-  help        Show this usage
-
-Options:
-  --agent           Agent to use: codex or claude (default: HELIX_AGENT, else codex)
-  --claude          Shorthand for --agent claude
-  --codex           Shorthand for --agent codex
-  --model           Explicit model override to pass through to DDx / the harness
-  --effort          Reasoning effort: low, medium, high, max (defaults vary by action)
-  --review-every    Run alignment every N completed implementation cycles
-  --max-cycles      Stop after N completed implementation cycles
-  --no-auto-align   Do not auto-run alignment when check returns ALIGN
-  --no-auto-review  Do not run fresh-eyes review after each implementation
-  --review-threshold N  Skip review for changes below N lines (default: 100)
-  --review-agent    Use a different agent for reviews (default: the agent that did not build)
-  --no-memory       Neither inject memories nor feed results back (HELIX_MEMORY=0)
-  --max-wait D      Longest wait for usage/rate limits, Go duration (default: 6h; 0 = stop at the first)
-  --max-cost USD    Stop the run once the agents report this much spent
-  --max-tokens N    Stop the run once this many tokens are spent
-  --max-duration D  Start no attempt once the run is this old (Go duration: 90s, 45m, 8h)
-  --dry-run         Print the agent command instead of executing it
-  --quiet, -q       Suppress progress output (command echo, prompt sizes)
-  --summary, -s     Concise output with log-file line pointers (implies --quiet)
-
-Environment:
-  HELIX_AGENT          Default primary agent (codex or claude)
-  HELIX_ALT_AGENT      Alternate agent for adversarial rotation (auto-detected; none = off)
-  HELIX_REVIEW_AGENT   Agent for reviews (default: the agent that did not build)
-  HELIX_AGENT_TIMEOUT  Agent timeout in seconds (default: 2700)
-  HELIX_MODEL          Optional model override passed through to DDx / the harness
-  HELIX_EFFORT         Optional effort override passed through to DDx / the harness
-  HELIX_LIBRARY_ROOT   Override the library root that contains actions/
-  HELIX_TRACKER_DIR    Override the tracker directory (default: <repo>/.ddx)
-  HELIX_EXECUTOR       execute-bead (default) or execute-loop (DDx claims and closes)
-  HELIX_VERIFY_CMD     Verification command run after each completed attempt
-  HELIX_MEMORY         0 = the run neither injects nor feeds back memories
-  HELIX_NOTIFY         A program (JSON argv array) given one JSON event on stdin at run end, stops, limits, blockers
-
-Adversarial rotation:
-  Primary agent handles design/align/review.
-  Alternate agent handles build/polish/check.
-  Concrete model selection stays with DDx or the harness unless you pass --model.
-
-Logs:
-  Session logs are written to .helix-logs/helix-YYYYMMDD-HHMMSS.log
-  in the project root. All stderr output is captured for post-hoc inspection.
-
-Notes:
-  \`helix run\` remains a compatibility wrapper for supervisory routing, but
-  build cycles delegate to \`ddx agent execute-bead\` (helix claims, verifies and
-  closes) when that DDx surface is available; HELIX_EXECUTOR=execute-loop hands
-  them to \`ddx agent execute-loop --once\` instead.
-  \`helix build\` remains a compatibility wrapper for one bounded pass and
-  delegates to \`ddx agent execute-bead\` after resolving a matching ready bead
-  when that DDx surface is available.
-  Codex runs as \`codex --dangerously-bypass-approvals-and-sandbox exec\`.
-  Without DDx, helix runs codex or claude directly and uses its own tracker.
-`;

@@ -2,6 +2,7 @@
 // text a person reads (docs/contract/bash-interface.md §14). shell/status.ts gathers the report.
 import type { Bead } from '../../tracker/bead.js';
 import type { statusCounts } from '../../tracker/ready.js';
+import { plural } from '../../numbers.js';
 
 /** The `helix status --json` document; the first five keys are always present with these types (§14.2). */
 export interface StatusReport {
@@ -11,7 +12,10 @@ export interface StatusReport {
   injected_supervisory: Array<{ id: string; type: string; triggering_cycle: number | null; triggering_bead: string | null; created_at: string | null }>;
   /** Never null: the last run's stop reason, `unknown` when there is none. */
   last_stop_reason: string;
-  tracker: ReturnType<typeof statusCounts> | Record<string, never>;
+  /** helix: the limit the last run stopped on (stop reason `limit`), from its event log; else null. */
+  last_limit: { agent: string; kind: string; resets_at: string | null; detail: string } | null;
+  /** The counts; helix adds `by_status`, every status the file holds (they add up to `total`). */
+  tracker: (ReturnType<typeof statusCounts> & { by_status?: Record<string, number> }) | Record<string, never>;
   /** The run-state object, `{}` when there is none. */
   run: Record<string, unknown>;
   active_run: { pid: number; started: string; log: string | null } | null;
@@ -22,8 +26,11 @@ export interface StatusReport {
 
 /** The text view (docs/contract/bash-interface.md §14.1). */
 export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunState: boolean): string {
-  const t = report.tracker as Partial<ReturnType<typeof statusCounts>>;
+  const t = report.tracker as Partial<ReturnType<typeof statusCounts> & { by_status: Record<string, number> }>;
   const lines = ['HELIX Status', '============', '', 'Tracker:', `  Total:   ${t.total ?? 0}`, `  Open:    ${t.open ?? 0}`, `  Closed:  ${t.closed ?? 0}`, `  Ready:   ${t.ready ?? 0}`, `  Blocked: ${t.blocked ?? 0}`];
+  // helix: every other status, so the lines add up to Total (DDx adds proposed, blocked, cancelled)
+  const other = otherStatuses(t.by_status ?? {});
+  if (other) lines.push(`  Other:   ${other}`);
   const active = report.active_run;
   if (active) {
     lines.push('', 'Active Run:', `  PID:      ${active.pid}`);
@@ -42,14 +49,14 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
       '',
       'Last Run:',
       `  Agent:       ${text(run.agent)}`,
-      `  Completed:   ${count(run.completed_cycles)} cycles`,
-      `  Attempted:   ${count(run.attempted_cycles)} cycles`,
+      `  Completed:   ${plural(count(run.completed_cycles), 'cycle')}`,
+      `  Attempted:   ${plural(count(run.attempted_cycles), 'cycle')}`,
       `  Tokens:      ${count(run.total_tokens)}`,
       // helix: only agents that report a cost add to it (claude does, codex does not)
       ...(typeof run.total_cost_usd === 'number' && run.total_cost_usd > 0 ? [`  Cost:        $${run.total_cost_usd.toFixed(4)}`] : []),
       // helix: the cost above leaves out calls that reported none (codex): said, so no one reads it as the whole spend
       ...unknownCostLine(run.spent),
-      `  Stop reason: ${text(run.stop_reason)}`,
+      `  Stop reason: ${text(run.stop_reason)}${limitPart(report.last_limit)}${run.stop_reason === 'stopped' && typeof run.interrupted_by === 'string' ? ` (${run.interrupted_by})` : ''}`,
       `  Timestamp:   ${text(run.last_run)}`,
     );
     if (typeof run.focused_epic === 'string' && run.focused_epic) lines.push(`  Epic focus:  ${run.focused_epic}`);
@@ -72,12 +79,30 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
   if (run.memory_status === 'unavailable') lines.push('', 'Memory: unavailable during the last run (the run went on without it)');
   if (memory) {
     const eff = typeof memory.effectiveness === 'number' ? memory.effectiveness.toFixed(3) : String(memory.effectiveness ?? '-');
-    lines.push('', `Memory: ${String(memory.total_memories ?? 0)} memories, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
+    lines.push('', `Memory: ${plural(Number(memory.total_memories ?? 0), 'memory', 'memories')}, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
+/** Statuses beside open and closed, in a fixed order then by name: `2 in progress, 6 proposed, 1 marked blocked, 33 cancelled`. */
+function otherStatuses(byStatus: Record<string, number>): string {
+  const named: Record<string, string> = { in_progress: 'in progress', proposed: 'proposed', blocked: 'marked blocked', cancelled: 'cancelled' };
+  const order = Object.keys(named);
+  const rank = (status: string) => (order.includes(status) ? order.indexOf(status) : order.length);
+  return Object.entries(byStatus)
+    .filter(([status, n]) => status !== 'open' && status !== 'closed' && n > 0)
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([status, n]) => `${n} ${named[status] ?? status}`)
+    .join(', ');
+}
+
+/** ` (codex usage limit, resets at <UTC>)` after a limit stop: when the run can be started again. */
+function limitPart(limit: StatusReport['last_limit']): string {
+  if (!limit) return '';
+  return ` (${limit.agent} ${limit.kind} limit, ${limit.resets_at ? `resets at ${limit.resets_at}` : 'no reset time named'})`;
+}
+
 function unknownCostLine(spent: unknown): string[] {
   const calls = typeof spent === 'object' && spent !== null ? (spent as Record<string, unknown>).unknown_cost_calls : undefined;
-  return typeof calls === 'number' && calls > 0 ? [`  Cost unknown: ${calls} agent call${calls === 1 ? '' : 's'} reported no cost (not in the cost above)`] : [];
+  return typeof calls === 'number' && calls > 0 ? [`  Cost unknown: ${plural(calls, 'agent call')} reported no cost (not in the cost above)`] : [];
 }

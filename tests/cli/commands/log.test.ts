@@ -16,7 +16,7 @@ describe('helix log', () => {
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.map((l) => l.split(' ')[1])).toEqual(['run_start', 'claim', 'dispatch', 'agent_done', 'close', 'stop']);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d run_start pid=\d+ ready=1 agent=\w+ root=\//);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d run_start pid=\d+ ready=1 open=1 agent=\w+ root=\//);
     expect(lines[3]).toMatch(/ agent_done bead=hx-000000aa action=build agent=\w+ rc=0 seconds=\d+ tokens=321 cost_usd=0.05$/);
     expect(lines[5]).toMatch(/ stop reason=completed exit=0 detail=helix: stopping after check returned STOP spent=\{"cost_usd":0.05,"tokens":321,"unknown_cost_calls":\d+\}$/);
   });
@@ -52,6 +52,25 @@ describe('helix log', () => {
     expect(followed.status, followed.stderr).toBe(0);
     const last = out.trimEnd().split('\n').pop() ?? '';
     expect(last).toMatch(/^\[bead 2 of 2 · \d+s · \$0\.50, 200 tokens\] \d\d:\d\d:\d\d stop reason=completed exit=0 /);
+  });
+
+  it('-f counts the backlog the run can reach: 5 open beads, 3 of them ready at the start, are bead n of 5', () => {
+    const dep = (on: string) => [{ issue_id: '', depends_on_id: on, type: 'blocks' }];
+    const p = new Project({
+      beads: [
+        bead({ id: 'hx-000000a1' }), bead({ id: 'hx-000000a2' }), bead({ id: 'hx-000000a3' }),
+        bead({ id: 'hx-000000b1', dependencies: dep('hx-000000a1') }), bead({ id: 'hx-000000b2', dependencies: dep('hx-000000a2') }),
+      ],
+      script: { defaults: { 'execute-bead': { run: [['helix', 'tracker', 'close', '{{id}}']] } } },
+    });
+    expect(p.helix(['tracker', 'ready', '--json']).stdout.match(/"id"/g)).toHaveLength(3);
+    expect(p.helix(RUN).status).toBe(0);
+    // the run is over: -f reads its events to the stop event and ends
+    const r = p.helix(['log', '-f']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^\[bead 0 of 5 · \d+s · \$0\.00, 0 tokens\] \d\d:\d\d:\d\d run_start pid=\d+ ready=3 open=5 /);
+    expect(lines.filter((l) => / claim /.test(l)).map((l) => /^\[bead (\d) of (\d)/.exec(l)?.slice(1).join('/'))).toEqual(['1/5', '2/5', '3/5', '4/5', '5/5']);
   });
 
   it('-f on a run killed with SIGKILL (no stop event): says so and exits 1', async () => {

@@ -16,6 +16,16 @@ function memoryCli(cwd: string) {
 }
 
 describe('helix memory (CLI)', () => {
+  it('show of a forgotten memory says it was forgotten and how to bring it back; a name never stored stays not found', () => {
+    const m = memoryCli(tempDir('helix-memory-forgot-'));
+    const name = m('store', '--trigger', 'Docker build cannot find dist/ in the context', '--resolution', 'Use a multi-stage build').json.name as string;
+    expect(m('forget', name).status).toBe(0);
+    const shown = m('show', name);
+    expect(shown.status).toBe(3);
+    expect(shown.stderr).toBe(`helix memory: ${name} was forgotten (archived 2026-03-01T12:00:00.000Z); \`helix memory restore ${name}\` brings it back\n`);
+    expect(m('show', 'never-stored').stderr).toBe('helix memory: not found: never-stored\n');
+  });
+
   it('runs every contract sub-command and prints one JSON document each', () => {
     const cwd = tempDir('helix-memory-cli-');
     const m = memoryCli(cwd);

@@ -431,10 +431,10 @@ describe('batch members (direct prompting claims related ready beads beside the 
 describe('decided in the core, not in the runner', () => {
   it('an interrupt during an attempt counts that attempt; one between attempts counts nothing', () => {
     const during = step(initialState(), { type: 'interrupted', attemptInFlight: true, exitCode: 130 }, settings());
-    expect(during.state).toMatchObject({ attempted: 1, completed: 0, stop: { exitCode: 130, reason: 'error' } });
+    expect(during.state).toMatchObject({ attempted: 1, completed: 0, stop: { exitCode: 130, reason: 'stopped' } });
     expect(during.effects).toEqual([]);
     const between = step(initialState(), { type: 'interrupted', attemptInFlight: false, exitCode: 143 }, settings());
-    expect(between.state).toMatchObject({ attempted: 0, stop: { exitCode: 143, reason: 'error' } });
+    expect(between.state).toMatchObject({ attempted: 0, stop: { exitCode: 143, reason: 'stopped' } });
   });
 
   it('an epic the tracker would not close is passed over in this pass and the queue is read again', () => {

@@ -24,6 +24,7 @@ function facts(over: Partial<DoctorFacts> = {}): DoctorFacts {
     skillLinks: [{ skill: 'helix-run', target: '/h/.claude/skills/helix-run', state: 'ok' }],
     launcher: { path: '/h/.local/bin/helix', state: 'ok' },
     repaired: [],
+    hooks: { state: 'ok', settings: '/h/.claude/settings.json', count: 4 },
     ...over,
   };
 }
@@ -41,11 +42,12 @@ describe('doctor rows', () => {
       'Workflows:',
       'Tracker:',
       'Skill links:',
+      'Claude Code hooks:',
     ]);
     expect(checks(f)).toContainEqual({ kind: 'check', mark: 'ok', name: 'git', detail: 'git version 2.43.0' });
     expect(checks(f)).toContainEqual({ kind: 'check', mark: 'warn', name: 'tmux', detail: 'not found (optional)' });
     expect(checks(f)).toContainEqual({ kind: 'check', mark: 'ok', name: '/p/.ddx/beads.jsonl', detail: '3 beads' });
-    expect(countMarks(rows)).toEqual({ ok: 7, warn: 4, fail: 0 });
+    expect(countMarks(rows)).toEqual({ ok: 8, warn: 4, fail: 0 });
     expect(doctorExitCode(f, false)).toBe(EXIT.ok);
   });
 
@@ -55,6 +57,17 @@ describe('doctor rows', () => {
     expect(doctorExitCode(f, false)).toBe(EXIT.error);
     // the JSON report judges only the tracker and the links
     expect(doctorExitCode(f, true)).toBe(EXIT.ok);
+  });
+
+  it('hooks: none is a warning (they are optional); a launcher that is gone is a failure in both forms', () => {
+    const none = facts({ hooks: { state: 'none', settings: '/h/.claude/settings.json' } });
+    expect(checks(none).find((r) => r.kind === 'check' && r.name === 'hooks')).toMatchObject({ mark: 'warn' });
+    expect(doctorExitCode(none, false)).toBe(EXIT.ok);
+    const broken = facts({ hooks: { state: 'broken', settings: '/h/.claude/settings.json', helix: '/gone/bin/helix' } });
+    expect(checks(broken)).toContainEqual({ kind: 'check', mark: 'fail', name: 'hooks', detail: '/h/.claude/settings.json runs /gone/bin/helix, which does not exist: run `helix install --with-hooks`' });
+    expect(doctorExitCode(broken, false)).toBe(EXIT.error);
+    expect(doctorExitCode(broken, true)).toBe(EXIT.error);
+    expect(doctorJson(broken).hooks).toEqual(broken.hooks);
   });
 
   it('a byte order mark and a linked bead file are named under the tracker, the link as a note', () => {
