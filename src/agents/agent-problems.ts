@@ -19,20 +19,32 @@ export interface AgentProblem {
   what: string;
   /** The program's own words, one line. */
   detail: string;
+  /** What a person does about a setup problem, in a few words. */
+  fix?: string;
 }
 
-const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp }> = [
+/** What to do about each setup problem. */
+const FIX = {
+  auth: 'log the agent CLI in (claude: /login; codex: codex login) or give it its API key',
+  model: 'name a model the provider serves with --model',
+  route: 'name a model DDx can route the harness to with --model',
+  missing: 'install the agent CLI, or put it on PATH',
+  operator: "do what DDx's message says",
+  root: 'set IS_SANDBOX=1 if this machine is a disposable sandbox, or run helix as another user',
+} as const;
+
+const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp; fix?: string }> = [
   // claude: "Invalid API key · Fix external API key", "Please run /login", an expired OAuth token;
   // codex: a 401, a missing OPENAI_API_KEY
-  { kind: 'setup', what: 'authentication failed', pattern: /invalid api key|please run \/login|authentication_error|oauth token (has )?expired|\b401\b.{0,40}unauthori[sz]ed|missing environment variable:? .{0,20}api_key|not logged in/i },
+  { kind: 'setup', what: 'authentication failed', fix: FIX.auth, pattern: /invalid api key|please run \/login|authentication_error|oauth token (has )?expired|\b401\b.{0,40}unauthori[sz]ed|missing environment variable:? .{0,20}api_key|not logged in/i },
   // claude: "There's an issue with the selected model (x). It may not exist …"; codex / OpenAI: model_not_found
-  { kind: 'setup', what: 'the model is unknown or not available', pattern: /issue with the selected model|model_not_found|model .{0,80}does not exist|unknown model|unsupported model/i },
+  { kind: 'setup', what: 'the model is unknown or not available', fix: FIX.model, pattern: /issue with the selected model|model_not_found|model .{0,80}does not exist|unknown model|unsupported model/i },
   // DDx (current): "ResolveRoute: no viable routing candidate for pins …", `ddx run` without a model
-  { kind: 'setup', what: 'DDx could not route to the agent', pattern: /resolveroute:|no viable routing candidate|no viable provider|under-specified routing|harness cannot satisfy power constraint/i },
-  { kind: 'setup', what: 'the agent program is not installed', pattern: /executable file not found|command not found/i },
+  { kind: 'setup', what: 'DDx could not route to the agent', fix: FIX.route, pattern: /resolveroute:|no viable routing candidate|no viable provider|under-specified routing|harness cannot satisfy power constraint/i },
+  { kind: 'setup', what: 'the agent program is not installed', fix: FIX.missing, pattern: /executable file not found|command not found/i },
   // DDx itself refusing until an operator acts: "Error: lifecycle_migration_required: … run `ddx bead
   // migrate --lifecycle --apply` …", a project that requires a newer DDx
-  { kind: 'setup', what: 'DDx needs an operator to act first', pattern: /lifecycle_migration_required|this project requires DDx|run `ddx (bead migrate|update|doctor|init)\b/i },
+  { kind: 'setup', what: 'DDx needs an operator to act first', fix: FIX.operator, pattern: /lifecycle_migration_required|this project requires DDx|run `ddx (bead migrate|update|doctor|init)\b/i },
   // a provider that is down, overloaded or unreachable; a stream that broke
   { kind: 'infrastructure', what: 'the provider did not answer', pattern: /econnrefused|connection refused|connection error|fetch failed|socket hang up|network is unreachable|stream disconnected|overloaded_error|api error: (5\d\d|overloaded)|service unavailable/i },
 ];
@@ -40,17 +52,17 @@ const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp }> = [
 /** The problem a text names, or undefined (the text names none: the failure is the work's). */
 export function problemIn(text: string): AgentProblem | undefined {
   const line = oneLine(text);
-  if (rootRefusalIn(text)) return { kind: 'setup', what: 'claude refuses to run unattended as root without IS_SANDBOX=1', detail: line };
+  if (rootRefusalIn(text)) return { kind: 'setup', what: 'claude refuses to run unattended as root without IS_SANDBOX=1', detail: line, fix: FIX.root };
   const found = PATTERNS.find((p) => p.pattern.test(text));
-  return found ? { kind: found.kind, what: found.what, detail: line } : undefined;
+  return found ? { kind: found.kind, what: found.what, detail: line, ...(found.fix ? { fix: found.fix } : {}) } : undefined;
 }
 
 /** DDx's typed failure modes (ae663ca012 execute_bead_status.go ClassifyFailureMode) that are not the bead's. */
-const DDX_FAILURE_MODES: Record<string, { kind: ProblemKind; what: string }> = {
-  harness_not_installed: { kind: 'setup', what: 'the agent program is not installed' },
-  blocked_by_passthrough_constraint: { kind: 'setup', what: 'DDx could not route to the agent' },
-  agent_power_unsatisfied: { kind: 'setup', what: 'DDx could not route to the agent' },
-  no_viable_provider: { kind: 'setup', what: 'DDx could not route to the agent' },
+const DDX_FAILURE_MODES: Record<string, { kind: ProblemKind; what: string; fix?: string }> = {
+  harness_not_installed: { kind: 'setup', what: 'the agent program is not installed', fix: FIX.missing },
+  blocked_by_passthrough_constraint: { kind: 'setup', what: 'DDx could not route to the agent', fix: FIX.route },
+  agent_power_unsatisfied: { kind: 'setup', what: 'DDx could not route to the agent', fix: FIX.route },
+  no_viable_provider: { kind: 'setup', what: 'DDx could not route to the agent', fix: FIX.route },
   provider_connectivity: { kind: 'infrastructure', what: 'the provider did not answer' },
   server_unavailable: { kind: 'infrastructure', what: 'the provider did not answer' },
   provider_harness_unavailable: { kind: 'infrastructure', what: 'the agent harness gave no answer' },

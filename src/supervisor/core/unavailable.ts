@@ -25,7 +25,7 @@ export function afterUnavailable(state: MachineState, event: Extract<Event, { ty
     event: { type: 'unavailable', cause: problem.kind, what: problem.what, detail: problem.detail, ...(event.bead ? { bead: event.bead.id } : {}), wait_seconds: waitSeconds },
   });
   if (problem.kind === 'setup') {
-    const stopped = stop(state, EXIT.setup, 'setup', SETUP.setupStop(problem.what, problem.detail, subject));
+    const stopped = stop(state, EXIT.setup, 'setup', SETUP.setupStop(problem.what, problem.detail, subject, problem.fix));
     return { state: stopped.state, effects: [record(null), ...stopped.effects] };
   }
   const streak = state.infraStreak + 1;

@@ -147,7 +147,7 @@ export function limitOfCall(command: AgentCommand, call: AgentCall, now: Date): 
 export function problemOfCall(command: AgentCommand, call: AgentCall): AgentProblem | undefined {
   if (call.startFailure) {
     // a program not there, or not runnable; a command line over the system's limit is the bead's size
-    return call.startCode === 'E2BIG' ? undefined : { kind: 'setup', what: `${command.file} could not be started`, detail: call.startFailure };
+    return call.startCode === 'E2BIG' ? undefined : { kind: 'setup', what: `${command.file} could not be started`, detail: call.startFailure, fix: 'install it, or put a working one on PATH' };
   }
   if (call.timedOut) return undefined;
   if (command.file === 'ddx') {

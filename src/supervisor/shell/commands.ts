@@ -257,7 +257,7 @@ function buildVerdict(output: SessionOutput, bead: Bead, result: BuildResult): n
   }
   if (result.kind === 'unavailable') {
     const { kind, what, detail } = result.problem;
-    output.always(kind === 'setup' ? SETUP.setupStop(what, detail, bead.id) : SETUP.infrastructureStop(1, what, detail));
+    output.always(kind === 'setup' ? SETUP.setupStop(what, detail, bead.id, result.problem.fix) : SETUP.infrastructureStop(1, what, detail));
     return EXIT.setup;
   }
   output.always(BUILD.notCompleted(bead.id, 'detail' in result ? result.detail : result.kind));

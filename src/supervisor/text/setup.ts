@@ -44,8 +44,8 @@ export const SETUP = {
     say('always', `helix: HELIX_DIRECT_AGENT=1: actions call ${agent} directly; builds still go through DDx (\`${buildCommand}\`)`),
 
   /** The run stops: a setup error no retry fixes. */
-  setupStop: (what: string, detail: string, subject: string) =>
-    `helix: stopping: SETUP: ${what} on ${subject} (${detail}); fix it and run again — nothing was counted against any bead`,
+  setupStop: (what: string, detail: string, subject: string, fix = 'fix it') =>
+    `helix: stopping: SETUP: ${what} on ${subject} (${detail}); ${fix}, then run again — nothing was counted against any bead`,
   /** The run stops: an infrastructure failure that did not pass. */
   infrastructureStop: (times: number, what: string, detail: string) =>
     `helix: stopping: SETUP: ${what}, ${times} times in a row (${detail}); check the provider and DDx, then run again — nothing was counted against any bead`,

@@ -15,7 +15,12 @@ describe('a setup error', () => {
     const s = step(initialState(), { type: 'unavailable', bead: b, problem: setup, tokens: 10 }, settings());
     expect(s.state).toMatchObject({ stop: { exitCode: 22, reason: 'setup' }, attempted: 0, failures: {}, skipped: [], tokens: 10 });
     expect(s.effects.map((e) => e.type)).toEqual(['record', 'stop']);
-    expect(s.effects.at(-1)).toMatchObject({ message: 'helix: stopping: SETUP: authentication failed on hx-0000000a (Invalid API key · Fix external API key); fix it and run again — nothing was counted against any bead' });
+    expect(s.effects.at(-1)).toMatchObject({ message: 'helix: stopping: SETUP: authentication failed on hx-0000000a (Invalid API key · Fix external API key); fix it, then run again — nothing was counted against any bead' });
+  });
+
+  it('says what to do when the problem names it', () => {
+    const s = step(initialState(), { type: 'unavailable', bead: b, problem: { ...setup, fix: 'log the agent CLI in' } }, settings());
+    expect(s.effects.at(-1)).toMatchObject({ message: expect.stringContaining('(Invalid API key · Fix external API key); log the agent CLI in, then run again') });
   });
 
   it('on the check: the stop names the check', () => {
