@@ -118,14 +118,15 @@ function sessionOutput(projectRoot: string, row: Json): string | undefined {
 }
 
 /**
- * What DDx recorded of a call that started at `since` (its sessions that started then or later —
- * DDx writes whole seconds for some records, so the window opens at the start of that second).
+ * What DDx recorded of a call that started at `since`: its sessions that started then or later
+ * (DDx stamps `startedAt` to the nanosecond, after helix started it; a call just before in the
+ * same second is not this one's).
  * `beadId`: a build's record — that bead's sessions, and the triage sessions DDx records without
  * a bead. Without one (an action's `ddx run`): only sessions without a bead, so the work of a DDx
  * worker running beside helix is not counted as helix's call.
  */
 export function readDdxRecord(projectRoot: string, since: Date, options: { beadId?: string; until?: Date } = {}): DdxCallRecord {
-  const from = Math.floor(since.getTime() / 1000) * 1000;
+  const from = since.getTime();
   const folder = join(projectRoot, '.ddx', 'agent-logs', 'sessions');
   const rows = monthFiles(since, options.until ?? new Date()).flatMap((name) => parseLines(readText(join(folder, name)) ?? ''));
   const sessions: DdxSession[] = [];

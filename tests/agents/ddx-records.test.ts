@@ -31,6 +31,11 @@ describe("DDx's record of a build", () => {
     expect(record('current-limit', null).sessions.map((s) => s.id)).toEqual(['as-5cb25ba3']);
   });
 
+  it('a session that started before the call, even in the same second, is not the call\'s', () => {
+    const later = readDdxRecord(join(FIXTURES, 'current-ok'), new Date('2026-11-28T19:51:16.800Z'), { beadId: 'hx-e2e000d1', until: SINCE });
+    expect(later.sessions.map((s) => s.id)).toEqual(['eb-4d106c4a']);
+  });
+
   it('a window that opens after the call counts nothing', () => {
     expect(readDdxRecord(join(FIXTURES, 'current-ok'), new Date('2026-11-28T20:00:00Z'), { beadId: 'hx-e2e000d1' })).toEqual({ sessions: [] });
   });

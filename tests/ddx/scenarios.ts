@@ -307,4 +307,19 @@ export const SCENARIOS: Scenario[] = [
       if (t.version === 'current') expect(r.stderr).toContain("helix: committed DDx's own project files before the build (.ddx/lifecycle-schema.json)");
     },
   },
+  {
+    name: "DDx's review malfunctions (its review gives no usable verdict): not the bead's failure; DDx had merged the commit already, the retry closes it, and helix reviews it itself (issue 30)",
+    versions: ['current'],
+    run(t) {
+      // no acceptance: the stand-in reviewer approves without per-AC evidence, which DDx calls a malfunction (measured)
+      const p = t.project([bead({ id: ID, title: 'write the work file', description: 'Create work/hx-00000001.txt.' })], { responses: [{ when: ID, reviewMalfunction: true }] });
+      const r = p.helix(['run', '--summary', '--review-threshold', '0', '--max-cycles', '1'], { HELIX_BACKOFF_SLEEP: '0', HELIX_VERIFY_CMD: `test -f work/${ID}.txt` });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/DDx's review could not run on hx-00000001 \(review_malfunction: .*\): not counted against it; trying again in 0s/);
+      expect(r.stderr).toMatch(/run complete: 1 attempted, 1 completed/);
+      expect(p.bead(ID).status).toBe('closed');
+      // DDx never reviewed it: helix's own review ran
+      expect(p.calls().some((c) => `${c.stdin} ${c.argv.join(' ')}`.includes('fresh-eyes-review.md'))).toBe(true);
+    },
+  },
 ];

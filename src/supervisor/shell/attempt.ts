@@ -28,7 +28,7 @@ import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
 import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from './agent-call.js';
-import { clearInjected, editNotes, rejectUnreviewedResult, undoDdxPark } from './bead-writes.js';
+import { clearInjected, editNotes, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
 import { startHeartbeats } from './heartbeats.js';
@@ -98,8 +98,6 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     // Not the bead's failure: nothing is counted against it, and DDx's park of it is undone.
     if (limit || problem) {
       undoDdxPark(run, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
-      const resultRev = read.result && !('invalid' in read.result) && read.result.status === 'review_malfunction' ? read.result.result_rev : undefined;
-      if (resultRev) rejectUnreviewedResult(run, bead.id, resultRev, "DDx's review malfunctioned: the commit was never reviewed");
       return notTheBeads(run, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent);
     }
     // One verify run per command per attempt: the tree does not change between the members' checks.
@@ -256,8 +254,10 @@ async function settle(
   const verification = judgement.verify ? await verify(judgement.verify) : undefined;
   const outcome = writeSettlement(run, judgement.settle(verification));
   if (outcome.kind !== 'completed') return outcome;
-  // `ddx try` reviews before it lands: that is the build's one review, helix does not add a second
-  return { ...outcome, change: changeFacts(run, id, baseRev), ...(closer === 'ddx' ? { reviewedBy: 'ddx' as const } : {}) };
+  // `ddx try` reviews before it lands: that is the build's one review, helix does not add a second —
+  // unless DDx closed the bead by recovering an earlier attempt it never reviewed
+  const reviewedByDdx = closer === 'ddx' && !(result && !('invalid' in result) && isDanglingRecovery(result));
+  return { ...outcome, change: changeFacts(run, id, baseRev), ...(reviewedByDdx ? { reviewedBy: 'ddx' as const } : {}) };
 }
 
 /** Writes what the judge settled; a close the tracker refuses settles as a failed attempt instead. */
@@ -341,3 +341,10 @@ function onceEach<T>(work: (key: string) => Promise<T>): (key: string) => Promis
 }
 
 const closedCount = (beads: Bead[]): number => beads.filter((b) => b.status === 'closed').length;
+
+/**
+ * DDx closed the bead by "dangling-success recovery" (ae663ca012 execute_bead_dangling_success.go):
+ * an earlier attempt's commit was already on the branch — measured: an attempt whose pre-land
+ * review malfunctioned had merged its commit first — so no review of it ever passed.
+ */
+const isDanglingRecovery = (result: ExecuteBeadResult): boolean => (result.detail ?? '').startsWith('dangling-success recovery');

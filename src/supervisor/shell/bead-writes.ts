@@ -114,22 +114,6 @@ export function undoDdxPark(run: RunContext, id: string, before: Bead, why: stri
   }
 }
 
-/**
- * After DDx's review malfunctioned, the attempt's commit must not land unreviewed: DDx's next `ddx
- * try` would land it as a "dangling success" unless the bead carries a `preserved-result-rejected`
- * event naming that revision (ae663ca012 execute_bead_dangling_success.go rejectedPreservedResultRev).
- */
-export function rejectUnreviewedResult(run: RunContext, id: string, resultRev: string, why: string): void {
-  try {
-    run.session.store.mutate((d) => {
-      if (!d.get(id)) return;
-      d.change(id, (b) => appendEvent(b, { kind: 'preserved-result-rejected', summary: `helix: ${why}`, body: `result_rev=${resultRev}\nreason=${why}`, actor: 'helix', source: 'helix run', created_at: run.now().toISOString() }));
-    });
-  } catch (error) {
-    run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
-  }
-}
-
 /** Appends one event to a bead's `events` list (DDx's shape: kind, summary, body, actor, source, created_at). */
 function appendEvent(bead: Bead, event: Record<string, string>): void {
   const events = Array.isArray(bead.events) ? bead.events : [];

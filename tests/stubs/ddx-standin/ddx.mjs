@@ -4,7 +4,7 @@
 // script ($HELIX_STUB_SCRIPT, the same queue the other stubs use, tags `execute-bead`, `try`,
 // `work`, `agent-run`, `run`); every call is logged to $HELIX_STUB_LOG. See README.md here.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.cjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
@@ -361,7 +361,7 @@ function executeBeadPrompt(bead) {
  * provider that answers every request of the attempt with that error (a 429, a login refused):
  * each session fails with the CLI's text as its output, as the real DDx records it.
  */
-function recordAttempt(root, store, id, status, response, detail) {
+function recordAttempt(root, store, id, status, response, detail, outcome = status === 'success' ? 'task_succeeded' : 'task_failed', resultRev = undefined) {
   const attemptId = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${process.pid.toString(16)}`;
   const bundle = `.ddx/executions/${attemptId}`;
   const tokens = response?.tokens ?? 100;
@@ -376,7 +376,29 @@ function recordAttempt(root, store, id, status, response, detail) {
   const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   appendFileSync(join(store.dir, 'metrics', 'attempts.jsonl'), `${JSON.stringify({ schema_version: 1, attempt_id: attemptId, bead_id: id, ts_start: stamp, ts_end: stamp, harness: 'standin', outcome: status, cost_usd: cost })}\n`);
   writeFileSync(join(root, bundle, 'usage.json'), JSON.stringify({ attempt_id: attemptId, tokens, cost_usd: cost }, null, 2));
-  writeResult(root, bundle, { bead_id: id, attempt_id: attemptId, status, detail, failure_mode: status === 'success' ? undefined : 'unknown' });
+  writeResult(root, bundle, { bead_id: id, attempt_id: attemptId, outcome, status, detail, ...(resultRev ? { result_rev: resultRev } : {}), failure_mode: status === 'success' ? undefined : 'unknown' });
+}
+
+/** The result_rev of the bead's latest task_succeeded attempt when it is already on the branch (and the bead still open). */
+function danglingSuccess(root, id) {
+  const executions = join(root, '.ddx', 'executions');
+  let names = [];
+  try {
+    names = readdirSync(executions).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    let result;
+    try {
+      result = JSON.parse(readFileSync(join(executions, name, 'result.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (result.bead_id !== id || result.outcome !== 'task_succeeded' || !result.result_rev) continue;
+    return git(root, 'merge-base', '--is-ancestor', result.result_rev, 'HEAD').ok ? result.result_rev : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -456,10 +478,27 @@ function tryCommandTree() {
         throw new ExitError(2);
       }
       commitTracker(root);
+      // dangling-success recovery (execute_bead_dangling_success.go): an earlier attempt's commit is
+      // already on the branch (one whose review malfunctioned had merged it): close, run nothing
+      const prior = danglingSuccess(root, id);
+      if (prior) {
+        log(call, null);
+        store.closeWithEvidence(id, `try-${process.pid}`, prior);
+        io.out(`\nbead: ${id}\nstatus: success\ndetail: dangling-success recovery: bead closed idempotently (result_rev already merged)\nresult_rev: ${prior}\n`);
+        return;
+      }
       // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
       const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
       const result = attempt(root, store, bead, response ?? {}, 'try');
       let outcomeStatus = classify(result, response?.status);
+      // measured on ae663ca012: the attempt merged its commit, then its pre-land review gave no usable verdict
+      if (outcomeStatus === 'success' && response?.reviewMalfunction) {
+        const detail = 'pre-land review: reviewer output: unparseable JSON verdict: approve verdict without per-AC evidence';
+        recordAttempt(root, store, id, 'review_malfunction', response, detail, 'task_succeeded', result.resultRev);
+        store.unclaim(id);
+        io.out(`\nbead: ${id}\nstatus: review_malfunction\ndetail: ${detail}\nresult_rev: ${result.resultRev}\n`);
+        throw new ExitError(2);
+      }
       // no commit: `no_changes` only with DDx's rationale file, else no evidence at all
       if (outcomeStatus === 'no_changes' && !response?.noChanges) outcomeStatus = 'no_evidence_produced';
       const detail = outcomeStatus === 'no_evidence_produced' ? 'agent exited without a commit or no_changes_rationale.txt' : response?.noChanges ?? result.reason;
