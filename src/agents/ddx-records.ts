@@ -141,7 +141,7 @@ export function readDdxRecord(projectRoot: string, since: Date, options: { beadI
     sessions.push({
       id,
       startedAt,
-      tokens: num(row.tokens) ?? 0,
+      tokens: tokensOf(row),
       ...(beadId ? { beadId } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
       ...(str(row.outcome) ? { outcome: str(row.outcome) } : {}),
@@ -155,6 +155,17 @@ export function readDdxRecord(projectRoot: string, since: Date, options: { beadI
   const bundle = sessions.filter((s) => s.bundlePath).pop()?.bundlePath;
   const result = bundle ? readJson(join(projectRoot, bundle, 'result.json')) : undefined;
   return { sessions, ...(result ? { result } : {}), ...spentOf(sessions) };
+}
+
+/**
+ * A session's tokens as helix counts every call's: input (cache included) + output. DDx's `tokens`
+ * is its input + output; for the claude harness its input leaves out the cache reads, which DDx
+ * records beside it (`cachedTokens`) — Anthropic counts them apart, OpenAI within the input (codex).
+ * What claude wrote to the cache is in no DDx record, so it stays out.
+ */
+function tokensOf(row: Json): number {
+  const tokens = num(row.tokens) ?? 0;
+  return row.harness === 'claude' ? tokens + (num(row.cachedTokens) ?? 0) : tokens;
 }
 
 function spentOf(sessions: DdxSession[]): { spent?: { tokens: number; costUsd?: number } } {

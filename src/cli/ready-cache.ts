@@ -75,6 +75,7 @@ export function settled(stats: BigIntStats, now: number): boolean {
  */
 const EPIC = 1;
 const ELIGIBLE = 2;
+const CONTAINER = 4;
 
 /** The cached candidates for `key`, or undefined on any miss. */
 export function readCache(path: string, key: string): ReadyCandidates | undefined {
@@ -97,14 +98,16 @@ export function readCache(path: string, key: string): ReadyCandidates | undefine
   const facts: ReadyFacts[] = [];
   const formsAt: number[] = []; // per candidate: where its JSON item starts, where its text line starts and ends
   let at = rowsEnd + 1;
-  for (let i = 0; i + 4 < rows.length; i += 5) {
+  for (let i = 0; i + ROW - 1 < rows.length; i += ROW) {
     const flags = rows[i + 1] as number;
     const fact: ReadyFacts = { id: rows[i] as string, epic: (flags & EPIC) !== 0, eligible: (flags & ELIGIBLE) !== 0 };
+    if (flags & CONTAINER) fact.container = true;
     if (rows[i + 2] !== null) fact.retryAt = rows[i + 2] as number;
+    if (rows[i + 3] !== null) fact.workRetryAt = rows[i + 3] as number;
     facts.push(fact);
-    formsAt.push(at, at + (rows[i + 3] as number), (at += (rows[i + 3] as number) + (rows[i + 4] as number)));
+    formsAt.push(at, at + (rows[i + 4] as number), (at += (rows[i + 4] as number) + (rows[i + 5] as number)));
   }
-  if (at !== bytes.length || rows.length !== facts.length * 5) return undefined; // a short or padded file is not this cache
+  if (at !== bytes.length || rows.length !== facts.length * ROW) return undefined; // a short or padded file is not this cache
   return {
     facts,
     print(chosen, json) {
@@ -118,6 +121,9 @@ export function readCache(path: string, key: string): ReadyCandidates | undefine
     },
   };
 }
+
+/** Values a candidate takes in the cache's row list: id, flags, the two retry times, the lengths of its two printed forms. */
+const ROW = 6;
 
 // The JSON array around the items, as joinForms (tracker-read.ts) writes it.
 const ARRAY_START = Buffer.from('[\n');
@@ -142,7 +148,7 @@ export function writeCache(path: string, key: string, facts: ReadyFacts[], forms
     const printed = formsOf(i);
     const json = Buffer.from(printable(printed.json), 'utf8');
     const text = Buffer.from(printable(printed.text), 'utf8');
-    rows.push(fact.id, (fact.epic ? EPIC : 0) | (fact.eligible ? ELIGIBLE : 0), fact.retryAt ?? null, json.length, text.length);
+    rows.push(fact.id, (fact.epic ? EPIC : 0) | (fact.eligible ? ELIGIBLE : 0) | (fact.container ? CONTAINER : 0), fact.retryAt ?? null, fact.workRetryAt ?? null, json.length, text.length);
     forms.push(json, text);
   });
   const temp = `${path}.${process.pid}.tmp`;

@@ -97,7 +97,7 @@ async function readBeads(place: ReadPlace, file: string): Promise<{ beads: Bead[
  * when it stands for the file as it is, else parsed (and cached when the file is large and settled).
  */
 async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCandidates> {
-  const [cache, { readyByFile, readyFactsOf }] = await Promise.all([import('./ready-cache.js'), import('../tracker/ready.js')]);
+  const [cache, { readyByFile, readyFactsOf, parentIds }] = await Promise.all([import('./ready-cache.js'), import('../tracker/ready.js')]);
   let stats: BigIntStats | undefined;
   try {
     stats = statSync(file, { bigint: true });
@@ -112,7 +112,8 @@ async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCan
   if (cached) return cached;
   const { beads, rawLines, damaged } = await readBeads(place, file);
   const ready = readyByFile(beads);
-  const facts = ready.map(readyFactsOf);
+  const parents = parentIds(beads);
+  const facts = ready.map((bead) => readyFactsOf(bead, parents));
   const print = (chosen: number[], json: boolean | undefined) => joinForms(chosen.map((i) => (json ? jsonItem(ready[i]!, rawLines) : textLine(ready[i]!))), json);
   if (path && key && !damaged) {
     cache.writeCache(path, key, facts, (i) => ({ json: jsonItem(ready[i]!, rawLines), text: textLine(ready[i]!) }));
@@ -121,9 +122,10 @@ async function readyCandidates(place: ReadPlace, file: string): Promise<ReadyCan
 }
 
 /**
- * Current DDx's `ddx bead ready` lists only what it may execute (the `--execution` subset), v0.6.1's
- * every open bead whose dependencies are closed: `helix tracker ready` answers as the project's
- * DDx does — the one `.ddx/versions.yaml` names, when a `ddx` is installed — and as v0.6.1 without one.
+ * Current DDx's `ddx bead ready` leaves out what it may not execute (tracker/ready.ts
+ * asCurrentDdx), v0.6.1's lists every open bead whose dependencies are closed: `helix tracker
+ * ready` answers as the project's DDx does — the one `.ddx/versions.yaml` names, when a `ddx` is
+ * installed — and as v0.6.1 without one.
  */
 function readsAsCurrentDdx(dir: string, env: NodeJS.ProcessEnv): boolean {
   let versions: string;
@@ -141,7 +143,7 @@ export async function readyText(options: { execution?: boolean; json?: boolean }
   const [{ readyNow }, { leasedIds }, candidates] = await Promise.all([import('../tracker/ready.js'), import('../tracker/liveness.js'), readyCandidates(place, file)]);
   const now = new Date();
   // A bead a live DDx worker lease holds stays `open` in the file but is taken.
-  const decide = { execution: options.execution || readsAsCurrentDdx(dir, place.env), held: leasedIds(dir, { now }), now };
+  const decide = { execution: options.execution, asCurrentDdx: !options.execution && readsAsCurrentDdx(dir, place.env), held: leasedIds(dir, { now }), now };
   const chosen: number[] = [];
   candidates.facts.forEach((facts, i) => {
     if (readyNow(facts, decide)) chosen.push(i);

@@ -9,6 +9,14 @@ import { type Bead, RETRY_AFTER_KEYS, blockingDependencyId, dependencyList, hasU
 export interface ReadyOptions {
   /** Also exclude epics, `execution-eligible: false`, superseded beads and future retry-after times. */
   execution?: boolean;
+  /**
+   * As current DDx's `ddx bead ready` reads it (measured on ae663ca012: its plain list and
+   * `--execution` are the same): no `execution-eligible: false`, nothing superseded, no future
+   * `work-retry-after`, no epic with children (a container) — but a childless epic stays, and the
+   * old `execute-loop-retry-after` is not read. (DDx also lists an `in_progress` bead whose lease
+   * went stale, and lifts a cooldown once origin's HEAD moved: helix does not follow those.)
+   */
+  asCurrentDdx?: boolean;
   now?: Date;
   /** Ids held by someone else's live claim outside the file (DDx worker leases). */
   held?: ReadonlySet<string>;
@@ -93,23 +101,39 @@ export interface ReadyFacts {
   eligible: boolean;
   /** The latest time under either retry key, past or future, in ms; absent when there is none. */
   retryAt?: number;
+  /** The time under `work-retry-after` alone (current DDx reads no other). */
+  workRetryAt?: number;
+  /** An epic some bead names as its parent: a container current DDx does not list as ready. */
+  container?: boolean;
 }
 
-export function readyFactsOf(bead: Bead): ReadyFacts {
+/** The ids some bead names as its parent. */
+export function parentIds(beads: Bead[]): Set<string> {
+  const parents = new Set<string>();
+  for (const bead of beads) if (typeof bead.parent === 'string' && bead.parent) parents.add(bead.parent);
+  return parents;
+}
+
+export function readyFactsOf(bead: Bead, parents?: ReadonlySet<string>): ReadyFacts {
   const facts: ReadyFacts = { id: bead.id, epic: isEpic(bead), eligible: isEligibleByGovernance(bead) };
+  if (facts.epic && parents?.has(bead.id)) facts.container = true;
   for (const key of RETRY_AFTER_KEYS) {
     const at = timeOf(bead[key]);
     if (at !== undefined && (facts.retryAt === undefined || at > facts.retryAt)) facts.retryAt = at;
   }
+  const work = timeOf(bead['work-retry-after']);
+  if (work !== undefined) facts.workRetryAt = work;
   return facts;
 }
 
 /** The read-time half of readiness: no live lease holds it; for execution, a buildable, unparked bead. */
 export function readyNow(facts: ReadyFacts, options: ReadyOptions & { now: Date }): boolean {
   if (options.held?.has(facts.id)) return false;
-  if (!options.execution) return true;
+  const future = (at: number | undefined) => at !== undefined && at > options.now.getTime();
   // a retry time in the future under either key parks it (retryAfterOf)
-  return !facts.epic && facts.eligible && !(facts.retryAt !== undefined && facts.retryAt > options.now.getTime());
+  if (options.execution) return !facts.epic && facts.eligible && !future(facts.retryAt);
+  if (options.asCurrentDdx) return facts.eligible && !facts.container && !future(facts.workRetryAt);
+  return true;
 }
 
 /** The file's half: open beads with every dependency closed, in ready order. */
@@ -120,7 +144,8 @@ export function readyByFile(beads: Bead[]): Bead[] {
 
 export function readyBeads(beads: Bead[], options: ReadyOptions = {}): Bead[] {
   const decide = { ...options, now: options.now ?? new Date() };
-  return readyByFile(beads).filter((b) => readyNow(readyFactsOf(b), decide));
+  const parents = options.asCurrentDdx ? parentIds(beads) : undefined;
+  return readyByFile(beads).filter((b) => readyNow(readyFactsOf(b, parents), decide));
 }
 
 /**

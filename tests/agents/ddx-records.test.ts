@@ -13,7 +13,8 @@ describe("DDx's record of a build", () => {
   it('current DDx: every session of the attempt is on the bill — intake and build, not the build alone', () => {
     const ok = record('current-ok');
     expect(ok.sessions.map((s) => s.id)).toEqual(['as-0e8ccdaf', 'eb-4d106c4a']);
-    expect(ok.spent).toEqual({ tokens: 674 + 340, costUsd: 0.002174 + 0.001105 });
+    // input (claude's cache reads, which DDx records apart, included) + output
+    expect(ok.spent).toEqual({ tokens: 674 + 400 + 340 + 200, costUsd: 0.002174 + 0.001105 });
     expect(ok.result).toMatchObject({ bead_id: 'hx-e2e000d1' });
   });
 
