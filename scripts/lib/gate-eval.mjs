@@ -29,7 +29,7 @@ export async function helixModules(helix) {
 export async function buildStore(mods, choice, memories, { start, spacing = 3_600_000, strict = true } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'helix-eval-gate-'));
   const dbPath = join(dir, '.helix', 'helix.db');
-  let at = start;
+  let at = start ?? memories[0]?.at ?? Date.now();
   const warnings = [];
   const env = { HELIX_EMBEDDER: choice };
   const store = mods.memory.openMemoryStore({ dbPath, env, now: () => new Date(at), warn: (m) => warnings.push(m) });
@@ -52,6 +52,27 @@ export async function buildStore(mods, choice, memories, { start, spacing = 3_60
   }
   return { dir, dbPath, env, store, embedderId, idsOf, statuses, at: () => at, done };
 }
+
+/**
+ * A synthetic set's items (eval/memory-gate.json, eval/memory-beads.json) as beads (what the port
+ * reads) and edits (what the hook gets). #25's tasks — an objective and the files the task names —
+ * become a bead's title and relevant_files.
+ */
+export function syntheticItems(set, filter = () => true) {
+  const beads = [];
+  const edits = [];
+  for (const q of set.queries.filter(filter)) {
+    if (q.file !== undefined) edits.push({ id: q.id, kind: 'hook', file: q.file, relevant: q.relevant });
+    else if (q.title !== undefined) beads.push({ id: q.id, kind: 'bead', relevant: q.relevant, bead: { id: q.id, title: q.title, description: q.description, acceptance: q.acceptance, status: 'open' } });
+    else beads.push({ id: q.id, kind: 'bead', relevant: q.relevant, bead: { id: q.id, title: q.objective, relevant_files: q.files ?? [], status: 'open' } });
+  }
+  return { beads, edits };
+}
+
+/** The synthetic sets: memory-gate.json's split is chosen by the caller; memory-beads.json is a test set, always whole. */
+export const SYNTHETIC_START = Date.parse('2026-02-02T09:00:00Z');
+export const SYNTHETIC_SPACING = 12 * 3_600_000;
+export const inSplit = (split) => (q) => split === 'all' || (split === 'heldout') === Boolean(q.heldout);
 
 /** The environment a port or hook opened on the built store sees (its clock fixed at `now`). */
 const envFor = (built, now) => ({ ...built.env, HELIX_DB_PATH: built.dbPath, HELIX_NOW: new Date(now ?? built.at()).toISOString() });
@@ -114,7 +135,13 @@ export async function hookInjections(mods, built, edits, { minMatch, now, limit 
   return out;
 }
 
-/** Precision, silence and recall of items with their injections (`relevant` empty: nothing fits). */
+/** The most memories one bead or edit is given (the port's and the hook's limit). */
+export const INJECTION_LIMIT = 5;
+
+/**
+ * Precision, silence and recall of items with their injections (`relevant` empty: nothing fits).
+ * Recall counts at most INJECTION_LIMIT gold memories per item: found / min(5, gold).
+ */
 export function injectionFigures(items) {
   let injected = 0, right = 0, gold = 0, found = 0, silent = 0, nothing = 0;
   for (const q of items) {
@@ -126,8 +153,9 @@ export function injectionFigures(items) {
       nothing++;
       if (got.size === 0) silent++;
     } else {
-      gold += relevant.size;
-      found += [...relevant].filter((id) => got.has(id)).length;
+      // At most INJECTION_LIMIT of a bead's gold memories can reach it (real data: a bead may have dozens).
+      gold += Math.min(relevant.size, INJECTION_LIMIT);
+      found += Math.min([...relevant].filter((id) => got.has(id)).length, INJECTION_LIMIT);
     }
   }
   return { n: items.length, injected, right, precision: injected ? right / injected : NaN, nothing, silent, silence: nothing ? silent / nothing : NaN, gold, found, recall: gold ? found / gold : NaN };
@@ -174,6 +202,25 @@ export function systemicPlacement(items, systemicIds) {
     const fits = items.filter((q) => q.relevant.includes(id));
     return { id, injectedInto: where.map((q) => `${q.id}${q.relevant.includes(id) ? '' : ' (does not fit)'}`), fits: fits.length, reached: where.filter((q) => q.relevant.includes(id)).length, misplaced: where.filter((q) => !q.relevant.includes(id)).length };
   });
+}
+
+/**
+ * One set through everything: a store of `memories`, the beads through the port, the edits through
+ * the hook, then the honest rounds (last: they change the store). Returns the items with what
+ * they got, the figures, and the erosion.
+ */
+export async function evaluateSet(mods, choice, { memories, beads, edits, start, spacing, strict = true, now, rounds = 6 }) {
+  const built = await buildStore(mods, choice, memories, { start, spacing, strict });
+  if (built.skipped) return built;
+  try {
+    const beadItems = await beadInjections(mods, built, beads, { now });
+    const hookItems = await hookInjections(mods, built, edits, { now });
+    const eroded = await erosion(mods, built, beads, { rounds, now });
+    return { embedderId: built.embedderId, statuses: built.statuses, beadItems, hookItems, bf: injectionFigures(beadItems), hf: injectionFigures(hookItems), eroded };
+  } finally {
+    built.store.close();
+    built.done();
+  }
 }
 
 export const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : '–');

@@ -9,6 +9,7 @@
 //   store.get(name)                                                     → Memory | undefined
 //   await store.inject({ objective, files?, limit?, minMatch? })        → { prompt, injected }
 //   await store.injectEntries({ objective, files?, limit?, minMatch? }) → { header, entries, injected }
+//   await store.explainInjection({ objective, files?, limit?, below? })  → { gate, passed, below }: why each passed, what fell short
 //   await store.batchInject(tasks, limit?)                              → { results, total_unique }
 //   await store.strategicRecall(objective, limit?)
 //   store.feedback(names, delta)
@@ -36,7 +37,7 @@ import type { Warn } from './embedders/select.js';
 import { feedback, feedbackVerify, type VerifyFeedback } from './feedback.js';
 import { connected, decayEdges, edge, edges, suggestEdges } from './graph.js';
 import { health } from './health.js';
-import { batchInject, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
+import { batchInject, explainInjection, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
 import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
 import { toMemory, type MemoryRow } from './rows.js';
@@ -88,6 +89,7 @@ export function openMemoryStore(options: OpenOptions) {
     },
     inject: (task: InjectRequest) => inject(ctx, task),
     injectEntries: (task: InjectRequest) => injectEntries(ctx, task),
+    explainInjection: (task: InjectRequest & { below?: number }) => explainInjection(ctx, task),
     batchInject: (tasks: InjectTask[], limit?: number) => batchInject(ctx, tasks, limit),
     strategicRecall: (objective: string, limit?: number) => strategicRecall(ctx, objective, limit),
     feedback: (names: string[], delta: number) => feedback(ctx, names, delta),

@@ -41,7 +41,7 @@ export function beadFiles(bead: Bead): string[] {
   const relevant = bead.relevant_files;
   if (Array.isArray(relevant)) for (const f of relevant) if (typeof f === 'string' && f.trim()) files.add(f.trim());
   if (typeof relevant === 'string') for (const f of relevant.split(/[,\s]+/)) if (f) files.add(f);
-  const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').join('\n');
+  const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').map(withoutDigest).join('\n');
   // The store's own path matcher (memory/files.ts); of its tokens a bead keeps those with a folder
   // or a source-file extension.
   for (const token of filePatterns(text)) {
@@ -51,7 +51,17 @@ export function beadFiles(bead: Bead): string[] {
 }
 
 export function beadObjective(bead: Bead): string {
-  return [bead.title, bead.description, bead.acceptance].filter((v) => typeof v === 'string' && v.trim()).join('\n');
+  return [bead.title, bead.description, bead.acceptance].filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(withoutDigest).join('\n');
+}
+
+/**
+ * A bead's text without the `<context-digest>` block HELIX's tracker prepends to descriptions: the
+ * project's principles, concerns and practices, the same for every bead. Read as the bead's words,
+ * its "demo reels" and "context digests" matched the memories about demos and digests on every
+ * bead of HELIX's own tracker (issue #33's real-data eval, docs/memory.md).
+ */
+export function withoutDigest(text: string): string {
+  return text.replace(/<context-digest>[\s\S]*?<\/context-digest>/g, ' ').trim();
 }
 
 /**
