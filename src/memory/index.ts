@@ -21,7 +21,7 @@
 //   await store.chunk({ task, outcome, approach }) · await store.health()
 //   store.list({ type?, archived? }) · store.show(name) · await store.edit(name, { trigger?, resolution?, type?, tags? })
 //   store.forget(names) · await store.restore(name) · store.exportStore() → JSONL · await store.importStore(jsonl)
-//   store.systemicWarnings(limit?) · store.firstShown(sessionId, names) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
+//   store.systemicWarnings(limit?) · store.firstShown(sessionId, names, limit?) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
 //   await store.embedderId() · store.close()
 //
 // `now` (a Clock) defaults to HELIX_NOW or the wall clock; `embedder` overrides the run-time
@@ -115,7 +115,7 @@ export function openMemoryStore(options: OpenOptions) {
     /** Systemic warnings, most repeated first, then most recent. */
     systemicWarnings: (limit = 3) =>
       (ctx.sql("SELECT * FROM memories WHERE type = 'systemic' ORDER BY repeats DESC, COALESCE(last_used, created_at) DESC, name LIMIT ?").all(limit) as MemoryRow[]).map(toMemory),
-    firstShown: (sessionId: string, names: string[]) => firstShown(ctx, sessionId, names),
+    firstShown: (sessionId: string, names: string[], limit?: number) => firstShown(ctx, sessionId, names, limit),
     shownIn: (sessionId: string) => shownIn(ctx, sessionId),
     /** How many sessions said they used the memory (UTILIZED through the Stop hooks). */
     sessionUses: (name: string) => ctx.rowByName(name)?.session_uses ?? 0,
