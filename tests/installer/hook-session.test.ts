@@ -108,15 +108,22 @@ describe('hooks over a session', () => {
     store.close();
   });
 
-  it('systemic warnings come first at the edit and open the session', async () => {
+  it('a systemic warning comes first at an edit it fits, nowhere else, and is listed briefly once at session start', async () => {
     const { root, dbPath } = await project();
     const store = openMemoryStore({ dbPath, env: {}, embedder: lexicalEmbedder, warn: () => undefined });
     const systemic = (await store.store({ type: 'systemic', trigger: 'Repeated: webhook handler in api/app/routers/webhooks.py times out', resolution: 'Move the work to a queue' })).name;
+    await store.store({ trigger: 'Orders list is slow in api/app/routers/orders.py', resolution: 'Load the items with one query' });
     store.close();
     const out = helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-d') });
     expect(shownNames(out.stdout)[0]).toBe(systemic);
+    const elsewhere = helix(['hook', 'pre-tool-use'], { cwd: root, input: edit(root, 'session-d', 'api/app/routers/orders.py') });
+    expect(context(elsewhere.stdout)).not.toContain(systemic);
+    expect(shownNames(elsewhere.stdout)).toHaveLength(1);
     const start = helix(['hook', 'session-start'], { cwd: root });
-    expect(start.stdout.split('\n')[0]).toMatch(new RegExp(`^WARNING: ${systemic} \\(systemic: seen 3 times`));
+    const lines = start.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(`helix: systemic warnings in this project's memory, shown in full before an edit or task they fit: ${systemic} (seen 3 times: webhook handler in api/app/routers/webhooks.py times out).`);
+    expect(start.stdout).not.toContain('Move the work to a queue');
   });
 
   it('HELIX_MEMORY=0 silences every hook and leaves the store byte for byte as it was', async () => {
