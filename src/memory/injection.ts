@@ -133,6 +133,7 @@ export async function explainInjection(ctx: MemoryContext, task: InjectRequest &
   const { gate, passed, rejected } = await judgeCandidates(ctx, task, (task.limit ?? 5) * 4);
   return {
     gate,
+    leader: { floor: round3(LEADER_GATE_SHARE * gate), ratio: LEAD_RATIO },
     passed: passed.map(explained),
     below: rejected.filter((s) => s.match > 0).slice(0, task.below ?? 3).map(explained),
   };

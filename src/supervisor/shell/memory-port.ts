@@ -108,18 +108,27 @@ export function failureTrigger(bead: Bead, detail: string): string {
   return `${bead.title}: ${detail}${files.length ? ` (files: ${files.join(', ')})` : ''}`.slice(0, 500);
 }
 
+/**
+ * What the run injects for a bead: the store's gated candidates for its text and files, the
+ * exploration slot, the character budget. One home for it: the port calls it before each attempt,
+ * `helix memory why` to show what would be injected.
+ */
+export async function injectionFor(store: Pick<MemoryStore, 'injectEntries' | 'get'>, bead: Bead): Promise<{ block: string; names: string[] }> {
+  const ranked = await store.injectEntries({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
+  if (ranked.injected.length === 0) return { block: '', names: [] };
+  const uses = (name: string) => {
+    const memory = store.get(name);
+    return memory ? memory.helped + memory.failed : 0;
+  };
+  const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
+  return renderChosen(ranked, chosen);
+}
+
 class StoreMemoryPort implements MemoryPort {
   constructor(private readonly store: MemoryStore) {}
 
-  async inject(bead: Bead): Promise<{ block: string; names: string[] }> {
-    const ranked = await this.store.injectEntries({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
-    if (ranked.injected.length === 0) return { block: '', names: [] };
-    const uses = (name: string) => {
-      const memory = this.store.get(name);
-      return memory ? memory.helped + memory.failed : 0;
-    };
-    const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
-    return renderChosen(ranked, chosen);
+  inject(bead: Bead): Promise<{ block: string; names: string[] }> {
+    return injectionFor(this.store, bead);
   }
 
   async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void> {
