@@ -8,6 +8,8 @@
 //
 //   npm run build && npm run eval:memory -- --real [--embedders lexical,use] [--data DIR]
 //        [--trackers helix,ddx] [--no-synthetic] [--items]   (--items: each task's gold and injection)
+//        [--helix DIR]   the built dist/ of another checkout (e.g. main, for "before"); the rule
+//                        (which lessons fit which beads) is this checkout's either way
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,7 @@ const { values: opts } = parseArgs({
   options: {
     real: { type: 'boolean', default: true },
     embedders: { type: 'string', default: 'lexical' },
+    helix: { type: 'string', default: here },
     data: { type: 'string' },
     trackers: { type: 'string', default: 'helix,ddx' },
     'no-synthetic': { type: 'boolean', default: false },
@@ -32,7 +35,8 @@ if (!data) {
   process.exit(2);
 }
 const TRACKERS = { helix: 'helix-beads-1553a431.jsonl', ddx: 'ddx-beads-ae663ca012.jsonl' };
-const mods = await helixModules(here);
+const helix = resolve(opts.helix);
+const mods = await helixModules(helix);
 const helpers = {
   filePatterns: (await import(join(here, 'dist/memory/files.js'))).filePatterns,
   namedIdentifiers: (await import(join(here, 'dist/memory/values.js'))).namedIdentifiers,
@@ -80,6 +84,7 @@ for (const choice of opts.embedders.split(',')) {
   }
 }
 
+console.log(`\nhelix: ${helix === here ? 'this checkout' : helix}`);
 console.log(`\n## beside each other (goals: precision ≥ ${GOALS.precision}, silence ≥ 12/15 beads and 6/7 hooks, gold recall ≥ ${GOALS.beadRecall}, nothing eroded)\n`);
 console.log('| set | bead precision | hook precision | bead silence | hook silence | bead gold recall | eroded |\n|---|---|---|---|---|---|---|');
 for (const line of summary) console.log(line);

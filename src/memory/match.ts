@@ -50,14 +50,16 @@ export function idf(documents: number, withTerm: number): number {
 export const IDF_PRIOR_DOCUMENTS = 50;
 
 /**
- * A trigger is weighed as if it held at least this many words found in one memory each: a short
- * trigger of common words ("Calling the dispatch API from the web app") is otherwise covered by
- * any task that mentions an API and the web app. Read so, the trigger side asks for an amount of
- * the memory's situation in the task — about a third of six distinctive words at the gate — or
- * most of a long trigger. Chosen on the tune splits of eval/memory-gate.json and
- * eval/memory-beads.json (issue #33, docs/memory.md): 5 to 7 did alike, 8 and more lost recall.
+ * A trigger of fewer terms is weighed as if it had this many, the missing ones absent from the
+ * task: a short trigger of common words ("Adding a new query to the dispatch service") is otherwise
+ * covered by any task that says it added something new. Counted in terms, not in idf: a trigger
+ * whose words are common because its problem recurs (the learning simulation's crowded arm: every
+ * note of a family shares the bead's title words) must still reach the bead it names word for
+ * word — weighing it as six distinctive words dropped the learned fact from 17% of the crowded
+ * arm's prompts (issue #33). Chosen on the tune splits of eval/memory-gate.json and
+ * eval/memory-beads.json (docs/memory.md): 7 and 8 did alike, 6 and fewer lost recall.
  */
-export const SITUATION_WORDS = 6;
+export const SITUATION_TERMS = 7;
 
 /** How strongly a memory naming a file by `shared` trailing segments (pattern of `segments`) matches. */
 export function pathMatchStrength(shared: number, segments: number): number {
@@ -172,7 +174,8 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
         shared.push(path);
       }
     }
-    const share = all > 0 ? sum / Math.max(all, SITUATION_WORDS * idf(documents, 1)) : 0;
+    const terms = own.words.length + own.paths.length;
+    const share = all > 0 ? (sum / all) * Math.min(1, terms / SITUATION_TERMS) : 0;
     const current = out.get(row.id)!;
     if (share > current.match) out.set(row.id, { match: share, words, files: shared, side: 'trigger' });
   }

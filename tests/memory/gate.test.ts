@@ -113,8 +113,8 @@ describe('systemic rows and short triggers pass the same gate (issue #33)', () =
   });
 
   it('a short trigger of common words is not covered by a bead that merely mentions them', async () => {
-    // web.api-proxy: "Calling the dispatch API from the web app".
-    expect(await injected('Add a dark theme to the dispatcher web app\nDispatchers working night shifts asked for a dark theme. Add a toggle to the header.')).toEqual([]);
-    expect(await injected('Call the dispatch API from the new reports page of the web app')).toEqual(['web.api-proxy']);
+    // disp.sqlc: "Adding a new query to the dispatch service" — the bead says "added the new".
+    expect(await injected("Helm upgrade of telemetry rejected\nhelm upgrade telemetry fails with 'ConfigMap \"telemetry-config\" is invalid: data: Too long' since we added the new geofences.")).toEqual(['infra.helm-configmap']);
+    expect(await injected('Add a new query to the dispatch service for reschedules')).toContain('disp.sqlc');
   });
 });
