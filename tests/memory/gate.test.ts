@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { matchTerms } from '../../src/memory/match.js';
-import { added, testStore } from './test-store.js';
+import { testStore } from './test-store.js';
 
 interface GateMemory { id: string; type: string; trigger: string; resolution: string }
 const data = JSON.parse(readFileSync(join(import.meta.dirname, '../../eval/memory-gate.json'), 'utf8')) as { memories: GateMemory[] };
