@@ -16,6 +16,12 @@
 //        [-- --split tune|heldout|all] [-- --json FILE] [-- --curves] [-- --queries]
 //        [-- --env KEY=VALUE]   (extra environment for the store and the recall processes)
 //        [-- --assert]   exit 1 unless the default embedder meets #13's goal on all queries
+//        [-- --real …]   the relevance gate on the real trackers in ../shared/data instead
+//                        (scripts/eval-memory-real.mjs, issue #33)
+if (process.argv.includes('--real')) {
+  await import('./eval-memory-real.mjs');
+  process.exit(0);
+}
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

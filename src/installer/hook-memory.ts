@@ -33,11 +33,11 @@ export async function openHookMemory(dbPath: string, _root: string, env: NodeJS.
       const memories = injected.flatMap((name) => store.get(name) ?? []);
       // Systemic warnings that govern the file come first, then the rest by the store's rank.
       const ordered = [...memories.filter((m) => m.type === 'systemic'), ...memories.filter((m) => m.type !== 'systemic')];
-      // Once per session: what this session was already shown is not sent again.
-      const shown = new Set(sessionId ? store.shownIn(sessionId) : []);
-      const chosen = ordered.filter((m) => !shown.has(m.name)).slice(0, limit);
-      if (sessionId) store.firstShown(sessionId, chosen.map((m) => m.name));
-      return chosen.map(asHookMemory);
+      // Once per session: only what this call records as shown is sent (firstShown claims it in one
+      // transaction), so a second hook of the same edit running at the same time sends the rest.
+      if (!sessionId) return ordered.slice(0, limit).map(asHookMemory);
+      const claimed = new Set(store.firstShown(sessionId, ordered.map((m) => m.name), limit));
+      return ordered.filter((m) => claimed.has(m.name)).map(asHookMemory);
     },
     systemicWarnings: (limit) => store.systemicWarnings(limit).map(asHookMemory),
     recordSessionEnd: (end) => store.recordSessionEnd(end),

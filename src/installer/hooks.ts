@@ -52,7 +52,7 @@ export function memoryOff(env: NodeJS.ProcessEnv): boolean {
   return env.HELIX_MEMORY === '0';
 }
 
-/** At most this many systemic warnings open a session. */
+/** At most this many systemic warnings are listed when a session starts. */
 export const SESSION_SYSTEMIC_LIMIT = 3;
 
 export type OpenHookMemory = (dbPath: string, root: string) => Promise<HookMemory>;
@@ -87,19 +87,27 @@ export async function sessionStart(ctx: HookContext): Promise<string> {
   } catch (error) {
     memoryLine = `memory unavailable (${firstLine(error)}); edits go on without injected memories`;
   }
-  // Systemic warnings first: a problem seen again and again governs the whole session.
-  const warned = warnings.map((m) => `WARNING: ${systemicLine(m)}\n`).join('');
   return (
-    warned +
     `helix: project ${root}; ${memoryLine}. Before each Edit/Write helix names the memories relevant ` +
     `to the file; report the ones that actually changed what you did as UTILIZED: [names], honestly. ` +
-    `Use /helix-query to search memory and /helix-stats for health.\n`
+    `Use /helix-query to search memory and /helix-stats for health.\n` +
+    systemicListing(warnings)
   );
 }
 
-function systemicLine(m: HookRecalledMemory): string {
-  return `${m.name} (systemic: seen ${m.seen ?? 3} times, consider an architectural fix): ${oneLine(m.trigger)} -> ${oneLine(m.resolution)}`;
+/**
+ * The store's systemic warnings, listed once and briefly (name, how often, the situation): a
+ * warning comes in full only before an edit or a task it fits, where it passes the same gate as any
+ * memory (issue #33). Shown whole at every session start, it was noise the agent learned to skip.
+ */
+export function systemicListing(warnings: HookRecalledMemory[]): string {
+  if (warnings.length === 0) return '';
+  const items = warnings.map((m) => `${m.name} (seen ${m.seen ?? 3} times: ${brief(m.trigger.replace(/^Repeated:\s*/, ''), SYSTEMIC_BRIEF_CHARS)})`);
+  return `helix: systemic warnings in this project's memory, shown in full before an edit or task they fit: ${items.join('; ')}.\n`;
 }
+
+/** How much of a systemic warning's situation the session-start listing keeps. */
+export const SYSTEMIC_BRIEF_CHARS = 80;
 
 export function describeHealth(health: HookMemoryHealth): string {
   const total = health.total_memories;
@@ -255,8 +263,12 @@ export function memoryContext(file: string, memories: HookRecalledMemory[]): str
 }
 
 function oneLine(text: string): string {
+  return brief(text, 200);
+}
+
+function brief(text: string, chars: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 197)}...` : flat;
+  return flat.length > chars ? `${flat.slice(0, chars - 3)}...` : flat;
 }
 
 function firstLine(error: unknown): string {

@@ -9,6 +9,7 @@
 //   store.get(name)                                                     → Memory | undefined
 //   await store.inject({ objective, files?, limit?, minMatch? })        → { prompt, injected }
 //   await store.injectEntries({ objective, files?, limit?, minMatch? }) → { header, entries, injected }
+//   await store.explainInjection({ objective, files?, limit?, below? })  → { gate, passed, below }: why each passed, what fell short
 //   await store.batchInject(tasks, limit?)                              → { results, total_unique }
 //   await store.strategicRecall(objective, limit?)
 //   store.feedback(names, delta)
@@ -20,7 +21,7 @@
 //   await store.chunk({ task, outcome, approach }) · await store.health()
 //   store.list({ type?, archived? }) · store.show(name) · await store.edit(name, { trigger?, resolution?, type?, tags? })
 //   store.forget(names) · await store.restore(name) · store.exportStore() → JSONL · await store.importStore(jsonl)
-//   store.systemicWarnings(limit?) · store.firstShown(sessionId, names) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
+//   store.systemicWarnings(limit?) · store.firstShown(sessionId, names, limit?) · store.shownIn(sessionId) · await store.recordSessionEnd({ sessionId, utilized, learned })
 //   await store.embedderId() · store.close()
 //
 // `now` (a Clock) defaults to HELIX_NOW or the wall clock; `embedder` overrides the run-time
@@ -36,7 +37,7 @@ import type { Warn } from './embedders/select.js';
 import { feedback, feedbackVerify, type VerifyFeedback } from './feedback.js';
 import { connected, decayEdges, edge, edges, suggestEdges } from './graph.js';
 import { health } from './health.js';
-import { batchInject, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
+import { batchInject, explainInjection, inject, injectEntries, strategicRecall, type InjectRequest, type InjectTask } from './injection.js';
 import { consolidate, decay, prune } from './maintenance.js';
 import { recall, type RecallOptions } from './recall.js';
 import { toMemory, type MemoryRow } from './rows.js';
@@ -88,6 +89,7 @@ export function openMemoryStore(options: OpenOptions) {
     },
     inject: (task: InjectRequest) => inject(ctx, task),
     injectEntries: (task: InjectRequest) => injectEntries(ctx, task),
+    explainInjection: (task: InjectRequest & { below?: number }) => explainInjection(ctx, task),
     batchInject: (tasks: InjectTask[], limit?: number) => batchInject(ctx, tasks, limit),
     strategicRecall: (objective: string, limit?: number) => strategicRecall(ctx, objective, limit),
     feedback: (names: string[], delta: number) => feedback(ctx, names, delta),
@@ -113,7 +115,7 @@ export function openMemoryStore(options: OpenOptions) {
     /** Systemic warnings, most repeated first, then most recent. */
     systemicWarnings: (limit = 3) =>
       (ctx.sql("SELECT * FROM memories WHERE type = 'systemic' ORDER BY repeats DESC, COALESCE(last_used, created_at) DESC, name LIMIT ?").all(limit) as MemoryRow[]).map(toMemory),
-    firstShown: (sessionId: string, names: string[]) => firstShown(ctx, sessionId, names),
+    firstShown: (sessionId: string, names: string[], limit?: number) => firstShown(ctx, sessionId, names, limit),
     shownIn: (sessionId: string) => shownIn(ctx, sessionId),
     /** How many sessions said they used the memory (UTILIZED through the Stop hooks). */
     sessionUses: (name: string) => ctx.rowByName(name)?.session_uses ?? 0,

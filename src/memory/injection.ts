@@ -9,6 +9,7 @@ import { parseJsonList, type MemoryRow } from './rows.js';
 import { uses } from './rows-math.js';
 import { byScore, present, rankMemories, scoreRow, type RecalledMemory, type Scored } from './recall.js';
 import { confidenceTag, effectiveness, round3 } from './scoring.js';
+import { LEAD_RATIO, LEADER_GATE_SHARE } from './thresholds.js';
 
 export interface InjectTask {
   objective: string;
@@ -49,28 +50,93 @@ export function renderPrompt(rows: MemoryRow[]): string {
   return [PROMPT_HEADER, ...promptEntries(rows).map((e) => e.text)].join('\n');
 }
 
-/**
- * Whether a candidate goes into a prompt: it answers enough of the task (the gate), or it is a
- * systemic warning that shares anything with the task — a failure repeated across tasks may
- * strike any task that touches it, and there is one such row per problem (store.ts), not a flood.
- */
-export function passesGate(s: Pick<Scored, 'match' | 'row'>, gate: number): boolean {
-  return s.match >= gate || (s.row.type === 'systemic' && s.match > 0);
-}
+/** Why a candidate passed the gate: it answers enough of the task, or it is the task's clear best answer. */
+export type GateReason = 'match' | 'leader';
 
 /**
- * Semantic ∪ file-pattern candidates for one task that pass the gate, ranked, not yet cut. The
- * task's files join the query as paths; a memory that names one of them matches fully (match.ts)
- * and ranks with at least the embedder's file floor as relevance (contract: dual query).
+ * The gate (thresholds.ts): which candidates go into a prompt, and why. A candidate passes when it
+ * answers enough of the task (match ≥ gate), or when it is the task's clear best answer — the one
+ * highest match, at least LEADER_GATE_SHARE of the gate and LEAD_RATIO times the runner-up's. A
+ * paraphrased task shares few words with the memory about it, but no other memory shares as many;
+ * a task nothing fits shares a generic word or two with several memories alike (issue #33).
+ * A systemic warning passes the same gate as any memory: its trigger states the situation it warns
+ * about, and a warning shown whatever the task is noise an agent learns to skip.
  */
-export async function candidatesFor(ctx: MemoryContext, task: InjectTask & { minMatch?: number }, pool: number): Promise<Scored[]> {
-  const { gate, fileFloor } = await ctx.thresholds();
+export function gateReasons<T extends Pick<Scored, 'match'>>(candidates: T[], gate: number): Map<T, GateReason> {
+  const out = new Map<T, GateReason>();
+  for (const c of candidates) if (c.match >= gate) out.set(c, 'match');
+  const [best, second] = [...candidates].sort((a, b) => b.match - a.match);
+  if (best && !out.has(best) && best.match >= LEADER_GATE_SHARE * gate && best.match >= LEAD_RATIO * (second?.match ?? 0) && best.match > (second?.match ?? 0)) out.set(best, 'leader');
+  return out;
+}
+
+/** A candidate of one task with the gate's verdict: why it passed, or undefined. */
+export type Judged = Scored & { reason?: GateReason };
+
+/**
+ * Semantic ∪ file-pattern candidates for one task, each judged by the gate: those that pass,
+ * ranked, and the rest by match, best first. The task's files join the query as paths (match.ts);
+ * a memory that names one of them ranks with at least the embedder's file floor as relevance
+ * (contract: dual query).
+ */
+export async function judgeCandidates(ctx: MemoryContext, task: InjectTask & { minMatch?: number }, pool: number): Promise<{ gate: number; passed: Judged[]; rejected: Judged[] }> {
+  const { gate: calibrated, fileFloor } = await ctx.thresholds();
+  const gate = task.minMatch ?? calibrated;
   const ranked = await rankMemories(ctx, task.objective, { limit: pool, files: task.files ?? [] });
+  const reasons = gateReasons(ranked, gate);
   const now = ctx.now();
-  return ranked
-    .filter((s) => passesGate(s, task.minMatch ?? gate))
-    .map((s) => (s.namesFile && s.relevance < fileFloor ? { ...scoreRow(s.row, fileFloor, now, s.match), namesFile: true } : s))
+  const passed = ranked
+    .filter((s) => reasons.has(s))
+    .map((s): Judged => ({ ...(s.namesFile && s.relevance < fileFloor ? { ...s, ...scoreRow(s.row, fileFloor, now, s.match) } : s), reason: reasons.get(s)! }))
     .sort(byScore);
+  const rejected = ranked.filter((s) => !reasons.has(s)).sort((a, b) => b.match - a.match || byScore(a, b));
+  return { gate, passed, rejected };
+}
+
+/** The candidates of one task that pass the gate, ranked, not yet cut. */
+export async function candidatesFor(ctx: MemoryContext, task: InjectTask & { minMatch?: number }, pool: number): Promise<Scored[]> {
+  return (await judgeCandidates(ctx, task, pool)).passed;
+}
+
+/** One candidate as `helix memory why` shows it. */
+export interface ExplainedMemory {
+  name: string;
+  type: string;
+  trigger: string;
+  score: number;
+  match: number;
+  /** Why it passed the gate; absent for a candidate left out. */
+  reason?: GateReason;
+  /** What the match rests on: the words and files it shares, and whose side gave it (match.ts). */
+  words: string[];
+  files: string[];
+  side: 'task' | 'trigger' | 'file';
+}
+
+const explained = (s: Judged): ExplainedMemory => ({
+  name: s.row.name,
+  type: s.row.type,
+  trigger: s.row.trigger,
+  score: round3(s.score),
+  match: round3(s.match),
+  ...(s.reason ? { reason: s.reason } : {}),
+  words: s.evidence?.words ?? [],
+  files: s.evidence?.files ?? [],
+  side: s.evidence?.side ?? 'task',
+});
+
+/**
+ * Why a task gets what it gets: the candidates that pass the gate (ranked, as inject orders them,
+ * before any cut) and the best `below` of those left out, by match — what was just under the line.
+ */
+export async function explainInjection(ctx: MemoryContext, task: InjectRequest & { below?: number }) {
+  const { gate, passed, rejected } = await judgeCandidates(ctx, task, (task.limit ?? 5) * 4);
+  return {
+    gate,
+    leader: { floor: round3(LEADER_GATE_SHARE * gate), ratio: LEAD_RATIO },
+    passed: passed.map(explained),
+    below: rejected.filter((s) => s.match > 0).slice(0, task.below ?? 3).map(explained),
+  };
 }
 
 async function chosenFor(ctx: MemoryContext, task: InjectRequest): Promise<MemoryRow[]> {
@@ -108,7 +174,9 @@ export async function batchInject(ctx: MemoryContext, tasks: InjectTask[], limit
 export async function strategicRecall(ctx: MemoryContext, objective: string, limit = 15) {
   const totalInSystem = (ctx.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
   const { gate } = await ctx.thresholds();
-  const top = totalInSystem === 0 ? [] : (await rankMemories(ctx, objective, { limit, minMatch: gate })).slice(0, limit);
+  const ranked = totalInSystem === 0 ? [] : await rankMemories(ctx, objective, { limit });
+  const passed = gateReasons(ranked, gate);
+  const top = ranked.filter((s) => passed.has(s)).slice(0, limit);
   const insights: RecalledMemory[] = top.map(present);
   const mean = (xs: number[]) => (xs.length ? round3(xs.reduce((a, b) => a + b, 0) / xs.length) : 0);
   const tagDistribution: Record<string, number> = {};

@@ -1,37 +1,39 @@
 // How much of a query a memory answers, on an absolute scale: the gate that keeps plausible noise
-// out of prompts (issue #25). Ranking (fusion.ts) is relative to the query's best hit, so a memory
-// sharing one generic word with an unrelated task ranks first with relevance ~1; the gate asks
-// instead what share of the query's information the memory holds:
-//   match = Σ idf(t) over the query's terms the memory contains / Σ idf(t) over all its terms,
+// out of prompts (issues #25, #33). Ranking (fusion.ts) is relative to the query's best hit, so a
+// memory sharing one generic word with an unrelated task ranks first with relevance ~1; the gate
+// asks instead what share of the query's evidence the memory holds:
+//   match = Σ idf(t) over the query's terms the memory holds / Σ idf(t) over all its terms,
 // with idf = ln(1 + (N − n + 0.5)/(n + 0.5)) over the N memories of the store (n = memories with t),
 // so a word most memories share counts little and a word no memory has still counts in the
 // denominator: a task whose distinctive words the store has never seen is not "covered" by the
 // generic words it shares. Read the other way, the share of the memory's trigger (the situation it
-// was written for) that the query contains also counts: the larger of the two is the match. A path contributes its file name (`webhooks` of
-// api/app/routers/webhooks.py), not its folders: `api`, `app`, `routers` name where a file lives,
-// not what it is about, and were the noise the issue measured. A memory that names one of the
-// query's files (files.ts's suffix match over at least two segments, or the whole path) matches
-// fully; one naming only the same bare file name (`main.py`) half.
+// was written for) that the query holds also counts: the larger of the two is the match.
+// A query's terms are the words of its prose and the files it (or its task) names. A file is one
+// term, not words: not its folders (`api`, `app`, `routers` name where a file lives, not what it is
+// about: #25's noise), and not its file name's words either — an edit of `orders.py` is not about
+// every memory that says "orders" (#33: those were most of what the edit hook injected wrongly).
+// Like a word, a file weighs by how few memories name it; a memory holds it fully when it names the
+// file (files.ts's suffix match over two segments, or the whole path), half when it names only the
+// same bare file name (`main.py`). So naming the task's file is strong evidence, not a full match:
+// a memory about another problem in the same file shares the file and nothing else of the task.
 // Calibrated per embedder on the tune split of eval/memory-gate.json (thresholds.ts, docs/memory.md).
 import type Database from 'better-sqlite3';
-import { baseName, cleanPath, queryPaths } from './files.js';
+import { cleanPath, queryPaths, sharedSuffix } from './files.js';
 import { indexText, queryTerms } from './search-terms.js';
 import { namedIdentifiers } from './values.js';
 
 type Sql = { sql(text: string): Database.Statement };
 
-/** The query's terms: words of its prose and the stems of the file names it or the task names. */
-export function matchTerms(query: string, files: string[]): string[] {
-  const inQuery = queryPaths(query);
-  let prose = query;
-  for (const path of inQuery) prose = prose.split(path).join(' ');
-  const terms = new Set(queryTerms(prose));
-  for (const path of new Set([...inQuery, ...files.map(cleanPath)])) {
-    const name = baseName(path);
-    const dot = name.lastIndexOf('.');
-    for (const term of queryTerms(dot > 0 ? name.slice(0, dot) : name)) terms.add(term);
-  }
-  return [...terms];
+/** A text without the paths it names: its prose. */
+function prose(text: string): string {
+  let rest = text;
+  for (const path of queryPaths(text)) rest = rest.split(path).join(' ');
+  return rest;
+}
+
+/** The words of a query the match weighs: its prose's content terms (its files are terms of their own). */
+export function matchTerms(query: string): string[] {
+  return queryTerms(prose(query));
 }
 
 /**
@@ -47,39 +49,195 @@ export function idf(documents: number, withTerm: number): number {
 
 export const IDF_PRIOR_DOCUMENTS = 50;
 
+/**
+ * A trigger of fewer terms is weighed as if it had this many, the missing ones absent from the
+ * task: a short trigger of common words ("Adding a new query to the dispatch service") is otherwise
+ * covered by any task that says it added something new. Counted in terms, not in idf: a trigger
+ * whose words are common because its problem recurs (the learning simulation's crowded arm: every
+ * note of a family shares the bead's title words) must still reach the bead it names word for
+ * word — weighing it as six distinctive words dropped the learned fact from 17% of the crowded
+ * arm's prompts (issue #33). Chosen on the tune splits of eval/memory-gate.json and
+ * eval/memory-beads.json (docs/memory.md): 7 and 8 did alike, 6 and fewer lost recall.
+ */
+export const SITUATION_TERMS = 7;
+
 /** How strongly a memory naming a file by `shared` trailing segments (pattern of `segments`) matches. */
 export function pathMatchStrength(shared: number, segments: number): number {
   if (shared <= 0) return 0;
   return shared >= 2 || segments >= 2 ? 1 : 0.5;
 }
 
+/** What a memory shares with a query: the query's words it holds and the files both name. */
+export interface MatchDetail {
+  /** In [0, 1]: what the gate compares. */
+  match: number;
+  words: string[];
+  files: string[];
+  /**
+   * `task`: the share of the task the memory holds; `trigger`: the share of its trigger the task
+   * holds; `file`: it names one of the task's files (as far as that file is specific).
+   */
+  side: 'task' | 'trigger' | 'file';
+}
+
+/** A text's evidence: the words of its prose and the paths it names. */
+interface Evidence {
+  words: string[];
+  paths: string[];
+}
+
+/** The leading label of a systemic row's trigger: it says the row repeats, not what it is about. */
+const SYSTEMIC_LABEL = /^Repeated:\s*/;
+
 /**
- * The match of each candidate in [0, 1]: the idf-weighted share of the query's terms it contains,
- * at least its path strength (`named`: id → strength). Candidates outside the store's text index
- * keep only their path strength.
+ * The match of each candidate, in [0, 1], with what it shares: the larger of two idf-weighted
+ * shares — of the query's evidence the memory holds, and of the memory's trigger (the situation
+ * it was written for) the query holds. Evidence is words and files: a file is one term, weighted
+ * like a word by how few memories name it, present as strongly as the two name it
+ * (pathMatchStrength). Naming a file the task touches is no longer a full match: a memory about
+ * another problem in the same file shares the file and nothing else of the task (issue #33).
  */
-export function matchScores(db: Sql & { db: Database.Database }, query: string, files: string[], candidates: number[], named: Map<number, number>): Map<number, number> {
-  const out = new Map<number, number>(candidates.map((id) => [id, named.get(id) ?? 0]));
-  const terms = matchTerms(query, files);
-  if (terms.length === 0 || candidates.length === 0) return out;
-  // The memory's side: how much of its situation the query describes (a long bead may describe
-  // several memories' situations and still be mostly about other things).
-  const rows = db.sql('SELECT id, trigger FROM memories WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(candidates)) as { id: number; trigger: string }[];
-  for (const [row, share] of triggerCoverage(db, { objective: query, files }, rows)) out.set(row.id, Math.max(out.get(row.id) ?? 0, share));
+export function matchDetails(db: Sql & { db: Database.Database }, query: string, files: string[], candidates: number[]): Map<number, MatchDetail> {
+  const out = new Map<number, MatchDetail>(candidates.map((id) => [id, { match: 0, words: [], files: [], side: 'task' }]));
+  if (candidates.length === 0) return out;
+  const task: Evidence = { words: matchTerms(query), paths: [...new Set([...queryPaths(query), ...files.map(cleanPath)])] };
   const documents = (db.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
+  const naming = fileNaming(db);
+  const ids = JSON.stringify(candidates);
+
+  // The query's side.
   const count = db.sql('SELECT COUNT(*) AS n FROM memory_search WHERE memory_search MATCH ?');
   const among = db.sql('SELECT rowid AS id FROM memory_search WHERE memory_search MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
-  const ids = JSON.stringify(candidates);
-  const covered = new Map<number, number>();
+  const held = new Map<number, { sum: number; words: string[]; files: string[] }>();
+  const hold = (id: number) => {
+    let h = held.get(id);
+    if (!h) held.set(id, (h = { sum: 0, words: [], files: [] }));
+    return h;
+  };
   let total = 0;
-  for (const term of terms) {
-    const phrase = `"${term.replace(/"/g, '""')}"`;
+  for (const term of task.words) {
+    const phrase = quote(term);
     const weight = idf(documents, (count.get(phrase) as { n: number }).n);
     total += weight;
-    for (const { id } of among.all(phrase, ids) as { id: number }[]) covered.set(id, (covered.get(id) ?? 0) + weight);
+    for (const { id } of among.all(phrase, ids) as { id: number }[]) {
+      const h = hold(id);
+      h.sum += weight;
+      h.words.push(term);
+    }
   }
-  for (const [id, sum] of covered) out.set(id, Math.max(out.get(id) ?? 0, sum / total));
+  for (const path of task.paths) {
+    const named = naming(path);
+    const weight = idf(documents, named.size);
+    total += weight;
+    for (const id of candidates) {
+      const strength = named.get(id);
+      if (!strength) continue;
+      const h = hold(id);
+      h.sum += weight * strength;
+      h.files.push(path);
+    }
+  }
+  // Weighed as at least one distinctive term: an edit of a file forty memories name is not
+  // answered by each of them (a query of one common term would otherwise be matched fully).
+  const weighed = Math.max(total, idf(documents, 1));
+  for (const [id, h] of held) out.set(id, { match: h.sum / weighed, words: h.words, files: h.files, side: 'task' });
+
+  // The memory's side: how much of its situation the query describes (a long bead may describe
+  // several memories' situations and still be mostly about other things).
+  const rows = db.sql('SELECT id, trigger FROM memories WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; trigger: string }[];
+  const present = taskWords(db, prose(query));
+  const taskSegments = task.paths.map(segmentsOf);
+  const wordWeight = new Map<string, number>();
+  for (const row of rows) {
+    const situation = row.trigger.replace(SYSTEMIC_LABEL, '');
+    const own: Evidence = { words: matchTerms(situation), paths: queryPaths(situation) };
+    let sum = 0;
+    let all = 0;
+    const words: string[] = [];
+    const shared: string[] = [];
+    for (const term of own.words) {
+      let weight = wordWeight.get(term);
+      if (weight === undefined) wordWeight.set(term, (weight = idf(documents, (count.get(quote(term)) as { n: number }).n)));
+      all += weight;
+      if (present(term)) {
+        sum += weight;
+        words.push(term);
+      }
+    }
+    for (const path of own.paths) {
+      const weight = idf(documents, naming(path).size);
+      all += weight;
+      const pattern = segmentsOf(path);
+      const strength = Math.max(0, ...taskSegments.map((file) => pathStrength(pattern, file)));
+      if (strength > 0) {
+        sum += weight * strength;
+        shared.push(path);
+      }
+    }
+    const terms = own.words.length + own.paths.length;
+    const share = all > 0 ? (sum / all) * Math.min(1, terms / SITUATION_TERMS) : 0;
+    const current = out.get(row.id)!;
+    if (share > current.match) out.set(row.id, { match: share, words, files: shared, side: 'trigger' });
+  }
+  // The file query (the contract's second query, docs/contract/design.md §6): a memory naming one
+  // of the task's files surfaces with it even when the task shares none of its words ("circular
+  // imports in auth.py" for "add user endpoints" touching auth.py). The file's weight is shared by
+  // the memories that name it: one alone answers it fully, two half each; where more name it they
+  // are look-alikes in the same file, and each must also share the task's words (issue #33).
+  for (const path of task.paths) {
+    const named = naming(path);
+    if (named.size === 0) continue;
+    for (const id of candidates) {
+      const strength = (named.get(id) ?? 0) / named.size;
+      if (strength > out.get(id)!.match) out.set(id, { match: strength, words: [], files: [path], side: 'file' });
+    }
+  }
   return out;
+}
+
+/** The match alone (recall's `_match`, the gate). */
+export function matchScores(db: Sql & { db: Database.Database }, query: string, files: string[], candidates: number[]): Map<number, number> {
+  return new Map([...matchDetails(db, query, files, candidates)].map(([id, d]) => [id, d.match]));
+}
+
+const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
+
+/** A path split into its segments, once: a queried path may be 128 KB long (the edit hook's bench). */
+const segmentsOf = (path: string): string[] => cleanPath(path).split('/');
+
+/** How strongly a stored path and a queried one (both split) name the same file (0: they do not). */
+function pathStrength(pattern: string[], file: string[]): number {
+  return pathMatchStrength(sharedSuffix(pattern, file), pattern.length);
+}
+
+/** For a path: the memories that name it, with how strongly (one lookup by file name, memoised). */
+function fileNaming(db: Sql): (path: string) => Map<number, number> {
+  const sameName = db.sql('SELECT memory_id AS id, pattern FROM memory_files WHERE basename = ?');
+  const memo = new Map<string, Map<number, number>>();
+  return (path) => {
+    let named = memo.get(path);
+    if (named) return named;
+    named = new Map();
+    const file = segmentsOf(path);
+    for (const { id, pattern } of sameName.all(file[file.length - 1]!) as { id: number; pattern: string }[]) {
+      const strength = pathStrength(segmentsOf(pattern), file);
+      if (strength > (named.get(id) ?? 0)) named.set(id, strength);
+    }
+    memo.set(path, named);
+    return named;
+  };
+}
+
+/**
+ * Whether a word is in the task's prose, stemmed as the store stems it: the whole prose goes into
+ * a per-connection temp index (a long bead may name a memory's situation past its first words).
+ */
+function taskWords(db: Sql & { db: Database.Database }, taskProse: string): (term: string) => boolean {
+  db.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.task_words USING fts5(text, tokenize = "porter unicode61 tokenchars '_'")`);
+  db.sql('DELETE FROM temp.task_words').run();
+  db.sql('INSERT INTO temp.task_words (text) VALUES (?)').run(indexText(taskProse));
+  const inTask = db.sql('SELECT 1 FROM temp.task_words WHERE task_words MATCH ?');
+  return (term) => inTask.get(quote(term)) !== undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import { HelixError } from '../errors.js';
 import { baseName, cleanPath, queryPaths, sharedSuffix } from './files.js';
 import { keywordSearch } from './fts.js';
 import { fuse, type RankedList } from './fusion.js';
-import { matchScores, pathMatchStrength } from './match.js';
+import { matchDetails, type MatchDetail } from './match.js';
 import { neighbours } from './graph.js';
 import { toMemory, type Memory, type MemoryRow } from './rows.js';
 import { effectiveness, recency, round3, score } from './scoring.js';
@@ -52,6 +52,8 @@ export interface Scored {
   namesFile?: boolean;
   /** The absolute match of match.ts, in [0, 1]. */
   match: number;
+  /** What the match rests on (match.ts): the words and files shared, and whose side gave it. */
+  evidence?: MatchDetail;
 }
 
 export function checkType(type: string | undefined): string | undefined {
@@ -75,9 +77,6 @@ export function scoreRow(row: MemoryRow, relevance: number, now: Date, match = 0
 
 export const byScore = (a: Scored, b: Scored): number => b.score - a.score || a.row.name.localeCompare(b.row.name);
 
-/** The path list, and how strongly each memory on it names one of the files (match.ts). */
-export type PathList = RankedList & { strength: Map<number, number> };
-
 /**
  * Memories naming one of `files`, best match first (more shared trailing path segments first).
  * A stored pattern names the file when it is one of the file's path suffixes (`tax/client.go`,
@@ -86,9 +85,8 @@ export type PathList = RankedList & { strength: Map<number, number> };
  * compared from the end, segment by segment. Linear in the path's length: a 128 KB path is split
  * once, never joined again per suffix (that was quadratic: 27 s for 64,000 segments).
  */
-export function pathList(ctx: MemoryContext, files: string[], type?: string): PathList {
+export function pathList(ctx: MemoryContext, files: string[], type?: string): RankedList {
   const best = new Map<number, number>();
-  const strength = new Map<number, number>();
   const typed = type ? ' AND m.type = ?' : '';
   const sameName = ctx.sql(`SELECT f.memory_id AS id, f.pattern AS pattern FROM memory_files f JOIN memories m ON m.id = f.memory_id WHERE f.basename = ?${typed}`);
   for (const file of new Set(files.map(cleanPath))) {
@@ -97,17 +95,16 @@ export function pathList(ctx: MemoryContext, files: string[], type?: string): Pa
       const patternSegments = cleanPath(pattern).split('/');
       const shared = sharedSuffix(patternSegments, segments);
       if (shared > (best.get(id) ?? 0)) best.set(id, shared);
-      strength.set(id, Math.max(strength.get(id) ?? 0, pathMatchStrength(shared, patternSegments.length)));
     }
   }
   const sorted = [...best].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return { weight: PATH_LIST_WEIGHT, ids: sorted.map(([id]) => id), ties: sorted.map(([, s]) => s), strength };
+  return { weight: PATH_LIST_WEIGHT, ids: sorted.map(([id]) => id), ties: sorted.map(([, s]) => s) };
 }
 
 /** The ranked lists relevance is fused from, for `query` (and the task's files). */
-export async function rankedLists(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<[RankedList, PathList, ...RankedList[]]> {
+export async function rankedLists(ctx: MemoryContext, query: string, pool: number, type?: string, files: string[] = []): Promise<[RankedList, RankedList, ...RankedList[]]> {
   const keyword = keywordSearch(ctx, query, pool, type);
-  const lists: [RankedList, PathList, ...RankedList[]] = [
+  const lists: [RankedList, RankedList, ...RankedList[]] = [
     { weight: BM25_LIST_WEIGHT, ids: keyword.map((k) => k.id), scores: keyword.map((k) => k.score) },
     pathList(ctx, [...queryPaths(query), ...files], type),
   ];
@@ -128,16 +125,16 @@ export async function relevances(
   pool: number,
   type?: string,
   files: string[] = [],
-): Promise<{ relevance: Map<number, number>; named: Set<number>; match: Map<number, number> }> {
+): Promise<{ relevance: Map<number, number>; named: Set<number>; match: Map<number, MatchDetail> }> {
   const lists = await rankedLists(ctx, query, pool, type, files);
   const relevance = fuse(lists, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR);
   const exact = ctx
     .sql(`SELECT id FROM memories WHERE norm_text = ?${type ? ' AND type = ?' : ''}`)
     .all(...(type ? [normaliseText(query), type] : [normaliseText(query)])) as { id: number }[];
-  const match = matchScores(ctx, query, files, [...relevance.keys()], lists[1].strength);
+  const match = matchDetails(ctx, query, files, [...relevance.keys()]);
   for (const { id } of exact) {
     relevance.set(id, 1);
-    match.set(id, 1);
+    match.set(id, { ...(match.get(id) ?? { words: [], files: [], side: 'task' }), match: 1 });
   }
   // lists[1] is the path list: the memories naming one of the files.
   return { relevance, named: new Set(lists[1].ids), match };
@@ -156,9 +153,10 @@ export async function rankMemories(ctx: MemoryContext, query: string, options: R
     if (!row || rel <= 0) continue;
     if (effectiveness(row) < (options.minEffectiveness ?? 0)) continue;
     if (options.minRelevance !== undefined && rel < options.minRelevance) continue;
-    const m = match.get(id) ?? 0;
+    const evidence = match.get(id);
+    const m = evidence?.match ?? 0;
     if (options.minMatch !== undefined && m < options.minMatch) continue;
-    scored.push({ ...scoreRow(row, rel, now, m), namesFile: named.has(id) });
+    scored.push({ ...scoreRow(row, rel, now, m), namesFile: named.has(id), ...(evidence ? { evidence } : {}) });
   }
   return scored.sort(byScore);
 }

@@ -6,11 +6,24 @@
 import type { MemoryContext } from './store-context.js';
 import { storeMemory, type StoreResult } from './store.js';
 
-/** The names among `names` this session has not been shown yet; records them as shown. */
-export function firstShown(ctx: MemoryContext, sessionId: string, names: string[]): string[] {
+/**
+ * The first `limit` names among `names` (in order) this session has not been shown yet, recorded as
+ * shown in the same transaction: what the caller may show is what this call inserted. Two edit
+ * hooks of one session run at once (Claude Code starts the plugin's and settings.json's hook in
+ * parallel); each asking "what was shown?" and then recording what it shows let both show the same
+ * memory. The insert is the claim: the write lock orders the two, the second finds the row there.
+ */
+export function firstShown(ctx: MemoryContext, sessionId: string, names: string[], limit = Infinity): string[] {
   const insert = ctx.sql('INSERT OR IGNORE INTO session_memories (session_id, name, injected_at) VALUES (?, ?, ?)');
   const at = ctx.now().toISOString();
-  return ctx.write(() => names.filter((name) => insert.run(sessionId, name, at).changes > 0));
+  return ctx.write(() => {
+    const claimed: string[] = [];
+    for (const name of names) {
+      if (claimed.length >= limit) break;
+      if (insert.run(sessionId, name, at).changes > 0) claimed.push(name);
+    }
+    return claimed;
+  });
 }
 
 /** The names this session has been shown. */

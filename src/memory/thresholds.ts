@@ -9,6 +9,15 @@
 /** The gate every embedder was calibrated to (its match is lexical; the candidates differ). */
 const GATE = 0.4;
 
+/**
+ * The gate's second way in (injection.ts: gateReasons): the task's best match passes below the gate
+ * when it is at least LEAD_RATIO times the runner-up's and LEADER_GATE_SHARE of the gate. Chosen on
+ * the tune split of eval/memory-gate.json (issue #33, docs/memory.md): ratios 1.2–1.3 and shares
+ * giving a leader's floor of ~0.28 did the same there (bead recall 0.593 → 0.852 at precision ≥ 0.8).
+ */
+export const LEAD_RATIO = 1.3;
+export const LEADER_GATE_SHARE = 0.7;
+
 export interface Thresholds {
   /** store merges into an existing memory of the same type at or above this cosine. */
   duplicate: number;

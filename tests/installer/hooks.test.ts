@@ -184,6 +184,25 @@ describe('session-start hook', () => {
     expect(out).toContain('UTILIZED: [names]');
   });
 
+  it('lists the systemic warnings in one brief line after the paragraph: name, times seen, the situation without its label; no resolution', async () => {
+    const root = tempGitRepo();
+    const long = `Repeated: ${'integration tests fail with address already in use '.repeat(3)}`;
+    const warnings: HookRecalledMemory[] = [
+      { name: 'repeated-port-clash', type: 'systemic', trigger: long, resolution: 'use testdb.New(t)', effectiveness: null, seen: 5 },
+      { name: 'repeated-gen-drift', type: 'systemic', trigger: 'Repeated: generated code out of date', resolution: 'run make generate', effectiveness: null },
+    ];
+    const { open } = memoryWith(warnings, health);
+    const lines = (await sessionStart({ cwd: root, env: {}, openMemory: open })).trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^helix: project /);
+    expect(lines[1]).toBe(
+      "helix: systemic warnings in this project's memory, shown in full before an edit or task they fit: " +
+        'repeated-port-clash (seen 5 times: integration tests fail with address already in use integration tests fail wit...); ' +
+        'repeated-gen-drift (seen 3 times: generated code out of date).',
+    );
+    expect(lines.join('\n')).not.toMatch(/testdb|make generate|WARNING/);
+  });
+
   it('adds .helix/ to .git/info/exclude only once', async () => {
     const root = tempGitRepo();
     const { open } = memoryWith([], health);

@@ -20,6 +20,7 @@ interface Item { id: string; kind: string; objective?: string; files?: string[];
 interface GateMemory { id: string; type: string; trigger: string; resolution: string }
 const data = JSON.parse(readFileSync(join(import.meta.dirname, '../../eval/memory-gate.json'), 'utf8')) as { memories: GateMemory[]; queries: Item[] };
 const ROUNDS = 6;
+const LOOSE_GATE = 0.2;
 
 /** New work on files the store knows: the memories naming those files are not about it. */
 const NEW_WORK: Item[] = [
@@ -42,7 +43,9 @@ async function honestRounds(fair: boolean) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const q of tasks) {
       const task = q.objective !== undefined ? { objective: q.objective, files: q.files ?? [] } : { objective: q.file!, files: [q.file!] };
-      const { injected } = await store.inject(task);
+      // A loose gate (issue #25's store injected this much): what the credit rule must cope with
+      // when unrelated memories do reach a task. The gate of #33 injects less (eval:gate's erosion).
+      const { injected } = await store.inject({ ...task, minMatch: LOOSE_GATE });
       const relevant = new Set(q.relevant.map((id) => nameOf.get(id)));
       const used = injected.filter((n) => relevant.has(n));
       const verdict = store.feedbackVerify({ taskId: `${q.id}-${round}`, verifyPassed: true, injected, utilized: used, ...(fair ? { task } : {}) });

@@ -264,6 +264,14 @@ function promptCommands(sub: Sub, ctx: CommandContext): void {
       await withStore(ctx, this, (s) => s.strategicRecall(objective, o.limit));
     });
 
+  sub('why', 'what would be injected for a bead, why each passed the gate, and what was left out just under the line')
+    .argument('<bead>', 'a bead id of this project\'s tracker')
+    .option('--json', 'one JSON document')
+    .action(async function (this: HelixCommand, id: string, o: { json?: boolean }) {
+      const bead = await trackerBead(ctx, id);
+      await withStore(ctx, this, (s) => whyInjected(s, bead), o.json ? printJson : printWhy);
+    });
+
   sub('chunk', 'turn a successful approach into a pattern')
     .requiredOption('--task <text>')
     .requiredOption('--outcome <text>')
@@ -337,6 +345,68 @@ function curationCommands(sub: Sub, ctx: CommandContext): void {
     .action(async function (this: HelixCommand, o: { days: number }) {
       await withStore(ctx, this, (s) => s.decayEdges(o.days));
     });
+}
+
+type Bead = import('../../tracker/index.js').Bead;
+
+/** One bead of the project's tracker, or exit 3 with one line. */
+async function trackerBead(ctx: CommandContext, id: string): Promise<Bead> {
+  const [{ BeadStore }, { trackerDir }, { assertJsonlBackend }] = await Promise.all([import('../../tracker/store.js'), import('../../tracker/paths.js'), import('../../tracker/backend.js')]);
+  const dir = trackerDir(ctx.cwd, ctx.env);
+  assertJsonlBackend(dir, ctx.env);
+  const bead = new BeadStore(dir, ctx.env).read().byId.get(id);
+  if (!bead) throw new HelixError('notFound', `helix memory why: no bead ${id} in ${dir}`);
+  return bead;
+}
+
+/**
+ * `why`: the run's own injection for the bead (memory-port's injectionFor: the gate, the
+ * exploration slot, the budget) beside the gate's reasons for every candidate that passed and the
+ * best of those left out.
+ */
+async function whyInjected(store: Store, bead: Bead) {
+  const port = await import('../../supervisor/shell/memory-port.js');
+  const task = { objective: port.beadObjective(bead), files: port.beadFiles(bead) };
+  const explained = await store.explainInjection({ ...task, limit: port.EXPLORATION_POOL, below: 3 });
+  const { names } = await port.injectionFor(store, bead);
+  const byName = new Map(explained.passed.map((m) => [m.name, m]));
+  return {
+    bead: bead.id,
+    title: bead.title,
+    files: task.files,
+    gate: explained.gate,
+    leader: explained.leader,
+    injected: names.flatMap((n) => byName.get(n) ?? []),
+    passed_not_injected: explained.passed.filter((m) => !names.includes(m.name)),
+    below: explained.below,
+  };
+}
+
+type Why = Awaited<ReturnType<typeof whyInjected>>;
+type Explained = Why['injected'][number];
+
+/** What a candidate's match rests on, in words. */
+function evidence(m: Explained): string {
+  const list = (xs: string[]) => `${xs.slice(0, 8).join(', ')}${xs.length > 8 ? ', …' : ''}`;
+  if (m.side === 'file') return `names the task's file ${m.files.join(', ')}`;
+  const words = m.words.length ? (m.side === 'trigger' ? `the task holds ${m.words.length} words of its trigger: ${list(m.words)}` : `it holds ${m.words.length} of the task's words: ${list(m.words)}`) : 'no words shared';
+  return m.files.length ? `${words}; both name ${m.files.join(', ')}` : words;
+}
+
+function printWhy(io: CommandContext['io'], why: Why): void {
+  const line = (m: Explained, verdict: string) => `  ${m.name} [${m.type}] score ${m.score.toFixed(3)}, match ${m.match.toFixed(3)} ${verdict}: ${evidence(m)}`;
+  const passed = (m: Explained) => (m.reason === 'leader' ? `(the clear best answer: ≥ ${why.leader.floor.toFixed(2)} and ${why.leader.ratio}× the runner-up)` : `(≥ ${why.gate.toFixed(2)})`);
+  const out = [
+    `${why.bead}: ${why.title}`,
+    `files: ${why.files.join(', ') || 'none named'}`,
+    `gate: match ≥ ${why.gate.toFixed(2)}, or the task's clear best answer (≥ ${why.leader.floor.toFixed(2)} and ${why.leader.ratio}× the runner-up)`,
+    '',
+    why.injected.length ? `would be injected (${why.injected.length}):` : 'would be injected: nothing',
+    ...why.injected.map((m) => line(m, passed(m))),
+  ];
+  if (why.passed_not_injected.length) out.push('', 'passed the gate, not injected (the run shows 5 within its character budget, the last slot for the least tried):', ...why.passed_not_injected.map((m) => line(m, passed(m))));
+  out.push('', why.below.length ? 'left out, just under the line:' : 'left out: no other memory shares anything with the bead', ...why.below.map((m) => line(m, `< ${why.gate.toFixed(2)}`)));
+  io.stdout(`${out.join('\n')}\n`);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

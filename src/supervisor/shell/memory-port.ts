@@ -41,7 +41,7 @@ export function beadFiles(bead: Bead): string[] {
   const relevant = bead.relevant_files;
   if (Array.isArray(relevant)) for (const f of relevant) if (typeof f === 'string' && f.trim()) files.add(f.trim());
   if (typeof relevant === 'string') for (const f of relevant.split(/[,\s]+/)) if (f) files.add(f);
-  const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').join('\n');
+  const text = [bead.title, bead.description, bead.acceptance, bead.design].filter((v) => typeof v === 'string').map(withoutDigest).join('\n');
   // The store's own path matcher (memory/files.ts); of its tokens a bead keeps those with a folder
   // or a source-file extension.
   for (const token of filePatterns(text)) {
@@ -51,7 +51,17 @@ export function beadFiles(bead: Bead): string[] {
 }
 
 export function beadObjective(bead: Bead): string {
-  return [bead.title, bead.description, bead.acceptance].filter((v) => typeof v === 'string' && v.trim()).join('\n');
+  return [bead.title, bead.description, bead.acceptance].filter((v): v is string => typeof v === 'string' && v.trim() !== '').map(withoutDigest).join('\n');
+}
+
+/**
+ * A bead's text without the `<context-digest>` block HELIX's tracker prepends to descriptions: the
+ * project's principles, concerns and practices, the same for every bead. Read as the bead's words,
+ * its "demo reels" and "context digests" matched the memories about demos and digests on every
+ * bead of HELIX's own tracker (issue #33's real-data eval, docs/memory.md).
+ */
+export function withoutDigest(text: string): string {
+  return text.replace(/<context-digest>[\s\S]*?<\/context-digest>/g, ' ').trim();
 }
 
 /**
@@ -98,18 +108,27 @@ export function failureTrigger(bead: Bead, detail: string): string {
   return `${bead.title}: ${detail}${files.length ? ` (files: ${files.join(', ')})` : ''}`.slice(0, 500);
 }
 
+/**
+ * What the run injects for a bead: the store's gated candidates for its text and files, the
+ * exploration slot, the character budget. One home for it: the port calls it before each attempt,
+ * `helix memory why` to show what would be injected.
+ */
+export async function injectionFor(store: Pick<MemoryStore, 'injectEntries' | 'get'>, bead: Bead): Promise<{ block: string; names: string[] }> {
+  const ranked = await store.injectEntries({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
+  if (ranked.injected.length === 0) return { block: '', names: [] };
+  const uses = (name: string) => {
+    const memory = store.get(name);
+    return memory ? memory.helped + memory.failed : 0;
+  };
+  const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
+  return renderChosen(ranked, chosen);
+}
+
 class StoreMemoryPort implements MemoryPort {
   constructor(private readonly store: MemoryStore) {}
 
-  async inject(bead: Bead): Promise<{ block: string; names: string[] }> {
-    const ranked = await this.store.injectEntries({ objective: beadObjective(bead), files: beadFiles(bead), limit: EXPLORATION_POOL });
-    if (ranked.injected.length === 0) return { block: '', names: [] };
-    const uses = (name: string) => {
-      const memory = this.store.get(name);
-      return memory ? memory.helped + memory.failed : 0;
-    };
-    const chosen = chooseWithExploration(ranked.injected.map((name) => ({ name, uses: uses(name) })));
-    return renderChosen(ranked, chosen);
+  inject(bead: Bead): Promise<{ block: string; names: string[] }> {
+    return injectionFor(this.store, bead);
   }
 
   async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void> {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { helix, tempDir } from '../../helpers/cli.js';
+import { helix, tempDir, tempGitRepo } from '../../helpers/cli.js';
 import { resolveDbPath } from '../../../src/memory/index.js';
 
 const ENV = { HELIX_EMBEDDER: 'lexical', HELIX_NOW: '2026-03-01T12:00:00Z' };
@@ -54,7 +54,7 @@ describe('helix memory (CLI)', () => {
     expect(m('health').json).toMatchObject({ status: 'HEALTHY', total_memories: 2, embedder: 'lexical-v1-384' });
     expect(m('similar-recent', 'Docker build cannot find dist in the context').json.map((x: { name: string }) => x.name)).toEqual([name]);
     expect(Array.isArray(m('suggest-edges', name, '--limit', '3').json)).toBe(true);
-    const injected = m('inject', '--objective', 'fix the docker build', '--files', '["dist/index.js"]', '--limit', '2').json;
+    const injected = m('inject', '--objective', 'the docker build cannot find dist in the build context', '--files', '["dist/index.js"]', '--limit', '2').json;
     expect(injected.injected).toContain(name);
     expect(m('batch-inject', '--tasks', '["fix the docker build", {"objective": "docker build again"}]').json.total_unique).toBe(2);
     expect(m('strategic-recall', 'docker build').json.summary).toMatchObject({ total_in_system: 2 });
@@ -107,6 +107,40 @@ describe('helix memory (CLI)', () => {
     helix(['memory', 'store', '--trigger', 'Stored via the flag here', '--resolution', 'ok', '--db', viaFlag], { cwd, env });
     expect(JSON.parse(helix(['memory', 'health', '--db', viaEnv], { cwd, env: ENV }).stdout).total_memories).toBe(1);
     expect(JSON.parse(helix(['memory', 'get', 'stored-via-the-flag-here', '--db', viaFlag], { cwd, env: ENV }).stdout).name).toBe('stored-via-the-flag-here');
+  });
+});
+
+describe('helix memory why <bead>', () => {
+  /** A git project with a tracker bead about double assignment and a store with one memory about it, one look-alike. */
+  function project() {
+    const cwd = tempGitRepo();
+    const h = (...args: string[]) => helix(args, { cwd, env: ENV });
+    h('tracker', 'init');
+    const bead = h('tracker', 'create', 'Fix double assignment of deliveries', '--description', "The same delivery showed up in two drivers' apps since dispatch runs on three replicas.").stdout.trim();
+    const right = JSON.parse(h('memory', 'store', '--trigger', 'Two drivers get assigned the same delivery when dispatch runs on two replicas', '--resolution', 'Claim the row with SELECT ... FOR UPDATE SKIP LOCKED').stdout).name as string;
+    const lookAlike = JSON.parse(h('memory', 'store', '--trigger', 'Drivers are logged out of the app every hour', '--resolution', 'Serialise the token refresh').stdout).name as string;
+    return { h, bead, right, lookAlike };
+  }
+
+  it('prints what would be injected and why it passed, and what was left out just under the line', () => {
+    const { h, bead, right, lookAlike } = project();
+    const out = h('memory', 'why', bead);
+    expect(out).toMatchObject({ status: 0, stderr: '' });
+    const [injected, below] = out.stdout.split('left out, just under the line:');
+    expect(injected).toContain(`${bead}: Fix double assignment of deliveries`);
+    expect(injected).toMatch(new RegExp(`would be injected \\(1\\):\\n  ${right} \\[failure\\] score [0-9.]+, match [0-9.]+ \\(≥ 0\\.40\\): the task holds \\d+ words of its trigger: .*replicas`));
+    expect(below).toMatch(new RegExp(`  ${lookAlike} \\[failure\\] score [0-9.]+, match 0\\.[0-3][0-9]* < 0\\.40: the task holds \\d+ words of its trigger: drivers`));
+    const json = JSON.parse(h('memory', 'why', bead, '--json').stdout);
+    expect(json).toMatchObject({ bead, gate: 0.4, injected: [{ name: right, reason: 'match', side: 'trigger' }], passed_not_injected: [], below: [{ name: lookAlike }] });
+    expect(json.injected[0].words).toEqual(expect.arrayContaining(['drivers', 'delivery', 'replicas']));
+  });
+
+  it('an unknown bead is one line on stderr and exit 3, and nothing is written', () => {
+    const { h } = project();
+    const out = h('memory', 'why', 'tmp-nothere');
+    expect(out.status).toBe(3);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^helix memory why: no bead tmp-nothere in .*\.ddx\n$/);
   });
 });
 

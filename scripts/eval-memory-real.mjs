@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm run eval:memory -- --real`: the relevance gate on real data (issue #33). The two real DDx
+// trackers in ../shared/data — DDx's own and HELIX's — become a store of the lessons closed in the
+// first half of their history and the beads filed in the second half, by the rule of
+// scripts/lib/real-beads.mjs (docs/memory.md states it). Every bead goes through the run's memory
+// port, every file a bead names through the edit hook, then six honest rounds of feedback; the
+// figures are printed beside the synthetic sets' (eval:gate's held-out and test sets).
+//
+//   npm run build && npm run eval:memory -- --real [--embedders lexical,use] [--data DIR]
+//        [--trackers helix,ddx] [--no-synthetic] [--items]   (--items: each task's gold and injection)
+//        [--helix DIR]   the built dist/ of another checkout (e.g. main, for "before"); the rule
+//                        (which lessons fit which beads) is this checkout's either way
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GOALS, SYNTHETIC_SPACING, SYNTHETIC_START, evaluateSet, f3, figuresTable, helixModules, inSplit, syntheticItems } from './lib/gate-eval.mjs';
+import { readTracker, realSet, recallByLink } from './lib/real-beads.mjs';
+
+const here = resolve(import.meta.dirname, '..');
+const { values: opts } = parseArgs({
+  options: {
+    real: { type: 'boolean', default: true },
+    embedders: { type: 'string', default: 'lexical' },
+    helix: { type: 'string', default: here },
+    data: { type: 'string' },
+    trackers: { type: 'string', default: 'helix,ddx' },
+    'no-synthetic': { type: 'boolean', default: false },
+    items: { type: 'boolean', default: false },
+  },
+});
+// The real trackers sit next to the checkout (as tests/faults/files.test.ts finds them).
+const data = opts.data ? resolve(opts.data) : [resolve(here, '../shared/data'), resolve(here, '../../shared/data')].find((dir) => existsSync(dir));
+if (!data) {
+  console.error('eval:memory --real: no ../shared/data next to this checkout (pass --data DIR)');
+  process.exit(2);
+}
+const TRACKERS = { helix: 'helix-beads-1553a431.jsonl', ddx: 'ddx-beads-ae663ca012.jsonl' };
+const helix = resolve(opts.helix);
+const mods = await helixModules(helix);
+const helpers = {
+  filePatterns: (await import(join(here, 'dist/memory/files.js'))).filePatterns,
+  namedIdentifiers: (await import(join(here, 'dist/memory/values.js'))).namedIdentifiers,
+};
+
+const summary = [];
+const row = (set, r) => {
+  const e = r.eroded;
+  const beadSilence = r.bf.nothing ? `${r.bf.silent}/${r.bf.nothing} = ${f3(r.bf.silence)}` : '–';
+  const hookSilence = r.hf.nothing ? `${r.hf.silent}/${r.hf.nothing} = ${f3(r.hf.silence)}` : '–';
+  summary.push(`| ${set} | ${f3(r.bf.precision)} | ${f3(r.hf.precision)} | ${beadSilence} | ${hookSilence} | ${r.bf.found}/${r.bf.gold} = ${f3(r.bf.recall)} | ${e.eroded.length}/${e.goldMemories} |`);
+};
+
+for (const choice of opts.embedders.split(',')) {
+  console.log(`\n## embedder ${choice}`);
+  for (const key of opts.trackers.split(',')) {
+    const file = TRACKERS[key];
+    if (!file) throw new Error(`unknown tracker ${key}: helix or ddx`);
+    const set = realSet(readTracker(join(data, file)), helpers);
+    const gold = set.beads.reduce((n, b) => n + b.relevant.length, 0);
+    const r = await evaluateSet(mods, choice, { memories: set.memories, beads: set.beads, edits: set.edits, strict: false, now: Date.parse(set.T) });
+    if (r.skipped) {
+      console.log(`skipping ${choice}: ${r.skipped}`);
+      break;
+    }
+    console.log(`\n### ${file} (${r.embedderId}): split at ${set.T}`);
+    console.log(`${set.lessons.length} lessons closed before the split (stored: ${r.statuses.added} added, ${r.statuses.merged} merged into an earlier one, ${r.statuses.rejected} rejected); ${set.tasks.length} later beads, ${set.beads.filter((b) => b.relevant.length).length} with a fitting lesson (${gold} pairs: ${[...set.reasons].map(([k, n]) => `${n} by ${k}`).join(', ')}), ${set.beads.filter((b) => !b.relevant.length).length} with none; ${set.edits.length} hook events (files the later beads name, at most 3 each). Distinctive: named by at most ${set.distinctiveLimit} beads.\n`);
+    console.log(figuresTable([
+      { label: 'beads (port inject)', figures: r.bf, kind: 'beads' },
+      { label: 'hooks (edit hook)', figures: r.hf, kind: 'hooks' },
+    ]));
+    console.log(`\npairs reaching their bead, by what links them (uncapped): ${[...recallByLink(r.beadItems)].map(([k, v]) => `${k} ${v.reached}/${v.pairs}`).join(', ')}`);
+    const e = r.eroded;
+    console.log(`\nerosion: ${e.eroded.length}/${e.goldMemories} gold lessons under the prune line after ${e.rounds} honest rounds${e.eroded.length ? ` (${e.eroded.slice(0, 10).join(', ')}${e.eroded.length > 10 ? ', …' : ''})` : ''}${e.eroded.length <= GOALS.eroded ? ' ✓' : ' ✗'}`);
+    if (opts.items) for (const q of r.beadItems) if (q.relevant.length || q.injected.length) console.log(`  ${q.id} gold ${q.relevant.length} [${q.relevant.slice(0, 6).join(', ')}${q.relevant.length > 6 ? ', …' : ''}] injected [${q.injected.join(', ')}] — ${q.bead.title.slice(0, 80)}`);
+    row(`${key} (real, ${r.embedderId})`, r);
+  }
+  if (!opts['no-synthetic']) {
+    const read = (name) => JSON.parse(readFileSync(join(here, 'eval', name), 'utf8'));
+    for (const [label, name, filter] of [['memory-gate.json held-out', 'memory-gate.json', inSplit('heldout')], ['memory-beads.json held-out', 'memory-beads.json', inSplit('heldout')]]) {
+      const set = read(name);
+      const r = await evaluateSet(mods, choice, { memories: set.memories, ...syntheticItems(set, filter), start: SYNTHETIC_START, spacing: SYNTHETIC_SPACING });
+      if (!r.skipped) row(`${label} (${r.embedderId})`, r);
+    }
+  }
+}
+
+console.log(`\nhelix: ${helix === here ? 'this checkout' : helix}`);
+console.log(`\n## beside each other (goals: precision ≥ ${GOALS.precision}, silence ≥ 12/15 beads and 6/7 hooks, gold recall ≥ ${GOALS.beadRecall}, nothing eroded)\n`);
+console.log('| set | bead precision | hook precision | bead silence | hook silence | bead gold recall | eroded |\n|---|---|---|---|---|---|---|');
+for (const line of summary) console.log(line);
