@@ -29,8 +29,10 @@ export interface DdxSession {
   outcome?: string;
   exitCode?: number;
   detail?: string;
-  /** The attempt's execution folder (a build), relative to the project root. */
+  /** The attempt's execution folder (a build, and current DDx's review of it), relative to the project root. */
   bundlePath?: string;
+  /** The build itself (not the intake, review or triage around it). */
+  build: boolean;
   /** The agent's final answer (or the CLI's error text), from DDx's session log; undefined when none was found. */
   output?: string;
 }
@@ -89,8 +91,15 @@ function monthFiles(since: Date, until: Date): string[] {
   return [...months];
 }
 
-/** The agent's final answer of a session, from its log (current DDx) or its bundle's agent log (v0.6.1). */
-function sessionOutput(projectRoot: string, row: Json): string | undefined {
+/** What a session's own log says: the agent's final answer and, on current DDx, its token counts. */
+interface SessionLog {
+  output?: string;
+  /** current DDx's `session.end` tokens: input, output, cache_read, cache_write. */
+  tokens?: Json;
+}
+
+/** A session's log: current DDx's session log, or v0.6.1's agent log under the build's bundle. */
+function sessionLog(projectRoot: string, row: Json): SessionLog {
   const ref = str(row.nativeLogRef);
   const bundle = str(row.bundlePath);
   if (ref) {
@@ -101,20 +110,22 @@ function sessionOutput(projectRoot: string, row: Json): string | undefined {
       if (text === undefined) continue;
       const end = parseLines(text).filter((e) => e.type === 'session.end').pop();
       const data = end?.data as Json | undefined;
-      return str(data?.output) ?? str(data?.error);
+      const output = str(data?.output) ?? str(data?.error);
+      const tokens = data?.tokens;
+      return { ...(output !== undefined ? { output } : {}), ...(typeof tokens === 'object' && tokens !== null ? { tokens: tokens as Json } : {}) };
     }
   }
-  if (!bundle) return undefined;
+  if (!bundle) return {};
   let names: string[];
   try {
     names = readdirSync(join(projectRoot, bundle, 'embedded')).filter((n) => /^agent-.*\.jsonl$/.test(n)).sort();
   } catch {
-    return undefined;
+    return {};
   }
   const text = names.map((n) => readText(join(projectRoot, bundle, 'embedded', n)) ?? '').join('\n');
   const deltas = parseLines(text).filter((e) => e.type === 'text_delta');
   const output = deltas.map((e) => str((e.data as Json | undefined)?.text) ?? '').join('');
-  return output || undefined;
+  return output ? { output } : {};
 }
 
 /**
@@ -136,12 +147,16 @@ export function readDdxRecord(projectRoot: string, since: Date, options: { beadI
     if (!id || !(startedAt >= from)) continue;
     const beadId = str(row.beadID);
     if (beadId !== undefined && beadId !== options.beadId) continue;
-    const output = sessionOutput(projectRoot, row);
+    const log = sessionLog(projectRoot, row);
+    const output = log.output;
     const costUsd = row.costPresent === false ? undefined : num(row.cost);
+    const ref = str(row.nativeLogRef);
     sessions.push({
       id,
       startedAt,
-      tokens: tokensOf(row),
+      tokens: tokensOf(row, log.tokens),
+      // the build itself: its log lives under its bundle (current DDx's review shares the bundle, not the log)
+      build: str(row.bundlePath) !== undefined && (ref === undefined || ref.includes('/embedded/')),
       ...(beadId ? { beadId } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
       ...(str(row.outcome) ? { outcome: str(row.outcome) } : {}),
@@ -152,20 +167,24 @@ export function readDdxRecord(projectRoot: string, since: Date, options: { beadI
     });
   }
   sessions.sort((a, b) => a.startedAt - b.startedAt);
-  const bundle = sessions.filter((s) => s.bundlePath).pop()?.bundlePath;
+  const bundle = buildSessionOf({ sessions })?.bundlePath;
   const result = bundle ? readJson(join(projectRoot, bundle, 'result.json')) : undefined;
   return { sessions, ...(result ? { result } : {}), ...spentOf(sessions) };
 }
 
 /**
- * A session's tokens as helix counts every call's: input (cache included) + output. DDx's `tokens`
- * is its input + output; for the claude harness its input leaves out the cache reads, which DDx
- * records beside it (`cachedTokens`) — Anthropic counts them apart, OpenAI within the input (codex).
- * What claude wrote to the cache is in no DDx record, so it stays out.
+ * A session's tokens as helix counts every call's: input (cache reads and writes included) + output.
+ * current DDx's session log has them apart (`cache_read`, `cache_write` beside claude's `input`);
+ * else the session index's `tokens` (input + output), with claude's cache reads it records beside
+ * them (`cachedTokens`) — Anthropic counts cache apart from the input, OpenAI within it (codex).
  */
-function tokensOf(row: Json): number {
+function tokensOf(row: Json, logged: Json | undefined): number {
+  const claude = row.harness === 'claude';
+  if (logged && num(logged.input) !== undefined) {
+    return (num(logged.input) ?? 0) + (num(logged.output) ?? 0) + (claude ? (num(logged.cache_read) ?? 0) + (num(logged.cache_write) ?? 0) : 0);
+  }
   const tokens = num(row.tokens) ?? 0;
-  return row.harness === 'claude' ? tokens + (num(row.cachedTokens) ?? 0) : tokens;
+  return claude ? tokens + (num(row.cachedTokens) ?? 0) : tokens;
 }
 
 function spentOf(sessions: DdxSession[]): { spent?: { tokens: number; costUsd?: number } } {
@@ -175,9 +194,9 @@ function spentOf(sessions: DdxSession[]): { spent?: { tokens: number; costUsd?: 
   return { spent: costs.length > 0 ? { tokens, costUsd: costs.reduce((a, b) => a + b, 0) } : { tokens } };
 }
 
-/** The build session of a record (the one with an execution folder), else the last session. */
+/** The build session of a record (the last, should DDx have built twice), else the last session. */
 export function buildSessionOf(record: DdxCallRecord): DdxSession | undefined {
-  return record.sessions.filter((s) => s.bundlePath).pop() ?? record.sessions[record.sessions.length - 1];
+  return record.sessions.filter((s) => s.build).pop() ?? record.sessions[record.sessions.length - 1];
 }
 
 /** The texts a failed call left: each failed session's output, then DDx's own detail. */

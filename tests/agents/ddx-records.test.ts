@@ -1,7 +1,9 @@
 // DDx's own record of a call (agents/ddx-records.ts), read from what the real binaries wrote
 // (tests/agents/fixtures/ddx-records/README.md): every session's tokens and cost, the CLI's own
 // words in a failed session, the attempt's result — and what helix makes of them.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from '../helpers/cli.js';
 import { describe, expect, it } from 'vitest';
 import { buildSessionOf, failureTextsOf, limitInText, problemIn, readDdxRecord } from '../../src/agents/index.js';
 
@@ -13,8 +15,8 @@ describe("DDx's record of a build", () => {
   it('current DDx: every session of the attempt is on the bill — intake and build, not the build alone', () => {
     const ok = record('current-ok');
     expect(ok.sessions.map((s) => s.id)).toEqual(['as-0e8ccdaf', 'eb-4d106c4a']);
-    // input (claude's cache reads, which DDx records apart, included) + output
-    expect(ok.spent).toEqual({ tokens: 674 + 400 + 340 + 200, costUsd: 0.002174 + 0.001105 });
+    // input (claude's cache reads and writes, which DDx's session logs record apart, included) + output
+    expect(ok.spent).toEqual({ tokens: 607 + 400 + 100 + 67 + (305 + 200 + 50 + 35), costUsd: 0.002174 + 0.001105 });
     expect(ok.result).toMatchObject({ bead_id: 'hx-e2e000d1' });
   });
 
@@ -25,6 +27,21 @@ describe("DDx's record of a build", () => {
   it("the build's final answer: current DDx's session log (its copy under the bundle), v0.6.1's agent log", () => {
     expect(buildSessionOf(record('current-limit'))?.output).toMatch(/^API Error: Request rejected \(429\)/);
     expect(buildSessionOf(record('0.6.1-limit'))?.output).toMatch(/^API Error: Request rejected \(429\)/);
+  });
+
+  it("the build's answer is the build's, not the review's: current DDx records its pre-land review with the build's bundle, its log in agent-logs (measured)", () => {
+    const root = tempDir();
+    const bundle = '.ddx/executions/20261128T211531-485f6d22';
+    const end = (output: string) => `${JSON.stringify({ type: 'session.end', data: { status: 'success', output } })}\n`;
+    mkdirSync(join(root, bundle, 'embedded'), { recursive: true });
+    mkdirSync(join(root, '.ddx', 'agent-logs', 'sessions'), { recursive: true });
+    writeFileSync(join(root, bundle, 'embedded', 'svc-1.jsonl'), end('Created hello.txt.\nUTILIZED: [a]'));
+    writeFileSync(join(root, '.ddx', 'agent-logs', 'svc-2.jsonl'), end('{"verdict":"APPROVE"}'));
+    const row = (startedAt: string, nativeLogRef: string) => JSON.stringify({ id: 'eb-3b05f698', beadID: 'hx-1', harness: 'claude', startedAt, tokens: 10, outcome: 'success', exitCode: 0, bundlePath: bundle, nativeLogRef });
+    writeFileSync(join(root, '.ddx', 'agent-logs', 'sessions', 'sessions-2026-11.jsonl'), `${row('2026-11-28T21:15:32.02Z', `/gone/clone/${bundle}/embedded/svc-1.jsonl`)}\n${row('2026-11-28T21:15:32.87Z', '.ddx/agent-logs/svc-2.jsonl')}\n`);
+    const record = readDdxRecord(root, SINCE, { beadId: 'hx-1', until: SINCE });
+    expect(record.sessions).toHaveLength(2);
+    expect(buildSessionOf(record)?.output).toBe('Created hello.txt.\nUTILIZED: [a]');
   });
 
   it('a triage DDx records without a bead belongs to the build; an action (no bead) counts only sessions without one', () => {

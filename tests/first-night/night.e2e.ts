@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bead } from '../helpers/bead.js';
 import { type Api, LIMITS, type ModelApi, type Step } from '../e2e/model-api.js';
-import { withModelApi } from '../e2e/real-cli-project.js';
+import { tokensSent, withModelApi } from '../e2e/real-cli-project.js';
 import { CODEX_CONFIG_MODEL, INSTALLS, type Install, Night, realDdx } from './world.js';
 
 let api: ModelApi;
@@ -112,15 +112,30 @@ for (const path of PATHS) {
         expect(r.stderr).not.toMatch(/missing REVIEW_STATUS|binary not found|not installed/);
         if (path === 'current') {
           // every call DDx made is on the bill (issue 30: 5): what the stand-in sent for DDx's intake, build
-          // and review — input (cache reads included) + output; what claude wrote to its cache is in no DDx record
+          // and review, counted as helix counts any call (tokensSent: input, cache included, + output)
           const sent = api.usageSent(WIRE[builder]);
-          const billed = builder === 'claude' ? sent.input + sent.cached + sent.output : sent.input + sent.output;
+          const billed = tokensSent(WIRE[builder], sent);
           const total = Number(/run complete: .*?, (\d+) tokens/.exec(r.stderr)?.[1]);
           process.stdout.write(`first-night bill (${install}, current DDx): the stand-in sent ${JSON.stringify(sent)} on ${WIRE[builder]}; helix's total ${total}; DDx's own session records ${ddxSessionTokens(n)}\n`);
           expect(total).toBe(billed);
         }
       });
     }
+
+    it.skipIf(path === 'direct')('claude installed: the memory learns from the agent through DDx — UTILIZED credits the memory it used, LEARNED is stored (issue 33)', async () => {
+      const n = world('claude', path);
+      const stored = JSON.parse((await n.helix(['memory', 'store', '--type', 'pattern', '--trigger', 'Greet the world: create hello.txt that says hello', '--resolution', 'write hello.txt with printf, then commit it'])).stdout) as { name: string };
+      const answer = `Created hello.txt.\nUTILIZED: [${stored.name}]\nLEARNED: stage hello.txt explicitly before committing it`;
+      const steps = buildSteps(path);
+      steps[path === 'current' ? 2 : 1] = { text: answer };
+      api.script('anthropic', steps);
+      const r = await n.helix(['run', '--summary', '--max-cycles', '1', '--model', 'claude-sonnet-4-5']);
+      expect(r.status, r.stderr).toBe(0);
+      const after = JSON.parse((await n.helix(['memory', 'show', '--json', stored.name])).stdout) as { helped: number; failed: number };
+      expect(after.helped).toBeGreaterThan(0);
+      expect(after.failed).toBe(0);
+      expect((await n.helix(['memory', 'recall', 'stage hello.txt explicitly before committing it'])).stdout).toContain('stage hello.txt explicitly before committing it');
+    });
 
     it.skipIf(path === 'direct')('claude installed: a rate limit through DDx is a pause — no attempt, no park, no memory', async () => {
       const n = world('claude', path);
