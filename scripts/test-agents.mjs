@@ -6,7 +6,8 @@
 //  2. Runs vitest with vitest.agents.config.ts — inside a new network namespace with only loopback
 //     up when this machine allows one (root + unshare), so nothing can reach beyond 127.0.0.1.
 // The caller builds first (`npm run build`): the suite runs the built bin/helix.
-import { ensurePinnedClis, vitestOffline } from './lib/agent-clis.mjs';
+import { ensurePinnedClis } from './lib/agent-clis.mjs';
+import { vitestOffline } from './lib/offline-vitest.mjs';
 
 const say = (line) => process.stdout.write(`helix: test:agents: ${line}\n`);
 const unavailable = ensurePinnedClis(say);
@@ -14,4 +15,4 @@ if (unavailable) {
   say(`SKIPPED — ${unavailable}`);
   process.exit(0);
 }
-process.exit(vitestOffline('vitest.agents.config.ts', process.argv.slice(2), say));
+process.exit(vitestOffline('vitest.agents.config.ts', process.argv.slice(2), say, 'the CLIs are pointed at 127.0.0.1 and their other traffic is switched off'));

@@ -1,12 +1,11 @@
 // What the lanes that run the real codex and claude CLIs share (`npm run test:agents`,
 // `npm run test:first-night`): the pinned CLIs in tests/e2e/clis, installed there (~640 MB that the
-// main `npm ci` never downloads) unless exactly those versions are already there, and vitest run
-// inside a network namespace with only loopback up where this machine allows one (root + unshare).
+// main `npm ci` never downloads) unless exactly those versions are already there.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT } from './offline-vitest.mjs';
 
-export const ROOT = resolve(import.meta.dirname, '..', '..');
 const CLIS = join(ROOT, 'tests', 'e2e', 'clis');
 
 function installedVersion(name) {
@@ -45,19 +44,4 @@ export function ensurePinnedClis(say) {
     if (probe.error || probe.status !== 0) return `could not install the pinned agent CLIs (${pinnedText}): \`${program} --version\` failed on this platform: ${(probe.error?.message ?? probe.stderr).trim().split('\n')[0]}`;
   }
   return undefined;
-}
-
-/** Runs vitest with a config, in a private network namespace where the machine allows one; returns its exit status. */
-export function vitestOffline(config, args, say) {
-  const vitest = [process.execPath, join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(ROOT, config), ...args];
-  const isolated = spawnSync('unshare', ['--net', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
-  let run;
-  if (isolated) {
-    say('network: a private namespace with only loopback up (nothing beyond 127.0.0.1 is reachable)');
-    run = spawnSync('unshare', ['--net', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...vitest], { cwd: ROOT, stdio: 'inherit' });
-  } else {
-    say('network: no private namespace here (it needs root and unshare); the CLIs are pointed at 127.0.0.1 and their other traffic is switched off');
-    run = spawnSync(vitest[0], vitest.slice(1), { cwd: ROOT, stdio: 'inherit' });
-  }
-  return run.status ?? 1;
 }

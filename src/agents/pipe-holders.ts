@@ -16,6 +16,7 @@
 // Linux /proc only: /proc/<pid>/stat for the session and parent, /proc/<pid>/fd and fdinfo for
 // the pipe ends. Elsewhere nothing is found, and the call's timeout stays the bound.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { procStatFields } from '../proc-stat.js';
 import { carriesTag } from './descendants.js';
 
 interface ProcessIds {
@@ -26,14 +27,9 @@ interface ProcessIds {
 
 /** pid, parent and session from /proc/<pid>/stat; the command name may hold spaces and parentheses. */
 function idsOf(pid: number): ProcessIds | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // after `pid (comm) `: state ppid pgrp session …
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // state ppid pgrp session …
+  const fields = procStatFields(pid);
+  if (!fields) return undefined;
   const ppid = Number(fields[1]);
   const sid = Number(fields[3]);
   return Number.isInteger(ppid) && Number.isInteger(sid) ? { pid, ppid, sid } : undefined;

@@ -15,6 +15,7 @@
 // DDx could see the claim without its heartbeat.
 import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { procStatFields } from '../proc-stat.js';
 import { type Bead, HEARTBEAT_KEY, claimedPidOf, timeOf } from './bead.js';
 import { configScalar } from './paths.js';
 import { isPidAlive, thisMachine } from './process.js';
@@ -48,15 +49,7 @@ function readBootId(): string | null {
 export function processStartOf(pid: number): string | undefined {
   const boot = readBootId();
   if (!boot || !Number.isInteger(pid) || pid <= 0) return undefined;
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) may hold spaces and parentheses: fields after the last ')' are fixed.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const start = fields[19]; // field 22 overall: starttime
+  const start = procStatFields(pid)?.[19]; // field 22 overall: starttime
   return start && /^\d+$/.test(start) ? `${boot}:${start}` : undefined;
 }
 

@@ -3,12 +3,12 @@
 // points codex at the model stand-in), claude pointed at the stand-in with ANTHROPIC_BASE_URL, and
 // the built bin/helix run as a child process — asynchronously, because the stand-in answers from
 // this same process. Nothing here talks to any address but 127.0.0.1.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
-import { HELIX_BIN, cleanEnv, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { HELIX_BIN, cleanEnv, runCollected, tempDir, tempGitRepo } from '../helpers/cli.js';
 import { type Api, ModelApi, type Usage } from './model-api.js';
 
 /**
@@ -134,13 +134,9 @@ export class E2EProject {
   }
 
   /** Runs the built helix to completion without blocking this process (the stand-in lives here). */
-  helix(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-    const child: ChildProcess = spawn(process.execPath, [HELIX_BIN, ...args], { cwd: this.root, env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
+  async helix(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+    const { code, stdout, stderr } = await runCollected(process.execPath, [HELIX_BIN, ...args], { cwd: this.root, env: { ...this.env, ...env } });
+    return { status: code, stdout, stderr };
   }
 
   beads(): Bead[] {

@@ -6,11 +6,11 @@
 // claude's settings (its API endpoint — the model stand-in on 127.0.0.1 — and key, in
 // ~/.claude/settings.json's `env`), codex's provider (~/.codex/config.toml). The network is
 // isolated by the script around the suite (scripts/test-first-night.mjs), as test:ddx does.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, join, resolve } from 'node:path';
 import type { Bead } from '../../src/tracker/index.js';
-import { HELIX_BIN, tempDir, tempGitRepo } from '../helpers/cli.js';
+import { HELIX_BIN, runCollected, tempDir, tempGitRepo } from '../helpers/cli.js';
 import type { ModelApi } from '../e2e/model-api.js';
 import { CLIS_BIN } from '../e2e/real-cli-project.js';
 
@@ -119,13 +119,9 @@ export class Night {
   }
 
   /** Runs helix to its end without blocking this process (the model stand-in answers from it). */
-  helix(args: string[]): Promise<Result> {
-    const child: ChildProcess = spawn('helix', args, { cwd: this.root, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
+  async helix(args: string[]): Promise<Result> {
+    const { code, stdout, stderr } = await runCollected('helix', args, { cwd: this.root, env: this.env });
+    return { status: code, stdout, stderr };
   }
 
   beads(): Bead[] {

@@ -38,8 +38,16 @@ export interface ProcessExit {
 
 /** A program run beside others (several at once, unlike helix()), in the test's clean environment. */
 export function runProcess(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessExit> {
+  return runCollected(command, args, { cwd, env: { ...cleanEnv(), ...env } });
+}
+
+/**
+ * Runs a program to its end without blocking this process (a model stand-in in this process
+ * answers it meanwhile), with exactly the environment given, and collects what it printed.
+ */
+export function runCollected(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<ProcessExit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...cleanEnv(), ...env } });
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
