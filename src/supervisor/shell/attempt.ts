@@ -21,7 +21,7 @@ import {
 import { CHILD_EXIT } from '../../errors.js';
 import { type Bead, INJECTED_KEY, fingerprintOf } from '../../tracker/index.js';
 import { type CallInfo, buildCommand, closerOf, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
-import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember } from '../core/judge.js';
+import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember, verificationTail } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
 import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf } from '../core/outcome.js';
 import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
@@ -299,7 +299,7 @@ async function verifyWith(run: RunContext, id: string, commandText: string): Pro
   const tail = call.output.trim().split('\n').slice(-5).join(' | ');
   const passed = call.exitCode === 0 && !call.timedOut;
   run.event({ type: 'verify', bead: id, command: commandText, rc: call.exitCode, passed });
-  return { passed, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}` };
+  return { passed, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}`, ...(passed ? {} : { output: verificationTail(call.output) }) };
 }
 
 /** Feeds the verdict back to the memories the attempt injected; a drifted attempt is never judged. */
@@ -308,8 +308,12 @@ async function feedBack(run: RunContext, bead: Bead, injected: string[], outcome
   const verdict = feedbackOf(outcome);
   if (memory && verdict) {
     try {
-      await memory.feedback({ bead, injected, output: answer, ...verdict });
-      if (injected.length > 0) run.event({ type: 'memory_credited', bead: bead.id, names: injected, outcome: verdict.verified ? 'success' : 'failure' });
+      const credit = await memory.feedback({ bead, injected, output: answer, ...verdict });
+      // what the store recorded, memory by memory: a verified attempt does not credit a memory it did not use
+      if (injected.length > 0) {
+        const recorded = { helped: credit?.helped ?? [], failed: credit?.failed ?? [], left_alone: credit?.leftAlone ?? [] };
+        run.event({ type: 'memory_credited', bead: bead.id, names: injected, outcome: verdict.verified ? 'success' : 'failure', ...recorded });
+      }
     } catch (error) {
       run.say(UPKEEP.memoryFeedbackSkipped((error as Error).message));
     }

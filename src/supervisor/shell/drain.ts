@@ -96,7 +96,9 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
   // alignment's governing bead stays held by this run meanwhile, and is reused then)
   const limited = notThrough(run, command, answered, { type: 'runAction', action, purpose });
   if (limited) return limited;
-  // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
-  const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative');
+  // Judged like the one-shot action: backfill by its trailers, the others by the exit status. With
+  // --summary its answer stays in the log, as the build's and the check's do: the summary shows
+  // what the run did, the log what the agent said (docs/contract/cli.md §9).
+  const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative', session.output.mode !== 'summary');
   return { type: 'actionDone', action, purpose, ...drainActionResult(verdict, answered.exitCode, call.label), ...spentOn(answered) };
 }

@@ -58,7 +58,8 @@ export interface AnsweredAction {
  * The one answer path of an action, inside `helix run` and one-shot alike: the answer is shown
  * in every mode (docs/contract/bash-interface.md §2.12), judged by the trailers its action file demands, its verdict lines
  * printed (§9), and a review's unfiled findings filed. `filedLevel`: inside `helix run` the filing
- * is narrated; the one-shot review says it in every mode.
+ * is narrated; the one-shot review says it in every mode. `showAnswer` false: the answer stays in
+ * the session log's framed block only (a drain action inside `helix run --summary`).
  */
 export function answerAction(
   output: RunOutput,
@@ -67,9 +68,10 @@ export function answerAction(
   root: string,
   review: ReviewContext | undefined,
   filedLevel: 'narrative' | 'always',
+  showAnswer = true,
 ): AnsweredAction {
   const answer = answerOf(run);
-  output.answer(answer);
+  if (showAnswer) output.answer(answer);
   const trailers = parseTrailers(answer);
   const verdict = judgeAction(action, run.exitCode, trailers, { root, isFile });
   for (const line of verdict.lines) output.always(line);

@@ -8,6 +8,7 @@ import type { AgentProblem, UsageLimit } from '../../agents/index.js';
 import { isPidAlive, type Bead } from '../../tracker/index.js';
 import { type Effect, type Event, type MachineState, assertOneNextEvent, step } from '../core/machine.js';
 import type { AttemptOutcome } from '../core/outcome.js';
+import { noCostBuildAgent } from '../core/dispatch.js';
 import { RunInterrupted } from './agent-call.js';
 import { attempt } from './attempt.js';
 import { markBlocked, parkBead } from './bead-writes.js';
@@ -46,7 +47,8 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     const run = this.context;
-    let event: Event | undefined = { type: 'started' };
+    const noCostAgent = noCostBuildAgent(run.session);
+    let event: Event | undefined = { type: 'started', ...(noCostAgent ? { noCostAgent } : {}) };
     // read before this run's first write replaces it
     this.unfinished = unfinishedAttempt(readRunState(run.session.store.dir), isPidAlive);
     run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });

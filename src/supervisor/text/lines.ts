@@ -96,6 +96,8 @@ export const AGENT_CALL = {
   /** §0.4 live progress (a tool call, a thinking block, a tool result), as the agents module words it. */
   progress: (text: string) => stamped('noise', text),
   otherTimeout: (label: string, timeoutSec: number) => stamped('always', `${label} timeout after ${timeoutSec}s`),
+  /** helix: a planning action removed beads: `saved` is the tracker's line (which, and where they are kept). */
+  beadsRemoved: (saved: string, action: string) => `${saved}; the ${action} action rewrote the queue, the run goes on`,
 };
 
 /** Before build, check and polish on the alternate agent; before a review on the review agent. */
@@ -132,6 +134,11 @@ export const RUN = {
   epicDone: (epic: string) => say('narrative', `helix: epic ${epic} has no remaining open children — closing epic`),
   epicNoneEligible: (epic: string, open: number) => say('narrative', `helix: epic ${epic} has ${open} open children but none are eligible — releasing focus`),
   attemptBackoff: (attempt: number, id: string, seconds: number) => say('narrative', `helix: attempt ${attempt} for ${id} (backoff ${seconds}s)`),
+  /** helix: the backoff after the last attempt (the 4th) is said too; the bead is skipped after it. */
+  lastBackoff: (id: string, attempts: number, seconds: number) => say('narrative', `helix: backoff ${seconds}s after attempt ${attempts} for ${id}, the last; then it is skipped`),
+  /** helix: the backoff's summary form, so a --summary watcher knows why nothing happens for a while. */
+  backoffSummary: (id: string, failed: number, seconds: number, last: boolean) =>
+    stamped('summary', last ? `backoff ${seconds}s after attempt ${failed} for ${id}, the last` : `backoff ${seconds}s, then attempt ${failed + 1} for ${id}`),
 
   // §2.4 the cycle line (stamped)
   cycle: (ready: number, cycle: number, id: string) => stamped('terminal', `ready=${ready}, cycle=${cycle}, issue=${id}`),
@@ -149,7 +156,8 @@ export const RUN = {
     say('narrative', `helix: agent exited ${rc} but tracker shows progress (closed ${closedBefore} → ${closedAfter}) — counting as success`),
   salvagedSummary: (cycle: number, id: string, rc: number) => stamped('summary', `cycle ${cycle}: ${id} → SALVAGED (agent rc=${rc} but issue closed)`),
   implementationFailed: (cycle: number) => say('narrative', `helix: implementation failed during cycle ${cycle} (will not count toward completed cycles)`),
-  failedSummary: (cycle: number) => stamped('summary', `cycle ${cycle}: FAILED`),
+  /** helix: which bead, which attempt and why, after the Bash CLI's `cycle <k>: FAILED` (every failure, not only an agent's). */
+  failedSummary: (cycle: number, id: string, attempt: number, reason: string) => stamped('summary', `cycle ${cycle}: FAILED (${id} attempt ${attempt}): ${reason}`),
   blockedSummary: (id: string, attempts: number) => stamped('summary', `BLOCKED ${id} after ${attempts} attempts`),
   blocking: (id: string, attempts: number) => say('terminal', `helix: blocking ${id} after ${attempts} failed attempts`),
   blockedNonCompletingSummary: (id: string, attempts: number) => stamped('summary', `BLOCKED ${id} after ${attempts} non-completing attempts`),
@@ -203,6 +211,8 @@ export const RUN = {
   blockersHeader: (count: number) => `helix: BLOCKERS (${plural(count, 'issue')}):`,
   blockerReason: (id: string, reason: string) => `helix:   ${id} — ${reason}`,
   blockerTitle: (title: string) => `helix:     ${title || '?'}`,
+  /** helix: after the title, why the bead's last attempt failed (one line; the report has the output). */
+  blockerLastFailure: (reason: string) => `helix:     last failure: ${reason}`,
   blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
 
   // helix: lines of cli.md's own mechanisms (verification, typed stops, batches, memory)
@@ -256,9 +266,10 @@ export const RUN = {
   beadBudgetReached: (id: string, detail: string) => say('always', `helix: skipping ${id}: ${detail}`),
   /** After run complete: what the caps count, said when a call reported no cost (codex never does) or a cap is set. */
   spent: (words: string) => `helix: ${words}`,
-  parked: (id: string, until: string) => say('narrative', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
+  parked: (id: string, until: string) => say('always', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
   couldNotPark: (id: string, message: string) => say('narrative', `helix: could not park ${id}: ${message}`),
-  notifyFailed: (why: string) => say('narrative', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
+  /** Said once a run (the first failure), in every mode: no one would hear from this run otherwise. */
+  notifyFailed: (why: string) => say('always', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
   /** A run in a repository without beads yet: what it will do, before it does it. */
   emptyBacklog: (file: string) =>
     say('always', `helix: the backlog is empty (no beads in ${file}): this run only asks the check action what to do next and follows its answer; to have work built, create beads first (helix tracker create "<title>")`),
