@@ -34,7 +34,7 @@ import { changeSize, commitExists, gitHead } from './git.js';
 import { startHeartbeats } from './heartbeats.js';
 import { contextText } from './queue.js';
 import type { RunContext } from './run-context.js';
-import { countInRunState } from './run-state.js';
+import { countInRunState, readRunState } from './run-state.js';
 
 /** Which command asked for the attempt: the loop prints the cycle line, and the delegation line differs. */
 export type AttemptCommand = 'run' | 'build';
@@ -45,7 +45,9 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   if ('passedOver' in claim) return { type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason: claim.passedOver }, durationSec: 0, tokens: 0 };
   const { bead, queue } = claim;
   if (command === 'run') run.event({ type: 'claim', bead: bead.id, attempt: (run.state.failures[bead.id]?.count ?? 0) + 1 });
-  run.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
+  // a build attempt from now on: the next drained run aligns again (core/alignment-due.ts); undone below if the call does not get through
+  const lastBuildBefore = readRunState(run.session.store.dir)?.last_build_attempt ?? null;
+  run.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null, last_build_attempt: started.toISOString() });
   const members = run.session.buildPath === 'direct' ? run.claims.claimBatch(bead, ready) : [];
   if (command === 'run') sayCycle(run, readyCount, cycle, [bead.id, ...members.map((m) => m.bead.id)]);
   const memory = await injectMemories(run, bead, cycle);
@@ -100,7 +102,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
       undoDdxPark(run, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
       const resultRev = read.result && !('invalid' in read.result) && read.result.status === 'review_malfunction' ? read.result.result_rev : undefined;
       if (resultRev) rejectUnreviewedResult(run, bead.id, resultRev, "DDx's review malfunctioned: the commit was never reviewed");
-      return notTheBeads(run, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent);
+      return notTheBeads(run, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent, lastBuildBefore);
     }
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verify = onceEach((verifyCommand: string) => verifyWith(run, bead.id, verifyCommand));
@@ -138,11 +140,14 @@ function notTheBeads(
   cause: { limit: UsageLimit } | { problem: AgentProblem },
   started: Date,
   spent: { tokens: number; costUsd: number | undefined },
+  lastBuildBefore: unknown,
 ): Event {
   for (const id of [bead.id, ...members.map((m) => m.bead.id)]) run.claims.release(id);
   if (injected.length > 0) clearInjected(run, bead.id);
   const ended = run.now();
-  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round((ended.getTime() - started.getTime()) / 1000) });
+  const cycle = { current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round((ended.getTime() - started.getTime()) / 1000) };
+  // nothing was built: an alignment since the attempt before still stands
+  run.persist({ ...cycle, last_build_attempt: lastBuildBefore });
   const cost = { tokens: spent.tokens, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
   if ('limit' in cause) return { type: 'limited', bead, limit: cause.limit, at: ended.getTime(), ...cost };
   return { type: 'unavailable', bead, problem: cause.problem, ...cost };

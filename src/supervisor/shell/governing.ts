@@ -7,8 +7,10 @@
 // an open one is claimed for this process; an in_progress one held by this very process is reused;
 // one whose claimer is gone (pid dead on this machine, claim older than HELIX_ORPHAN_THRESHOLD) is
 // reclaimed; one held by anyone else is refused. With none, it is created and left open for the
-// agent to claim. After the agent returns helix does not release it: the alignment action closes
-// it when its pass is complete (the Bash CLI's rule; cli.md has none of its own).
+// agent to claim. When the alignment finishes helix settles it (docs/contract/cli.md §6.5, where
+// the Bash CLI left it claimed for the action to close): a finished alignment closes it, one that
+// failed or was cut short leaves it open and unclaimed for the next — so no claim on it outlives
+// the run, and a scope has at most one governing bead that is not closed.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HelixError } from '../../errors.js';
@@ -17,6 +19,8 @@ import {
   type BeadStore,
   claimBead,
   claimedPidOf,
+  claimerAlive,
+  closeBead,
   createBead,
   idPrefix,
   isPidAlive,
@@ -166,4 +170,30 @@ export function acquireGoverningBead(store: BeadStore, scope: string, options: A
   });
   for (const line of said) options.say?.(line);
   return governing;
+}
+
+/** What settling left of the governing bead: closed, released (open again), or as it was. */
+export type GoverningSettled = 'closed' | 'released' | 'untouched';
+
+/**
+ * Ends an alignment's hold on its governing bead `id` (see the file comment): `finished` closes
+ * it unless it is closed already; otherwise a claim on it — this process's, or one the agent took
+ * and left with its process gone — is released, and the bead stays open for the next alignment.
+ */
+export function settleGoverningBead(store: BeadStore, id: string, finished: boolean, now: Date = new Date()): GoverningSettled {
+  return store.mutate((draft): GoverningSettled => {
+    const bead = draft.get(id);
+    if (!bead) return 'untouched';
+    if (finished && (bead.status === 'open' || bead.status === 'in_progress')) {
+      // planning work has no build dependencies to wait for: the alignment is what it tracked
+      closeBead(draft, id, { force: true, now });
+      return 'closed';
+    }
+    const ours = claimedPidOf(bead) === process.pid;
+    if (bead.status === 'in_progress' && (ours || !claimerAlive(bead))) {
+      unclaimBead(draft, id, { now });
+      return 'released';
+    }
+    return 'untouched';
+  });
 }

@@ -53,6 +53,8 @@ export class RunContext {
   /** The run's event log and notifier. */
   readonly record: RunRecord;
   readonly startedAt: Date;
+  /** The governing bead an alignment of this run holds across a limit wait; settled at the latest when the run ends. */
+  governing: string | undefined;
   private warnedProblems = false;
 
   constructor(session: SupervisorEnvironment) {

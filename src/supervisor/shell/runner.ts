@@ -9,6 +9,7 @@ import { isPidAlive, type Bead } from '../../tracker/index.js';
 import { type Effect, type Event, type MachineState, assertOneNextEvent, step } from '../core/machine.js';
 import type { AttemptOutcome } from '../core/outcome.js';
 import { noCostBuildAgent } from '../core/dispatch.js';
+import { alignedSinceLastBuild } from '../core/alignment-due.js';
 import { RunInterrupted } from './agent-call.js';
 import { attempt } from './attempt.js';
 import { markBlocked, parkBead } from './bead-writes.js';
@@ -50,7 +51,10 @@ export class Supervisor {
     const noCostAgent = noCostBuildAgent(run.session);
     let event: Event | undefined = { type: 'started', ...(noCostAgent ? { noCostAgent } : {}) };
     // read before this run's first write replaces it
-    this.unfinished = unfinishedAttempt(readRunState(run.session.store.dir), isPidAlive);
+    const previous = readRunState(run.session.store.dir);
+    this.unfinished = unfinishedAttempt(previous, isPidAlive);
+    // an alignment that finished after the last build attempt, in an earlier run, counts in this one
+    run.state = { ...run.state, alignedSinceBuild: alignedSinceLastBuild(previous?.last_alignment, previous?.last_build_attempt) };
     run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
     while (event) {
       const next = step(run.state, event, run.session.settings);

@@ -336,6 +336,10 @@ export const ORPHANS = {
 export const GOVERNING = {
   reclaiming: (id: string, scope: string, age: number, pid: number | undefined) =>
     say('narrative', `helix: alignment bead ${id} for ${scope} is orphaned (age=${age}s, pid=${pid ?? 'unknown'}); reclaiming`),
+  /** helix: what the end of an alignment did to its governing bead. */
+  settled: (id: string, how: 'closed' | 'released') =>
+    say('narrative', how === 'closed' ? `helix: alignment finished: closed its governing bead ${id}` : `helix: alignment did not finish: its governing bead ${id} is open again for the next one`),
+  settleFailed: (id: string, message: string) => say('narrative', `helix: could not settle the governing bead ${id}: ${message}`),
   alreadyActive: (scope: string, id: string, owner: string | undefined) =>
     owner
       ? `helix: alignment already active for ${scope} under owner ${owner} (${id}); refusing duplicate dispatch`
