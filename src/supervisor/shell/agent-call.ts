@@ -29,6 +29,7 @@ import { type BeadStore, archivedIds, beadsLostError, saveLostBeads, vanishedIds
 import { type CallInfo, type CallKind, callKind, ddxCommandWords, lostBeadsStopRun } from '../core/dispatch.js';
 import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
 import { type RunOutput, clockTime } from './output.js';
+import { withProcessTag } from './claimer-calls.js';
 
 /**
  * An agent call's result; `startFailure` says why the program could not be started at all (and
@@ -91,7 +92,8 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
   let result: AgentRunResult;
   try {
     result = await runAgentCommand(command, {
-      env: ctx.env,
+      // tagged with this process too: a later run can tell whether anything of it is left (claimer-calls.ts)
+      env: withProcessTag(ctx.env),
       timeoutMs: shape.timeoutSec * 1000,
       signal: ctx.signal,
       // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)

@@ -5,8 +5,8 @@
 //
 // Acquire (under the tracker lock, so nothing changes between the reads and the write):
 // an open one is claimed for this process; an in_progress one held by this very process is reused;
-// one whose claimer is gone (pid dead on this machine, claim older than HELIX_ORPHAN_THRESHOLD) is
-// reclaimed; one held by anyone else is refused. With none, it is created and left open for the
+// one whose claimer is gone (pid dead or reused on this machine) is reclaimed — at once when no
+// process of its calls is left, else once the claim is older than HELIX_ORPHAN_THRESHOLD; one held by anyone else is refused. With none, it is created and left open for the
 // agent to claim. When the alignment finishes helix settles it (docs/contract/cli.md §6.5, where
 // the Bash CLI left it claimed for the action to close): a finished alignment closes it, one that
 // failed or was cut short leaves it open and unclaimed for the next — so no claim on it outlives
@@ -23,7 +23,7 @@ import {
   closeBead,
   createBead,
   idPrefix,
-  isPidAlive,
+  nothingLeftOf,
   labelsOf,
   orphanThresholdSec,
   thisMachine,
@@ -31,6 +31,7 @@ import {
   unclaimBead,
 } from '../../tracker/index.js';
 import { GOVERNING, type Say } from '../text/lines.js';
+import { claimerCallsGone } from './claimer-calls.js';
 import type { GoverningMode } from '../text/prompts.js';
 
 /** The labels every governing bead carries, in this order, before its scope's area labels. */
@@ -99,7 +100,10 @@ export interface AcquireOptions {
   say?: (line: Say) => void;
 }
 
-/** Why a held claim cannot be taken over: its claimer runs, or it is younger than the threshold. */
+/**
+ * Why a held claim cannot be taken over: its claimer runs (same pid and start time), or it is
+ * younger than the threshold while something of its claimer's calls may still run.
+ */
 function heldBecause(bead: Bead, now: Date, thresholdSec: number): { why: 'pid_alive' | 'fresh'; age: number } | { age: number; pid: number | undefined } {
   const pid = claimedPidOf(bead);
   const machine = bead['claimed-machine'];
@@ -107,7 +111,9 @@ function heldBecause(bead: Bead, now: Date, thresholdSec: number): { why: 'pid_a
   const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
   const age = claimedAt === undefined ? 0 : Math.max(0, Math.floor((now.getTime() - claimedAt) / 1000));
   // A claim from another host cannot be checked from here: it counts as alive.
-  if (elsewhere || (pid !== undefined && isPidAlive(pid))) return { why: 'pid_alive', age };
+  if (elsewhere || claimerAlive(bead)) return { why: 'pid_alive', age };
+  // Its claimer is gone and nothing of its calls is left (claimer-calls.ts): no need to wait.
+  if (nothingLeftOf(bead, { callsGone: claimerCallsGone })) return { age, pid };
   // A bead with no claim time at all is reclaimable.
   if (claimedAt !== undefined && age < thresholdSec) return { why: 'fresh', age };
   return { age, pid };

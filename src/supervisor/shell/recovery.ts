@@ -9,6 +9,7 @@ import { hasNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
 import { ORPHANS, UPKEEP } from '../text/lines.js';
 import { editNotes, reopen } from './bead-writes.js';
 import type { RunContext } from './run-context.js';
+import { claimerCallsGone } from './claimer-calls.js';
 import type { UnfinishedAttempt } from './run-state.js';
 
 export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
@@ -21,7 +22,7 @@ export async function recoverOrphans(run: RunContext, why: RecoveryReason, unfin
     for (const bead of run.snapshot().beads.filter((b) => hasNotesBlock(b.notes))) editNotes(run, bead.id, withoutNotesBlock);
   }
   const readyBefore = run.readyCount();
-  const recovered = recoverOrphanedClaims(run.session.store, run.now(), orphanThresholdSec(run.session.env), (event) => run.say(ORPHANS.of(event)));
+  const recovered = recoverOrphanedClaims(run.session.store, run.now(), orphanThresholdSec(run.session.env), (event) => run.say(ORPHANS.of(event)), claimerCallsGone);
   // A crashed attempt's injected memories did not help a verified task: feed that back once.
   const { memory } = run.session;
   if (memory) {

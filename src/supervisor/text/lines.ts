@@ -310,6 +310,9 @@ export const ORPHANS = {
   found: (count: number) => say('narrative', `helix: found ${count} in-progress issue(s), checking for orphans...`),
   pidAlive: (id: string, pid: number | string) => say('narrative', `helix: issue ${id} claimed by PID ${pid} which is still alive, skipping`),
   tooFresh: (id: string, age: number, threshold: number) => say('narrative', `helix: issue ${id} claimed ${age}s ago (threshold ${threshold}s), too fresh to reclaim`),
+  /** helix: the claimer is gone but something it started still runs: the threshold is waited out. */
+  callsAlive: (id: string, pid: number, age: number, threshold: number) =>
+    say('always', `helix: issue ${id}: its claimer (pid ${pid}) is gone but a process of its agent calls still runs; left claimed until it ends or the claim is ${threshold}s old (now ${age}s)`),
   /** Printed in every mode. `<pid>` is `unknown` when the bead has none, `<age>` 0 without a timestamp. */
   /** `why`: the claimant's pid is dead, reused by another process, or its DDx lease lapsed (dead|reused|lapsed). */
   reclaiming: (id: string, age: number, pid: number | undefined, why = 'dead') => say('always', `helix: reclaiming orphaned ${id} (age=${age}s, pid=${pid ?? 'unknown'} ${why})`),
@@ -323,8 +326,12 @@ export const ORPHANS = {
         return ORPHANS.pidAlive(event.id, event.pid);
       case 'too-fresh':
         return ORPHANS.tooFresh(event.id, event.ageSec, event.thresholdSec);
-      case 'reclaimed':
-        return ORPHANS.reclaiming(event.id, event.ageSec, event.pid, event.aheadSec === undefined ? event.why : `${event.why}; claim dated ${event.aheadSec}s in the future`);
+      case 'calls-alive':
+        return ORPHANS.callsAlive(event.id, event.pid, event.ageSec, event.thresholdSec);
+      case 'reclaimed': {
+        const notes = [event.why, ...(event.aheadSec === undefined ? [] : [`claim dated ${event.aheadSec}s in the future`]), ...(event.instant ? ['no process of its agent calls left'] : [])];
+        return ORPHANS.reclaiming(event.id, event.ageSec, event.pid, notes.join('; '));
+      }
       case 'recovered':
         return ORPHANS.recovered(event.count);
     }
