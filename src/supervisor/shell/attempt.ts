@@ -24,11 +24,11 @@ import { type CallInfo, buildCommand, closerOf, ddxCommandWords, ownershipOf, pr
 import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember, verificationTail } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
 import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf } from '../core/outcome.js';
-import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
+import { renderNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
 import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from './agent-call.js';
-import { clearInjected, editNotes, rejectUnreviewedResult, undoDdxPark } from './bead-writes.js';
+import { clearInjected, endTryAttempt, rejectUnreviewedResult, startTryAttempt, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
 import { startHeartbeats } from './heartbeats.js';
@@ -47,7 +47,8 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   if (command === 'run') run.event({ type: 'claim', bead: bead.id, attempt: (run.state.failures[bead.id]?.count ?? 0) + 1 });
   // a build attempt from now on: the next drained run aligns again (core/alignment-due.ts); undone below if the call does not get through
   const lastBuildBefore = readRunState(run.session.store.dir)?.last_build_attempt ?? null;
-  run.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null, last_build_attempt: started.toISOString() });
+  const inFlight = { current_issue: bead.id, stop_reason: null, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null, last_build_attempt: started.toISOString() };
+  run.persist(inFlight);
   const members = run.session.buildPath === 'direct' ? run.claims.claimBatch(bead, ready) : [];
   if (command === 'run') sayCycle(run, readyCount, cycle, [bead.id, ...members.map((m) => m.bead.id)]);
   const memory = await injectMemories(run, bead, cycle);
@@ -74,7 +75,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   let spent: { tokens: number; costUsd: number | undefined };
   const batch: MemberVerdict[] = [];
   try {
-    if (notes) editNotes(run, bead.id, (text) => withNotesBlock(text, notes));
+    if (notes) startTryAttempt(run, bead.id, notes);
     let call: AgentCall;
     let problem: AgentProblem | undefined;
     try {
@@ -89,8 +90,11 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
       if (injected.length > 0) clearInjected(run, bead.id);
       throw error;
     } finally {
-      if (notes) editNotes(run, bead.id, withoutNotesBlock);
+      if (notes) endTryAttempt(run, bead.id);
     }
+    // current DDx writes its own summary over .ddx/run-state.json during `ddx try` (measured,
+    // docs/ddx.md): the attempt's record goes back in before verification, for a crash to find
+    if (run.session.buildPath === 'try') run.persist(inFlight);
     // through DDx the agent's final answer is in DDx's record of the build, not on stdout
     answer = (call.ddx && buildSessionOf(call.ddx)?.output) || call.answer;
     const read = readBuildResult(run, bead.id, call);
@@ -122,7 +126,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   await feedBack(run, bead, injected, outcome, answer);
   const ended = run.now();
   const durationSec = (ended.getTime() - started.getTime()) / 1000;
-  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
+  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec), last_build_attempt: started.toISOString() });
   const { tokens, costUsd } = spent;
   return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
 }

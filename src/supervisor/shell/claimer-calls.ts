@@ -10,7 +10,7 @@ import { processStartOf } from '../../tracker/liveness.js';
 let ownTag: string | null | undefined;
 
 /** This process's tag; undefined where its start time cannot be read (no /proc: no claim records one either). */
-function processTag(): string | undefined {
+export function processTag(): string | undefined {
   if (ownTag === undefined) {
     const start = processStartOf(process.pid);
     ownTag = start ? processTagOf(process.pid, start) : null;
@@ -26,5 +26,10 @@ export function withProcessTag(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Whether no process of the calls made by the process `pid` started at `start` is alive (one scan of /proc). */
 export function claimerCallsGone(pid: number, start: string): boolean {
-  return taggedProcesses(processTagOf(pid, start)).length === 0;
+  return tagGone(processTagOf(pid, start));
+}
+
+/** Whether no process carries this process tag any more. */
+export function tagGone(tag: string): boolean {
+  return taggedProcesses(tag).length === 0;
 }

@@ -115,7 +115,10 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
 function endAlignment(run: RunContext, id: string, finished: boolean): void {
   run.governing = undefined;
   settleGoverning(run, id, finished);
-  if (finished) run.persist({ last_alignment: run.now().toISOString() });
+  if (finished) {
+    run.lastAlignment = run.now().toISOString();
+    run.persist();
+  }
 }
 
 /** Settles the governing bead; a tracker write that fails is said, the bead is left for the next alignment. */

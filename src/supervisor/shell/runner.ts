@@ -55,6 +55,7 @@ export class Supervisor {
     this.unfinished = unfinishedAttempt(previous, isPidAlive);
     // an alignment that finished after the last build attempt, in an earlier run, counts in this one
     run.state = { ...run.state, alignedSinceBuild: alignedSinceLastBuild(previous?.last_alignment, previous?.last_build_attempt) };
+    if (typeof previous?.last_alignment === 'string') run.lastAlignment = previous.last_alignment;
     run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
     while (event) {
       const next = step(run.state, event, run.session.settings);

@@ -317,6 +317,9 @@ export const ORPHANS = {
   /** `why`: the claimant's pid is dead, reused by another process, or its DDx lease lapsed (dead|reused|lapsed). */
   reclaiming: (id: string, age: number, pid: number | undefined, why = 'dead') => say('always', `helix: reclaiming orphaned ${id} (age=${age}s, pid=${pid ?? 'unknown'} ${why})`),
   recovered: (count: number) => say('always', `helix: recovered ${count} orphaned issue(s)`),
+  /** helix: DDx's claim of a `ddx try` whose run was killed, released once nothing of that run is left. */
+  ddxAttemptReleased: (id: string, ddxPid: number | undefined) =>
+    say('always', `helix: released DDx's claim on ${id}: the ddx try of a killed run${ddxPid ? ` (ddx pid ${ddxPid})` : ''} is gone and nothing of that run is left`),
   /** The line for each step the tracker's recovery reports. */
   of: (event: OrphanRecoveryEvent): Say => {
     switch (event.kind) {

@@ -433,11 +433,16 @@ function tryCommandTree() {
         io.err(`bead has unmet dependencies: ${unmet.join(', ')}\n`);
         throw new ExitError(2);
       }
-      // the worker loop over this one bead: ReadyExecution, then ClaimWithOptions (a lease)
+      // ReadyExecution, then the coordinator's Store.Claim (coordination/local.go): the real binary
+      // leaves the bead in_progress under owner `ddx` with its lease (measured, docs/ddx.md)
       let claimed = store.ready(true).some((b) => b.id === id);
       if (claimed) {
         try {
-          store.claim(id, 'ddx-try', `try-${process.pid}`);
+          store.claim(id, 'ddx', `try-${process.pid}`);
+          store.update(id, (x) => {
+            x.status = 'in_progress';
+            x.owner = 'ddx';
+          });
         } catch {
           claimed = false;
         }
@@ -456,6 +461,10 @@ function tryCommandTree() {
         throw new ExitError(2);
       }
       commitTracker(root);
+      // its live attempt record, written over whatever .ddx/run-state.json held (agent/run_state.go
+      // WriteRunState: the "legacy compatibility summary"; measured on the real binary, docs/ddx.md)
+      const now = new Date().toISOString();
+      writeFileSync(join(root, '.ddx', 'run-state.json'), `${JSON.stringify({ bead_id: id, attempt_id: `try-${process.pid}`, harness: values.harness ?? 'claude', started_at: now, pid: process.pid, refreshed_at: now }, null, 2)}\n`);
       // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
       const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
       const result = attempt(root, store, bead, response ?? {}, 'try');
