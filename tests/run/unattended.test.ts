@@ -78,6 +78,8 @@ describe('the one-line failures of an unattended run', () => {
     expect(r.status, r.stderr).toBe(0);
     // two events a person must hear about (the blockers, the stop): one line
     expect(r.stderr.match(/^helix: HELIX_NOTIFY: .*$/gm)).toEqual(['helix: HELIX_NOTIFY: not found; the run goes on']);
+    // through DDx the FAILED line carries DDx's reason (its status and detail)
+    expect(r.stderr).toMatch(new RegExp(`^helix: ${T} cycle 1: FAILED \\(hx-000000aa attempt 1\\): execution_failed: \\S.*$`, 'm'));
     const shell = new Project({ beads: [] });
     const refused = shell.helix(SUMMARY, { HELIX_NOTIFY: 'cat >> notified.txt' });
     expect(refused.stderr.match(/^helix: HELIX_NOTIFY: .*$/gm)).toHaveLength(1);
