@@ -12,16 +12,7 @@ import type { FailureKind } from './outcome.js';
 import { MAX_ATTEMPTS, type SupervisorSettings, backoffSeconds } from './policy.js';
 import { line, stop } from './steps.js';
 import { failureCategory } from './typed-stops.js';
-import { RUN, sessionReset } from '../text/lines.js';
-
-/** The longest reason a FAILED line carries: one terminal line, more is in the log and the notes. */
-export const REASON_CHARS = 200;
-
-/** A failure's detail as one line: its first line, cut at REASON_CHARS. */
-export function reasonLine(detail: string): string {
-  const first = detail.trim().split('\n')[0]?.trim() ?? '';
-  return first.length > REASON_CHARS ? `${first.slice(0, REASON_CHARS - 1)}…` : first;
-}
+import { RUN, reasonLine, sessionReset } from '../text/lines.js';
 
 type Failed = Extract<Extract<Event, { type: 'attempted' }>['outcome'], { kind: 'failed' }>;
 

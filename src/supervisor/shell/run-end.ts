@@ -3,9 +3,8 @@
 // `.helix-logs/` with the systemic memories behind them — and the final run-state.
 import { describeSpend } from '../core/budget.js';
 import { type SkippedBead, spendFields } from '../core/machine.js';
-import { reasonLine } from '../core/failure.js';
+import { RUN, reasonLine } from '../text/lines.js';
 import type { BlockerEntry } from '../core/run-events.js';
-import { RUN } from '../text/lines.js';
 import { markBlocked } from './bead-writes.js';
 import { writeBlockerReport } from './blockers.js';
 import type { RunContext } from './run-context.js';

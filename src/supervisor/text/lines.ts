@@ -32,6 +32,15 @@ const stamped = (level: LineLevel, text: string): Say => ({ level, text, stamped
 /** `helix: [<t>] <text>`: a line carrying the local wall-clock time. */
 export const stamp = (time: string, text: string): string => `helix: [${time}] ${text}`;
 
+/** The longest reason a one-line failure carries (a FAILED line): more is in the log and the notes. */
+export const REASON_CHARS = 200;
+
+/** A failure's detail as one line: its first line, cut at REASON_CHARS. */
+export function reasonLine(detail: string): string {
+  const first = detail.trim().split('\n')[0]?.trim() ?? '';
+  return first.length > REASON_CHARS ? `${first.slice(0, REASON_CHARS - 1)}…` : first;
+}
+
 // ── §0.3 the session log's frames around agent output ────────────────────────────────────────
 
 export const FRAME = {
@@ -236,7 +245,8 @@ export const RUN = {
   velocityWarning: (detail: string) => say('always', `helix: warning: velocity dropping: ${detail}`),
   batchMemberClosed: (id: string, primary: string) => say('narrative', `helix: batch member ${id} (with ${primary}) closed and verified`),
   batchMemberReleased: (id: string) => say('narrative', `helix: batch member ${id} not closed this cycle; claim released, no attempt counted`),
-  batchMemberFailed: (id: string, attempt: number, detail: string) => say('narrative', `helix: batch member ${id} attempt ${attempt} failed: ${detail}`),
+  /** Every mode: a batch member's failed verification is a failed attempt on it, like the primary's FAILED line. */
+  batchMemberFailed: (id: string, attempt: number, detail: string) => say('always', `helix: batch member ${id} attempt ${attempt} failed: ${reasonLine(detail)}`),
   interrupted: (signal: string, released: string[]) =>
     `helix: interrupted by ${signal}${released.length === 0 ? '' : released.length === 1 ? `; claim on ${released[0]} released` : `; claims on ${released.join(', ')} released`}`,
   /** DDx reported a status helix does not know: the attempt fails, and every mode says why. */
