@@ -10,8 +10,9 @@
 //     group with it, as a crash takes both), then started again — the restart must recover the claim;
 //   - every other build closes its bead and reports 1000 tokens (500 for a failing one);
 //   - HELIX_NOTIFY: a notifier (argv, no shell) that appends each event it is given;
-//   - the restarted run has --max-tokens 15000, which ends it (exit 21, stop reason budget), and
-//     HELIX_ORPHAN_THRESHOLD=0 (the 2-hour wait before a dead claimer's claim is released, compressed).
+//   - the restarted run has --max-tokens 15000, which ends it (exit 21, stop reason budget), and the
+//     default HELIX_ORPHAN_THRESHOLD (2 h): the killed run's claim is reclaimed at once because
+//     nothing of that run is left (its claim names its process; no process of its calls runs).
 // It prints beads done / parked / waiting / lost / worked twice, spend against the budget,
 // notifications, limit waits and wall time, and exits 1 when any bead is lost or worked twice,
 // when the budget did not end the run, or when it took 3 minutes or more.
@@ -122,12 +123,9 @@ const firstEnd = await first.done;
 const firstState = runState();
 
 // ── run 2: the restart, with a budget that ends it ─────────────────────────────────────────────
-// Compressed like every other overnight time scale here (backoff 0, limit windows of 1 s): the
-// orphan threshold. By default a claim whose claimer is dead waits HELIX_ORPHAN_THRESHOLD (2 h)
-// before it is released — an agent helix started may outlive it and still be working — so the
-// restart would leave the killed attempt's bead claimed until then; 0 releases it at once (both
-// helix and its agent are dead here).
-env.HELIX_ORPHAN_THRESHOLD = '0';
+// With the default orphan threshold: helix and its agent are both dead, so the restart reclaims
+// the killed attempt's bead at once (HELIX_ORPHAN_THRESHOLD is for a claimer whose agent may still
+// be working).
 const second = helix([...RUN, '--max-tokens', String(BUDGET_TOKENS)]);
 const secondEnd = await second.done;
 const secondState = runState();
@@ -155,6 +153,7 @@ const byType = {};
 for (const n of notes) byType[n.type] = (byType[n.type] ?? 0) + 1;
 const events = [firstState.events, secondState.events].flatMap((path) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
 const limitWaits = events.filter((e) => e.type === 'limit_resume').length;
+const reclaimed = (secondEnd.stderr.match(new RegExp(`reclaiming orphaned ${KILLED_IN} .*no process of its agent calls left`, 'g')) ?? []).length;
 const limitWindows = new Set(events.filter((e) => e.type === 'claim' && LIMITED.includes(e.bead)).map((e) => e.bead)).size;
 const parkEvents = events.filter((e) => e.type === 'park').length;
 const spent = secondState.spent ?? {};
@@ -166,12 +165,14 @@ console.log(`beads waiting: ${waiting.length} (blocked by a parked bead, or not 
 console.log(`beads lost: ${lost.length}${lost.length ? ` (${lost.map((b) => b.id).join(', ')})` : ''}`);
 console.log(`beads worked twice: ${workedTwice.length}${workedTwice.length ? ` (${workedTwice.join(', ')})` : ''}`);
 console.log(`run 1: ${firstState.spent?.tokens ?? '?'} tokens before the kill; run 2: ${spent.tokens ?? '?'} tokens against --max-tokens ${BUDGET_TOKENS} (cost unknown for ${spent.unknown_cost_calls ?? '?'} calls: codex reports none); run 2 exit ${secondEnd.code}, stop reason ${secondState.stop_reason}`);
+console.log(`the killed run's claim on ${KILLED_IN}: ${reclaimed ? 'reclaimed at once by the restart (default HELIX_ORPHAN_THRESHOLD)' : 'NOT reclaimed'}`);
 console.log(`limit windows: ${limitWindows} (${limitWaits} waits, each until codex's named reset + 1 s); parks: ${parkEvents}`);
 console.log(`notifications sent: ${notes.length} (${Object.entries(byType).map(([t, n]) => `${t} ${n}`).join(', ')})`);
 console.log(`wall time: ${(wallMs / 1000).toFixed(1)}s`);
 
 const problems = [];
 if (lost.length > 0) problems.push('beads were lost');
+if (reclaimed !== 1) problems.push(`the restart did not reclaim ${KILLED_IN} at once`);
 if (workedTwice.length > 0) problems.push('beads were worked twice');
 if (secondEnd.code !== 21 || secondState.stop_reason !== 'budget') problems.push(`the budget did not end the run (exit ${secondEnd.code}, ${secondState.stop_reason}):\n${secondEnd.stderr}`);
 if (limitWaits !== 2 * LIMITED.length) problems.push(`expected the two limit windows (two limited builds each) to be waited out, saw ${limitWaits} waits`);

@@ -11,6 +11,11 @@ export function isDirectAgent(name: string | undefined): name is DirectAgent {
   return name === 'codex' || name === 'claude';
 }
 
+/** Whether a direct agent reports what a call cost: claude's `result` carries `total_cost_usd`; codex's events carry usage, never a cost. */
+export function reportsCost(agent: DirectAgent): boolean {
+  return agent === 'claude';
+}
+
 /**
  * Where a program's final answer is: `codex-json` = `codex exec --json` events on stdout (the last
  * agent message; usage on `turn.completed`), `claude-stream-json` = `claude -p --output-format

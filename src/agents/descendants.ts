@@ -16,6 +16,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 export const CALL_TAG_VARIABLE = 'HELIX_CALL_ID';
 
+/**
+ * The tag every call of one process carries besides its own (the supervisor adds it to each
+ * call's environment), named by that process's identity as a claim records it: its pid and start
+ * time (`claimed-pid`, `claimed-pid-start`). From a claim alone, a later run can thus tell whether
+ * any process of the claimer's calls is still alive (taggedProcesses).
+ */
+export function processTagOf(pid: number, start: string): string {
+  return `helix-${pid}-${start.replace(/[^0-9A-Za-z]/g, '')}`;
+}
+
 /** The variable to add to a call's environment: the tags of the calls around it, then this one. */
 export function tagVariable(env: NodeJS.ProcessEnv, tag: string): Record<string, string> {
   const outer = env[CALL_TAG_VARIABLE];

@@ -5,8 +5,12 @@
 // The tracker cannot reach the memory store (and doctor must work without one), so doctor moves
 // them to `helix-injected-unsettled`, where the next run's recovery takes them — rather than drop
 // a verdict, or invent one nobody measured.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Bead } from './bead.js';
 import { unclaimBead } from './claim.js';
+import { readLease } from './liveness.js';
+import { isPidAlive, thisMachine } from './process.js';
 import { type StaleClaim, type StaleClaimFacts, staleClaimOf } from './stale.js';
 import type { Draft } from './store.js';
 
@@ -70,4 +74,28 @@ export function takeUnsettledInjections(draft: Draft): UnsettledInjection[] {
 /** Whether any bead holds names doctor kept for a later run (read without the lock, to skip the write). */
 export function hasUnsettledInjections(beads: Bead[]): boolean {
   return beads.some((b) => b[UNSETTLED_INJECTED_KEY] !== undefined);
+}
+
+/**
+ * Releases DDx's own claim on `id` (current DDx: status in_progress under DDx's owner, its lease
+ * file in `leaseDir`) when the process holding it is gone from this machine, as DDx's
+ * `Store.Release` does: status open, owner and claim keys cleared, the lease file removed, under
+ * the tracker lock. The caller has established that the claim is the `ddx try` of a run that died
+ * and that nothing of that run is left; DDx's own rule would keep the lease for its 90 s TTL, and
+ * never list an in_progress bead as ready again. Returns the lease's pid (undefined: none), or
+ * `false` when the claim is left alone (no longer DDx's in_progress claim, or its holder may run).
+ */
+export function releaseDeadDdxClaim(draft: Draft, id: string, leaseDir: string, isAlive: (pid: number) => boolean = isPidAlive): { pid: number | undefined } | false {
+  const bead = draft.get(id);
+  // helix's own claim (owner helix, its claim keys) is the orphan recovery's, not this
+  if (!bead || bead.status !== 'in_progress' || bead.owner === 'helix' || bead['claimed-pid'] !== undefined) return false;
+  const lease = readLease(leaseDir, id);
+  if (lease) {
+    const pid = typeof lease.pid === 'number' && lease.pid > 0 ? lease.pid : undefined;
+    // another host's lease, or one whose process runs (or is unknown), is not ours to judge
+    if (lease.machine !== thisMachine() || pid === undefined || isAlive(pid)) return false;
+  }
+  unclaimBead(draft, id);
+  rmSync(join(leaseDir, `${id}.json`), { force: true });
+  return { pid: typeof lease?.pid === 'number' ? lease.pid : undefined };
 }

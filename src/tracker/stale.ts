@@ -4,6 +4,11 @@
 // "Gone" is more than a dead pid (issue #12 item 6): a pid now used by another process (its
 // start time differs from the one the claim recorded) is gone too, and where the start time
 // cannot be checked, a claim whose heartbeat is older than the threshold has lapsed.
+// The threshold covers what cannot be seen: an agent the claimer started that may still be
+// working. Where it can be seen — the claim recorded its process's start time, so the claimer's
+// calls can be found by their tag (`callsGone`, the supervisor's scan of HELIX_CALL_ID) — a claim
+// whose claimer is dead or reused and of whose calls no process is left is stale at once
+// (issue 31: a crashed run stranded its bead for two hours).
 import { type Bead, claimedPidOf, labelsOf, timeOf } from './bead.js';
 import { claimerAlive, heartbeatAgeMs, processStartOf } from './liveness.js';
 import { isPidAlive, thisMachine } from './process.js';
@@ -26,6 +31,8 @@ export const FUTURE_CLAIM_SKEW_SEC = 300;
 export interface StaleClaim {
   id: string;
   ageSec: number;
+  /** Stale at once, whatever its age: its claimer is gone and no process of its calls is left. */
+  instant?: true;
   /** Seconds the claim's date lies in the future, when it does (past FUTURE_CLAIM_SKEW_SEC). */
   aheadSec?: number;
   pid: number | undefined;
@@ -40,6 +47,11 @@ export interface StaleClaimFacts {
   machine?: string;
   /** Process start time of a pid (default: /proc); undefined when it cannot be read. */
   startOf?: (pid: number) => string | undefined;
+  /**
+   * Whether no process of the calls made by the process `pid` started at `start` is left (the
+   * supervisor scans for their tag); without it every claim waits out the threshold.
+   */
+  callsGone?: (pid: number, start: string) => boolean;
 }
 
 export function isHelixClaim(bead: Bead): boolean {
@@ -71,8 +83,20 @@ export function staleClaimOf(bead: Bead, facts: StaleClaimFacts): StaleClaim | u
   const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
   // a claim dated in the future has no age to wait out: its date says nothing, as a missing one
   const ageSec = claimedAt === undefined || aheadSec !== undefined ? Number.POSITIVE_INFINITY : Math.floor((facts.now.getTime() - claimedAt) / 1000);
-  if (ageSec < facts.thresholdSec) return undefined;
-  return { id: bead.id, ageSec, pid: claimedPidOf(bead), why, ...(aheadSec !== undefined ? { aheadSec } : {}) };
+  const instant = why !== 'lapsed' && nothingLeftOf(bead, facts);
+  if (ageSec < facts.thresholdSec && !instant) return undefined;
+  return { id: bead.id, ageSec, pid: claimedPidOf(bead), why, ...(aheadSec !== undefined ? { aheadSec } : {}), ...(instant && ageSec < facts.thresholdSec ? { instant: true as const } : {}) };
+}
+
+/**
+ * Whether nothing of a gone claimer is left: its claim recorded its process's start time, and no
+ * process of the calls that process made runs (facts.callsGone). False when that cannot be told.
+ */
+export function nothingLeftOf(bead: Bead, facts: Pick<StaleClaimFacts, 'callsGone'>): boolean {
+  const pid = claimedPidOf(bead);
+  const start = bead['claimed-pid-start'];
+  if (!facts.callsGone || pid === undefined || typeof start !== 'string' || start === '') return false;
+  return facts.callsGone(pid, start);
 }
 
 /** How far in the future an in_progress bead's claim is dated, past the skew allowed; else undefined. */

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HelixError } from '../errors.js';
+import { createUniquely } from '../unique-path.js';
 import { encodeBeadsText } from './bytes.js';
 import { parseBeads, readBeadsText, type Snapshot } from './read.js';
 
@@ -30,19 +31,28 @@ export function archivedIds(dir: string): Set<string> {
 }
 
 /**
- * Saves the lost beads' lines (as `before` had them) to `<dir>/beads.lost-<stamp>.jsonl` and
- * returns the error that stops the run, naming them.
+ * Saves the lost beads' lines (as `before` had them) to `<dir>/beads.lost-<stamp>.jsonl` and says
+ * in one line which went and where they are: `the bead file lost 3 bead(s) during the claude call:
+ * …; their last lines are in … (…)` (the caller says what happens next).
  */
-export function beadsLostError(dir: string, before: Snapshot, ids: string[], during: string, now: Date): HelixError {
-  const file = join(dir, `beads.lost-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.jsonl`);
+export function saveLostBeads(dir: string, before: Snapshot, ids: string[], during: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   let saved: string;
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(file, encodeBeadsText(ids.map((id) => `${before.rawLines.get(id) ?? ''}\n`).join('')), { flag: 'wx' });
+    // two saves in one second (a run that goes on after one) each get a file of their own
+    const file = createUniquely(join(dir, `beads.lost-${stamp}`), '.jsonl', (path) =>
+      writeFileSync(path, encodeBeadsText(ids.map((id) => `${before.rawLines.get(id) ?? ''}\n`).join('')), { flag: 'wx' }),
+    );
     saved = `their last lines are in ${file} (\`helix tracker import ${file}\` puts them back)`;
   } catch (error) {
     saved = `their last lines could not be saved (${(error as Error).message})`;
   }
   const shown = ids.length > 10 ? `${ids.slice(0, 10).join(', ')} and ${ids.length - 10} more` : ids.join(', ');
-  return new HelixError('beadsLost', `helix: the bead file lost ${ids.length} bead(s) during the ${during} call: ${shown}; ${saved}; stopping`);
+  return `helix: the bead file lost ${ids.length} bead(s) during the ${during} call: ${shown}; ${saved}`;
+}
+
+/** Saves the lost beads (saveLostBeads) and returns the error that stops the run, naming them. */
+export function beadsLostError(dir: string, before: Snapshot, ids: string[], during: string, now: Date): HelixError {
+  return new HelixError('beadsLost', `${saveLostBeads(dir, before, ids, during, now)}; stopping`);
 }

@@ -124,7 +124,8 @@ describe('queue drain routing, black-box', () => {
     const [governing] = w.beads();
     expect(r.stderr).toContain('helix: queue drained, running alignment\n');
     expect(World.promptOf(w.calls()[1]!)).toContain(`Governing alignment bead: ${governing!.id} (created by the wrapper entrypoint;`);
-    expect(governing).toMatchObject({ title: 'align: repo', labels: expect.arrayContaining(['helix', 'phase:review', 'kind:planning', 'action:align']), status: 'open', 'execution-eligible': false });
+    // the alignment finished: helix closed its governing bead (docs/contract/cli.md §6.5)
+    expect(governing).toMatchObject({ title: 'align: repo', labels: expect.arrayContaining(['helix', 'phase:review', 'kind:planning', 'action:align']), status: 'closed', 'execution-eligible': false });
     expect(w.helix(['next']).stdout).toBe('no ready issues\n');
   });
 

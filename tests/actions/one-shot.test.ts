@@ -14,7 +14,7 @@ const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString(
 const deadPid = () => String(spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid);
 
 describe('helix align: the governing bead (docs/contract/bash-interface.md §5)', () => {
-  it('is created as `align: <scope>` with the Bash labels, description and acceptance, left open for the agent', () => {
+  it('is created as `align: <scope>` with the Bash labels, description and acceptance, left open for the agent, and closed when the alignment finishes', () => {
     const w = new World();
     const first = w.helix(['align']);
     expect(first.status).toBe(0);
@@ -23,7 +23,8 @@ describe('helix align: the governing bead (docs/contract/bash-interface.md §5)'
       title: 'align: repo',
       issue_type: 'task',
       labels: [...GOVERNING_LABELS, ...DEFAULT_AREAS],
-      status: 'open',
+      // the alignment finished: helix closed it (docs/contract/cli.md §6.5), no claim left on it
+      status: 'closed',
       'execution-eligible': false,
       description: 'Top-down reconciliation review for repo.\nScope: repo.\nScope areas: ui, api, data, infra, cli.',
       acceptance: 'Alignment review complete; all gaps classified; execution issues created for real gaps; traceability matrix produced',
@@ -34,31 +35,39 @@ describe('helix align: the governing bead (docs/contract/bash-interface.md §5)'
     expect(prompt).toContain(`\nReview scope: repo.\nGoverning alignment bead: ${governing!.id} (created by the wrapper entrypoint; claim and reuse it instead of creating a duplicate governing bead).\n`);
   });
 
-  it('an open one is claimed for the run and named as claimed; helix leaves it for the action to close', () => {
-    const w = new World();
-    expect(w.helix(['align']).status).toBe(0);
-    const [governing] = governingBeads(w);
-    const second = w.helix(['align']);
-    expect(second.status).toBe(0);
-    expect(governingBeads(w).map((b) => b.id)).toEqual([governing!.id]);
-    expect(World.promptOf(w.calls()[1]!)).toContain(
-      `Governing alignment bead: ${governing!.id} (claimed by the wrapper entrypoint; treat Phase 0.5 as already satisfied unless tracker metadata drifted materially).`,
+  it('an open one is claimed for the alignment and named as claimed; the finished alignment closes it, a failed one leaves it open and unclaimed', () => {
+    const w = new World({ responses: [{ when: 'align', exit: 3 }] });
+    const id = w.bead({ title: 'align: repo', labels: ['kind:planning', 'action:align'] }).id;
+    expect(w.helix(['align']).status).toBe(3);
+    expect(World.promptOf(w.calls()[0]!)).toContain(
+      `Governing alignment bead: ${id} (claimed by the wrapper entrypoint; treat Phase 0.5 as already satisfied unless tracker metadata drifted materially).`,
     );
-    // not released after the agent returned (§5.3 step 4)
-    expect(governingBeads(w)[0]).toMatchObject({ status: 'in_progress', owner: 'helix', 'claimed-pid': expect.stringMatching(/^\d+$/) });
+    expect(governingBeads(w)[0]).toMatchObject({ id, status: 'open' });
+    expect(governingBeads(w)[0]).not.toHaveProperty('claimed-pid');
+    expect(w.helix(['align']).status).toBe(0);
+    expect(governingBeads(w).map((b) => [b.id, b.status])).toEqual([[id, 'closed']]);
   });
 
-  it('while its claim is fresh it is refused with the owner named, exit 1, no agent call, the bead untouched', () => {
+  it('while a live process holds it, it is refused with the owner named, exit 1, no agent call, the bead untouched', () => {
     const w = new World();
-    expect(w.helix(['align']).status).toBe(0);
-    expect(w.helix(['align']).status).toBe(0);
-    const [governing] = governingBeads(w);
-    const before = JSON.stringify(governing);
-    const r = w.helix(['align']);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`helix: alignment already active for repo under owner helix (${governing!.id}); refusing duplicate dispatch\n`);
-    expect(w.calls()).toHaveLength(2);
-    expect(JSON.stringify(governingBeads(w)[0])).toBe(before);
+    const holder = spawn('sleep', ['30']);
+    try {
+      const id = w.bead({ title: 'align: repo', labels: ['kind:planning', 'action:align'] }).id;
+      w.store.mutate((d) => d.change(id, (b) => {
+        b.status = 'in_progress';
+        b.owner = 'helix';
+        b['claimed-pid'] = String(holder.pid);
+        b['claimed-at'] = new Date().toISOString();
+      }));
+      const before = JSON.stringify(governingBeads(w)[0]);
+      const r = w.helix(['align']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(`helix: alignment already active for repo under owner helix (${id}); refusing duplicate dispatch\n`);
+      expect(w.calls()).toHaveLength(0);
+      expect(JSON.stringify(governingBeads(w)[0])).toBe(before);
+    } finally {
+      holder.kill();
+    }
   });
 
   it('without an owner the refusal names none; a live holder is refused whatever the claim’s age', () => {
@@ -94,9 +103,9 @@ describe('helix align: the governing bead (docs/contract/bash-interface.md §5)'
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^helix: alignment bead ${id} for repo is orphaned \\(age=\\d+s, pid=${pid}\\); reclaiming$`, 'm'));
     expect(World.promptOf(w.calls()[0]!)).toContain(`Governing alignment bead: ${id} (claimed by the wrapper entrypoint;`);
-    // existing labels first, the missing ones added
-    expect(governingBeads(w)[0]).toMatchObject({ status: 'in_progress', owner: 'helix', labels: ['kind:planning', 'action:align', 'area:keep', 'helix', 'phase:review', ...DEFAULT_AREAS] });
-    expect(governingBeads(w)[0]!['claimed-pid']).not.toBe(pid);
+    // existing labels first, the missing ones added; the alignment finished: closed, no claim left
+    expect(governingBeads(w)[0]).toMatchObject({ status: 'closed', labels: ['kind:planning', 'action:align', 'area:keep', 'helix', 'phase:review', ...DEFAULT_AREAS] });
+    expect(governingBeads(w)[0]).not.toHaveProperty('claimed-pid');
     // HELIX_ORPHAN_THRESHOLD decides what is old enough
     const fresh = new World({ env: { HELIX_ORPHAN_THRESHOLD: '86400' } });
     const freshId = fresh.bead({ title: 'align: repo', labels: ['kind:planning', 'action:align'] }).id;
@@ -142,12 +151,11 @@ describe('helix align: the governing bead (docs/contract/bash-interface.md §5)'
 
   it('a bead the agent closed stays closed, and the next alignment creates a new one', () => {
     const closeIt = ['sh', '-c', 'id=$(helix tracker list --label action:align --status in_progress --json | node -e "process.stdout.write(JSON.parse(require(\'fs\').readFileSync(0))[0].id)") && helix tracker close "$id"'];
-    const w = new World({ responses: [{ when: 'align' }, { when: 'align', run: [closeIt] }] });
-    expect(w.helix(['align']).status).toBe(0);
+    const w = new World({ responses: [{ when: 'align', run: [['sh', '-c', 'helix tracker update "$(helix tracker list --label action:align --json | node -e "process.stdout.write(JSON.parse(require(\'fs\').readFileSync(0))[0].id)")" --claim'], closeIt] }] });
     expect(w.helix(['align']).status).toBe(0);
     expect(governingBeads(w).map((b) => b.status)).toEqual(['closed']);
     expect(w.helix(['align']).status).toBe(0);
-    expect(governingBeads(w).map((b) => b.status).sort()).toEqual(['closed', 'open']);
+    expect(governingBeads(w).map((b) => b.status).sort()).toEqual(['closed', 'closed']);
   });
 
   it('--dry-run changes nothing and the prompt asks the agent to create or claim the bead', () => {

@@ -9,6 +9,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { NOTES_BEGIN } from '../../src/supervisor/text/ddx-notes.js';
 import { bead } from '../helpers/bead.js';
+import { processTagOf, taggedProcesses } from '../../src/agents/descendants.js';
+import { processStartOf } from '../../src/tracker/liveness.js';
 import { type DdxTarget, type DdxVersion, addOrigin, agentPrompts, ddxIn, gitIn, workedIds } from './targets.js';
 
 export interface Scenario {
@@ -59,6 +61,68 @@ export const SCENARIOS: Scenario[] = [
         // v0.6.1's execute-bead does not park: helix backs off and tries again (the agent succeeds then)
         expect(workedIds(p)).toEqual([ID, ID]);
       }
+    },
+  },
+  {
+    name: 'helix killed with SIGKILL during the build: once nothing of it is left, the next run builds the bead at once (v0.6.1: helix\'s own claim; current: DDx\'s claim of the killed ddx try)',
+    versions: BOTH,
+    async run(t) {
+      const p = t.project(one());
+      p.script({ responses: [{ when: ID, waitFor: join(p.scratch, 'never') }] });
+      const run = p.helixInBackground(['run', '--summary', '--no-auto-review', '--no-auto-align']);
+      const building = () => p.calls().some((c) => c.id === ID && ['execute', 'try', 'execute-bead'].includes(c.kind));
+      while (!building()) await delay(50);
+      // every process of the run's calls (ddx, its agent) carries the run's tag; the watchdog stops them
+      const tag = processTagOf(run.child.pid!, processStartOf(run.child.pid!)!);
+      run.child.kill('SIGKILL');
+      await run.done;
+      const killed = Date.now();
+      while (taggedProcesses(tag).length > 0 && Date.now() - killed < 30_000) await delay(50);
+      expect(taggedProcesses(tag)).toEqual([]);
+      // what the killed attempt left: the bead in progress, under helix's claim (v0.6.1) or DDx's (current)
+      expect(p.bead(ID)).toMatchObject({ status: 'in_progress', owner: t.version === 'current' ? 'ddx' : 'helix' });
+      const next = p.helix(['run', '--summary', '--no-auto-review', '--no-auto-align']);
+      expect(next.status, next.stderr).toBe(0);
+      expect(next.stderr).toMatch(t.version === 'current' ? new RegExp(`^helix: released DDx's claim on ${ID}: the ddx try of a killed run \\(ddx pid \\d+\\) is gone and nothing of that run is left$`, 'm') : new RegExp(`^helix: reclaiming orphaned ${ID} \\(age=\\d+s, pid=${run.child.pid} dead; no process of its agent calls left\\)$`, 'm'));
+      expect(p.bead(ID).status).toBe('closed');
+      expect(workedIds(p)).toEqual([ID]);
+    },
+  },
+  {
+    name: 'helix killed with SIGKILL while it verifies a bead DDx closed: the next run reopens it, never counting an unverified close (current DDx writes its run-state.json over helix\'s during the build)',
+    versions: BOTH,
+    async run(t) {
+      // the retry changes the work again (an unchanged tree is DDx's no_changes)
+      const p = t.project(one(), { responses: [{ when: ID }, { when: ID, commit: { path: `work/${ID}.txt`, content: 'again\n' } }] });
+      const verifying = join(p.scratch, 'verifying');
+      const run = p.helixInBackground(['run', '--summary', '--no-auto-review', '--no-auto-align'], { HELIX_VERIFY_CMD: `touch ${verifying}; sleep 60` });
+      while (!existsSync(verifying)) await delay(50);
+      const tag = processTagOf(run.child.pid!, processStartOf(run.child.pid!)!);
+      run.child.kill('SIGKILL');
+      await run.done;
+      const killed = Date.now();
+      while (taggedProcesses(tag).length > 0 && Date.now() - killed < 30_000) await delay(50);
+      const next = p.helix(['run', '--summary', '--no-auto-review', '--no-auto-align']);
+      expect(next.status, next.stderr).toBe(0);
+      if (t.version === 'current') expect(next.stderr).toMatch(new RegExp(`^helix: reopened ${ID}: closed during an attempt of run pid ${run.child.pid}, which ended before verifying it$`, 'm'));
+      // verified this time: closed, built twice
+      expect(p.bead(ID).status, next.stderr).toBe('closed');
+      expect(workedIds(p)).toEqual([ID, ID]);
+    },
+  },
+  {
+    name: 'a drained, unchanged repo after an aligned run costs the check only, also where DDx writes its own run-state.json over helix\'s during the build (current)',
+    versions: BOTH,
+    run(t) {
+      const p = t.project(one());
+      const actions = (from: number) => p.calls().slice(from).filter((c) => c.action === 'check' || c.action === 'align' || c.kind === 'worked').map((c) => (c.kind === 'worked' ? 'build' : c.action));
+      const first = p.helix(['run', '--summary', '--no-auto-review']);
+      expect(first.status, first.stderr).toBe(0);
+      expect(actions(0)).toEqual(['build', 'check', 'align']);
+      const before = p.calls().length;
+      const second = p.helix(['run', '--summary', '--no-auto-review']);
+      expect(second.status, second.stderr).toBe(0);
+      expect(actions(before)).toEqual(['check']);
     },
   },
   {
@@ -132,7 +196,8 @@ export const SCENARIOS: Scenario[] = [
     versions: ['0.6.1'],
     realOnly: 'it waits out DDx\'s 90 s heartbeat TTL (the stand-in has the same TTL) and npm test stays fast',
     async run(t) {
-      const p = t.project(one());
+      // the retry changes the work again (an unchanged tree is DDx's no_changes)
+      const p = t.project(one(), { responses: [{ when: ID }, { when: ID, commit: { path: `work/${ID}.txt`, content: 'again\n' } }] });
       const verifying = join(p.scratch, 'verifying');
       const run = p.helixInBackground(BUILD, { HELIX_VERIFY_CMD: `touch ${verifying}; sleep 100` });
       while (!existsSync(verifying)) await delay(200);

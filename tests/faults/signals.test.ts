@@ -133,7 +133,7 @@ describe('signals at each phase of a cycle', () => {
           expect(result.signal).toBe('SIGKILL');
           // the recovery the README promises: the next run reclaims the orphan (or reopens an
           // unverified close) and does the work
-          const next = p.helix(['run'], { ...env, HELIX_ORPHAN_THRESHOLD: '0', HELIX_VERIFY_CMD: '' });
+          const next = p.helix(['run'], { ...env, HELIX_VERIFY_CMD: '' });
           expect(next.status, next.stderr).toBe(0);
           const recovered = lineMatching(next.stderr, /reclaiming orphaned|reopened/);
           if (after.status === 'in_progress') expect(recovered).toContain(`reclaiming orphaned ${TARGET}`);

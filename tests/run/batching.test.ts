@@ -101,7 +101,8 @@ describe('direct-agent batching', () => {
   it('a sibling the agent closed that fails its verify command is reopened and counted as its failed attempt', () => {
     const p = new Project({ beads: areaBeads({ verify: 'echo "sibling check broke" && exit 3' }) });
     p.script({ ...DIRECT, responses: [{ when: 'implementation', run: [['helix', 'tracker', 'close', '{{id}}'], ['helix', 'tracker', 'close', S1]] }] });
-    const r = p.helix(['run', '--agent', 'claude', '--max-cycles', '1']);
+    // --summary too: a member's failure is a line in every mode (issue 31, item 5)
+    const r = p.helix(['run', '--summary', '--agent', 'claude', '--max-cycles', '1']);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`helix: batch member ${S1} attempt 1 failed: verification failed: echo "sibling check broke" && exit 3 exited 3: sibling check broke`));
     expect(r.stderr.match(RUN_COMPLETE)?.slice(1, 4)).toEqual(['1', '1', '0']);

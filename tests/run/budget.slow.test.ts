@@ -22,15 +22,23 @@ describe('run caps', () => {
     expect(p.runState()).toMatchObject({ stop_reason: 'budget', spent: { cost_usd: 1.2, tokens: 3000, unknown_cost_calls: 0 } });
   });
 
-  it('--max-cost with an agent that reports no cost (codex): the cap cannot be checked, so the run stops after that attempt and says why; status says the cost is unknown', () => {
+  it('--max-cost with builds on an agent that reports no cost (codex): the cap cannot be checked, so the run stops before the first build and says why', () => {
     const p = new Project({ beads: FIVE, script: { executeBeadHelp: false, defaults: { implementation: { run: CLOSE, stdout: 'done\n', tokens: 700 } } } });
     const r = p.helix([...RUN, '--agent', 'codex', '--max-cost', '5']);
     expect(r.status, r.stderr).toBe(21);
+    expect(p.buildCalls()).toHaveLength(0);
+    expect(r.stderr).toContain('helix: stopping: BUDGET: --max-cost $5.00 cannot be checked: the builds run on codex, which reports no cost; nothing was started. Use --max-tokens to cap codex.\n');
+  });
+
+  it('--max-cost when a call reports no cost after all (DDx, whose record has none): the run stops after that attempt and says why; status says the cost is unknown', () => {
+    const p = new Project({ beads: FIVE, script: { defaults: { 'execute-bead': { run: CLOSE, result: { tokens: 700, cost_usd: null } } } } });
+    const r = p.helix([...RUN, '--max-cost', '5']);
+    expect(r.status, r.stderr).toBe(21);
     expect(p.buildCalls()).toHaveLength(1);
-    expect(r.stderr).toContain('helix: stopping: BUDGET: --max-cost $5.00 cannot be checked: 1 agent call reported no cost (codex never does); $0.00 spent (+ 1 agent call of unknown cost), 700 tokens. Use --max-tokens to cap an agent that reports no cost.\n');
+    expect(r.stderr).toMatch(/helix: stopping: BUDGET: --max-cost \$5\.00 cannot be checked: 1 agent call reported no cost \(codex never does\); \$0\.00 spent \(\+ 1 agent call of unknown cost\), \d+ tokens\. Use --max-tokens to cap an agent that reports no cost\.\n/);
     const status = p.helix(['status']);
     expect(status.stdout).toContain('  Cost unknown: 1 agent call reported no cost (not in the cost above)\n');
-    expect(JSON.parse(p.helix(['status', '--json']).stdout).run.spent).toEqual({ cost_usd: 0, tokens: 700, unknown_cost_calls: 1 });
+    expect(JSON.parse(p.helix(['status', '--json']).stdout).run.spent).toMatchObject({ cost_usd: 0, unknown_cost_calls: 1 });
   });
 
   it('--max-tokens: DDx reports 600 tokens a build; the second crosses 1000 (exit 21)', () => {

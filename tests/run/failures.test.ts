@@ -73,7 +73,8 @@ describe('backoff to a block', () => {
     expect(parkedUntil).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Date.parse(parkedUntil) - Date.now()).toBeGreaterThan(3_500_000);
     expect(Date.parse(parkedUntil) - Date.now()).toBeLessThanOrEqual(3_600_000);
-    expect(first.stderr).not.toContain('parked hx-000000aa'); // a narrative line: the log has it with --summary
+    // the park and its time, in every mode (it was a narrative line, in the log only with --summary)
+    expect(first.stderr).toContain(`helix: parked hx-000000aa until ${parkedUntil} (work-retry-after; \`helix tracker unpark hx-000000aa\` clears it)\n`);
 
     // the next run leaves the parked bead alone: no attempt is spent on it
     const parked = p.helix(['run', '--summary']);
@@ -110,8 +111,9 @@ describe('verification (HELIX_VERIFY_CMD, the bead’s verify key)', () => {
     const r = p.helix(['run', '--summary'], { HELIX_VERIFY_CMD: 'test -f verified.flag' });
     expect(r.status).toBe(0);
     expect(p.buildCalls()).toHaveLength(2);
-    // a failed verification is a non-completing cycle: no FAILED line (that is for a failing agent)
-    expect(r.stderr).not.toMatch(/cycle 1: FAILED/);
+    // a failed verification is a failed cycle too: --summary says which bead and why, in one line
+    expect(r.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] cycle 1: FAILED \(hx-000000aa attempt 1\): verification failed: test -f verified.flag exited 1$/m);
+    expect(r.stderr).toMatch(/^helix: \[\d\d:\d\d:\d\d\] backoff 0s, then attempt 2 for hx-000000aa$/m);
     expect(r.stderr).toMatch(/cycle 2: hx-000000aa → COMPLETE \(1\/2 done/);
     const b = p.bead('hx-000000aa');
     expect(b.status).toBe('closed');

@@ -15,8 +15,12 @@ const LOG = '/\\S+/\\.helix-logs/helix-\\d{8}-\\d{6}\\.log';
 const SUMMARY_LINES = [
   new RegExp(`^helix: ${T} cycle \\d+: hx-\\w+ \\(\\d+ ready\\)$`),
   new RegExp(`^helix: ${T} cycle \\d+: hx-\\w+ → COMPLETE \\(\\d+/\\d+ done, \\d+ tokens\\)$`),
-  new RegExp(`^helix: ${T} cycle \\d+: FAILED$`),
+  // every failure says which bead, which attempt and why; every backoff and the park say so too
+  new RegExp(`^helix: ${T} cycle \\d+: FAILED \\(hx-\\w+ attempt \\d\\): .+$`),
+  new RegExp(`^helix: ${T} backoff \\d+s, then attempt \\d for hx-\\w+$`),
+  new RegExp(`^helix: ${T} backoff \\d+s after attempt 4 for hx-\\w+, the last$`),
   new RegExp(`^helix: ${T} BLOCKED hx-\\w+ after \\d+ attempts$`),
+  /^helix: parked hx-\w+ until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(work-retry-after; `helix tracker unpark hx-\w+` clears it\)$/,
   // a DDx build call (named by its harness), and `ddx agent run` calls with their cost
   new RegExp(`^helix: ${T} \\w+ complete \\(rc=-?\\d+, \\d+s, \\d+ tokens\\) — log L\\d+–L\\d+ in ${LOG}$`),
   new RegExp(`^helix: ${T} \\w+ complete \\(rc=-?\\d+, \\d+s, \\d+ tokens, \\$[\\d.]+\\) — log L\\d+–L\\d+ in ${LOG}$`),

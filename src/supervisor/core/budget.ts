@@ -81,6 +81,19 @@ export function budgetStop(caps: BudgetCaps, spend: Spend, elapsedMs: number): B
 }
 
 /**
+ * A --max-cost that no call of this run can be checked against: its builds run on an agent that
+ * reports no cost (codex, called directly). Said before the first call — the run would stop
+ * after its first build anyway (budgetStop), with that build's spend unchecked.
+ */
+export function uncheckableCostCap(caps: BudgetCaps, noCostAgent: string | undefined): BudgetStop | undefined {
+  if (caps.maxCostUsd === undefined || noCostAgent === undefined) return undefined;
+  return {
+    cap: 'cost',
+    line: `--max-cost ${usd(caps.maxCostUsd)} cannot be checked: the builds run on ${noCostAgent}, which reports no cost; nothing was started. Use --max-tokens to cap ${noCostAgent}.`,
+  };
+}
+
+/**
  * The caps from the command line. 0 means no cap, as DDx's `--max-cost 0`; a bad value is one
  * line and exit 7. The cost is plain decimal dollars (helix's number rule, numbers.ts), the tokens
  * a whole number, the duration Go's syntax (durations.ts).

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 // The agents' own modules, not their index file: it loads the agent runner (execa), and the core
 // decides without I/O (tests/supervisor/layers.test.ts).
 import { type AgentChoice, type AgentPlan, agentForAction } from '../../agents/agent-choice.js';
-import { type AgentCommand, isDirectAgent } from '../../agents/command.js';
+import { type AgentCommand, isDirectAgent, reportsCost } from '../../agents/command.js';
 import { ddxRunCommand, executeBeadCommand, tryCommand } from '../../agents/ddx-commands.js';
 import type { DdxSurfaceKind } from '../../agents/ddx-surface.js';
 import { directAgentCommand } from '../../agents/direct-commands.js';
@@ -53,10 +53,19 @@ export function buildCommand(setup: DispatchSetup, beadId: string, prompt: strin
   return directCommand(root, choice, prompt);
 }
 
+/**
+ * The agent the builds run on when it is called directly and reports no cost (codex), else
+ * undefined — through DDx a call's cost is read from DDx's records, known only once it ran.
+ */
+export function noCostBuildAgent(setup: Pick<DispatchSetup, 'plan' | 'buildPath'>): string | undefined {
+  const { agent } = agentForAction(setup.plan, 'build');
+  return setup.buildPath === 'direct' && isDirectAgent(agent) && !reportsCost(agent) ? agent : undefined;
+}
+
 /** The command for a non-build action under the session's agent plan, and how its call is described. */
 export function actionCommand(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentCommand; call: CallInfo } {
   const choice = agentForAction(setup.plan, action === 'implementation' ? 'build' : action);
-  const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action' };
+  const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action', action };
   if (!setup.actionsViaDdx) return { command: directCommand(setup.root, choice, prompt), call };
   const options = { root: setup.root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(setup.env), model: choice.model, effort: choice.effort };
   return { command: ddxRunCommand(setup.ddx?.surface ?? 'agent', options), call };
@@ -105,6 +114,21 @@ export interface CallInfo {
   timeoutSec?: number;
   /** The bead a build works on: DDx's record of the call is that bead's sessions (agents/ddx-records.ts). */
   beadId?: string;
+  /** The action an `action` call runs (check, align, polish, …). */
+  action?: ActionName;
+}
+
+/** The planning actions: rewriting the queue is their work, so beads they remove are saved and the run goes on. */
+const REWRITE_QUEUE: ReadonlySet<ActionName> = new Set(['design', 'polish', 'align', 'backfill']);
+
+/**
+ * What a call after which beads vanished from the file means: a planning action may remove beads
+ * (the Bash CLI's harness replaces the queue in a polish), so they are saved and reported and the
+ * run goes on; during a build, its verification, the check or a review it is a loss that stops
+ * the run (exit 15).
+ */
+export function lostBeadsStopRun(call: CallInfo): boolean {
+  return !(call.purpose === 'action' && call.action !== undefined && REWRITE_QUEUE.has(call.action));
 }
 
 /** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */

@@ -127,6 +127,22 @@ export const DRIFT_REASON = 'queue drift: upstream governance fields changed dur
 export interface Verification {
   passed: boolean;
   detail: string;
+  /** Its last lines of output (bounded: VERIFY_OUTPUT_LINES), for the blocker report and notifications. */
+  output?: string[];
+}
+
+/** How much of a failed verification's output the blocker report and the notifications carry. */
+export const VERIFY_OUTPUT_LINES = 20;
+export const VERIFY_LINE_CHARS = 300;
+
+/** The last VERIFY_OUTPUT_LINES non-blank lines of a verification's output, each cut at VERIFY_LINE_CHARS. */
+export function verificationTail(output: string): string[] {
+  return output
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '')
+    .slice(-VERIFY_OUTPUT_LINES)
+    .map((l) => (l.length > VERIFY_LINE_CHARS ? `${l.slice(0, VERIFY_LINE_CHARS - 1)}…` : l));
 }
 
 /**
@@ -190,7 +206,8 @@ export function settleAttempt(facts: SettleFacts): Settled {
     case 'verify': {
       if (facts.verification && !facts.verification.passed) {
         const reason = `verification failed: ${facts.verification.detail}`;
-        const refuted = { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true } as const, trackerOps: reopenAfterFailedVerification(id, after, reason) };
+        const output = facts.verification.output?.length ? { output: facts.verification.output } : {};
+        const refuted = { outcome: { kind: 'failed', failure: 'no-completion', detail: reason, refuted: true, ...output } as const, trackerOps: reopenAfterFailedVerification(id, after, reason) };
         // DDx lands before helix verifies (and v0.6.1 pushes too): the work stays, and helix says so
         const landed = facts.result === 'landed' ? facts.landed?.commit : undefined;
         return landed ? { ...refuted, notice: RUN.landedButRefuted(id, landed) } : refuted;

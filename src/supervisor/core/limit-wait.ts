@@ -42,9 +42,11 @@ export function limitWait(limit: UsageLimit, streak: LimitStreak, now: number, m
   if (streak.waitedMs + ms > maxWaitMs) {
     const what = `${limit.agent} ${limit.kind} limit`;
     if (maxWaitMs === 0) return { action: 'stop', line: `${what}: --max-wait 0 waits for none (${limit.detail})` };
+    // the wait it would need, always: "after waiting 0ms" alone does not tell a person what to set
+    const waited = streak.waitedMs > 0 ? `still limited after waiting ${formatDuration(streak.waitedMs)}; ` : '';
     const why = named
       ? `it resets at ${new Date(limit.resetsAt as number).toISOString()}, beyond --max-wait ${formatDuration(maxWaitMs)}`
-      : `still limited after waiting ${formatDuration(streak.waitedMs)} (--max-wait ${formatDuration(maxWaitMs)})`;
+      : `${waited}the next wait would be ${formatDuration(ms)}${waited ? `, ${formatDuration(streak.waitedMs + ms)} in all` : ''}, beyond --max-wait ${formatDuration(maxWaitMs)}`;
     return { action: 'stop', line: `${what}: ${why} (${limit.detail})` };
   }
   return { action: 'wait', ms, resumeAt: now + ms, basis: named ? 'reset' : 'backoff' };

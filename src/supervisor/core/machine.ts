@@ -8,18 +8,19 @@ import type { AgentProblem } from '../../agents/agent-problems.js';
 import type { UsageLimit } from '../../agents/usage-limit.js';
 import { EXIT } from '../../errors.js';
 import type { Bead } from '../../tracker/bead.js';
-import { NO_SPEND, type Spend, addSpend, beadBudgetStop, budgetStop, describeSpend } from './budget.js';
+import { NO_SPEND, type Spend, addSpend, budgetStop, describeSpend, uncheckableCostCap } from './budget.js';
 import { type LimitStreak, NO_STREAK, afterWait, limitWait } from './limit-wait.js';
 import type { EventBody } from './run-events.js';
-import { DRIFT_REASON, intractableReason } from './judge.js';
+import { DRIFT_REASON } from './judge.js';
 import type { AttemptOutcome, ChangeFacts, FailureKind, MemberVerdict, Spent } from './outcome.js';
 import { UNMEASURED } from './outcome.js';
-import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings, backoffSeconds } from './policy.js';
+import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings } from './policy.js';
 import { type LimitSubject, RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
 import { line, stop } from './steps.js';
 import { afterUnavailable } from './unavailable.js';
-import { failureCategory, velocityVerdict } from './typed-stops.js';
+import { velocityVerdict } from './typed-stops.js';
+import { afterFailure, blockIntractable } from './failure.js';
 
 /** `stopped`: a signal or a lost reader ended the run (`helix stop`, Ctrl-C); run-state's `interrupted_by` says which. */
 export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit' | 'setup' | 'stopped';
@@ -30,6 +31,10 @@ export interface SkippedBead {
   id: string;
   title: string;
   reason: string;
+  /** Why its last attempt failed (the blocker report's why). */
+  lastDetail?: string;
+  /** What its verification printed last (bounded): the morning report's evidence. */
+  output?: string[];
 }
 
 export interface MachineState {
@@ -41,7 +46,7 @@ export interface MachineState {
   costUsd?: number;
   skipped: SkippedBead[];
   /** Failed attempts per bead in this run, and how the last one failed. */
-  failures: Record<string, { count: number; last: FailureKind }>;
+  failures: Record<string, { count: number; last: FailureKind; detail?: string }>;
   /** Beads passed over in this pass (not ready at re-read); cleared after the next attempt. */
   passedOver: string[];
   focusedEpic: string | undefined;
@@ -102,7 +107,8 @@ export type ReviewKind = 'post-implementation' | 'post-epic';
 export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
 
 export type Event =
-  | { type: 'started' }
+  /** `noCostAgent`: the builds run on an agent that reports no cost (codex, called directly). */
+  | { type: 'started'; noCostAgent?: string }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   /** `elapsedMs`: how long the run has been going (for --max-duration). */
   | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[]; elapsedMs?: number }
@@ -234,8 +240,11 @@ export function spendFields(spend: Spend): { cost_usd: number; tokens: number; u
 
 function decide(state: MachineState, event: Event, settings: SupervisorSettings): Step {
   switch (event.type) {
-    case 'started':
+    case 'started': {
+      const uncheckable = uncheckableCostCap(settings.budget, event.noCostAgent);
+      if (uncheckable) return stop(state, EXIT.budget, 'budget', RUN.budgetStop(uncheckable.line));
       return { state, effects: [{ type: 'recoverOrphans', why: 'start' }] };
+    }
 
     case 'orphansRecovered': {
       if (event.why === 'start') return { state, effects: [{ type: 'writeContext' }, { type: 'readQueue' }] };
@@ -384,46 +393,13 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     return { state: members.state, effects: [...effects, { type: 'readQueue' }] };
   }
 
-  // failed
+  // failed (core/failure.ts: the lines, the backoff, the skip)
   const count = (base.failures[bead.id]?.count ?? 0) + 1;
-  const failedOnce: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure } } };
+  const failedOnce: MachineState = { ...base, failures: { ...base.failures, [bead.id]: { count, last: outcome.failure, detail: outcome.detail } } };
   const members = settleMembers(failedOnce, batch, bead.id, cycle);
-  let next = members.state;
-  const effects: Effect[] =
-    outcome.failure === 'agent-failed'
-      ? [line(RUN.implementationFailed(cycle)), line(RUN.failedSummary(cycle))]
-      : [line(RUN.notCompleted(cycle, next.completed))];
-  effects.push(line(RUN.attemptFailedDetail(bead.id, count, outcome.detail)), ...members.effects);
-  if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
-  const category = failureCategory(outcome.detail);
-  if (category) {
-    const beads = next.failureCategories[category] ?? [];
-    const withBead = beads.includes(bead.id) ? beads : [...beads, bead.id];
-    next = { ...next, failureCategories: { ...next.failureCategories, [category]: withBead } };
-    if (withBead.length >= settings.systemicThreshold) {
-      const stopped = stop(next, 1, 'systemic_failure', RUN.systemicStop(withBead.length, category, withBead));
-      return { state: stopped.state, effects: [...effects, ...stopped.effects] };
-    }
-  }
-  // A `budget:<USD>` label caps the bead: once its spend reaches it, no further attempt on it.
-  const beadOver = count < MAX_ATTEMPTS ? beadBudgetStop(bead.labels, next.beadSpend[bead.id] ?? NO_SPEND) : undefined;
-  if (beadOver) {
-    next = { ...next, skipped: [...next.skipped, { id: bead.id, title: bead.title, reason: beadOver.line }] };
-    effects.push(line(RUN.beadBudgetReached(bead.id, beadOver.line)), { type: 'markBlocked', id: bead.id, reason: beadOver.line }, { type: 'recoverOrphans', why: 'failure' });
-    return { state: next, effects };
-  }
-  // Every failure backs off, the 4th too: 5 + 10 + 20 + 40 = the 75 s of docs/contract/design.md §1.
-  const seconds = backoffSeconds(count, settings.backoffOverride);
-  if (count < MAX_ATTEMPTS) {
-    effects.push(line(RUN.attemptBackoff(count + 1, bead.id, seconds)));
-    effects.push({ type: 'record', event: { type: 'backoff', bead: bead.id, attempt: count + 1, seconds, reason: outcome.detail } });
-    effects.push({ type: 'sleep', seconds }, { type: 'recoverOrphans', why: 'failure' });
-    return { state: next, effects };
-  }
-  effects.push({ type: 'sleep', seconds });
-  const blocked = blockIntractable(next, bead, outcome.failure, count);
-  effects.push(...blocked.effects, { type: 'recoverOrphans', why: 'failure' });
-  return { state: blocked.state, effects };
+  const effects: Effect[] = [...members.effects];
+  if (crossedMultiple(state.completed, members.state.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
+  return afterFailure(members.state, bead, outcome, cycle, settings, effects);
 }
 
 /**
@@ -435,7 +411,7 @@ function afterLimit(state: MachineState, event: Extract<Event, { type: 'limited'
   const { limit, at } = event;
   const decision = limitWait(limit, state.limitStreak, at, settings.maxWaitMs);
   const resetsAt = limit.resetsAt !== undefined ? new Date(limit.resetsAt).toISOString() : null;
-  const base = { type: 'limit' as const, agent: limit.agent, kind: limit.kind, resets_at: resetsAt, detail: limit.detail };
+  const base = { type: 'limit' as const, agent: limit.agent, kind: limit.kind, bead: event.bead?.id ?? null, resets_at: resetsAt, detail: limit.detail };
   if (decision.action === 'stop') {
     const stopped = stop(state, EXIT.limitWait, 'limit', RUN.limitStop(decision.line));
     return { state: stopped.state, effects: [{ type: 'record', event: { ...base, resume_at: null } }, ...stopped.effects] };
@@ -552,25 +528,6 @@ function settleMembers(state: MachineState, batch: MemberVerdict[], primaryId: s
     }
   }
   return { state: next, effects };
-}
-
-/** Skips a bead after its last failed attempt; a child of the focused epic blocks the epic too. */
-function blockIntractable(state: MachineState, bead: Bead, failure: FailureKind, count: number): Step {
-  const reason = intractableReason(failure, count);
-  const skipped: SkippedBead[] = [...state.skipped, { id: bead.id, title: bead.title, reason }];
-  const blockedLines =
-    failure === 'agent-failed'
-      ? [line(RUN.blockedSummary(bead.id, count)), line(RUN.blocking(bead.id, count))]
-      : [line(RUN.blockedNonCompletingSummary(bead.id, count)), line(RUN.blockingNonCompleting(bead.id, count))];
-  const effects: Effect[] = [...blockedLines, { type: 'markBlocked', id: bead.id, reason }, { type: 'park', id: bead.id, attempts: count }];
-  let focusedEpic = state.focusedEpic;
-  if (focusedEpic && bead.parent === focusedEpic) {
-    const epicReason = `child ${bead.id} intractable after ${count} attempts`;
-    skipped.push({ id: focusedEpic, title: state.focusedEpicTitle ?? focusedEpic, reason: epicReason });
-    effects.push({ type: 'markBlocked', id: focusedEpic, reason: epicReason }, line(RUN.blockingParentEpic(focusedEpic, bead.id)), line(sessionReset));
-    focusedEpic = undefined;
-  }
-  return { state: { ...state, skipped, focusedEpic }, effects };
 }
 
 /** After a completed cycle (and its review): periodic alignment every --review-every, or go on. */

@@ -35,8 +35,8 @@ export type AttemptOutcome =
       reviewedBy?: 'ddx';
     }
   | { kind: 'drift'; changes: string[] }
-  /** `refuted`: the agent reported success and verification refused it. */
-  | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true };
+  /** `refuted`: the agent reported success and verification refused it; `output`: what verification printed last (bounded). */
+  | { kind: 'failed'; failure: FailureKind; detail: string; refuted?: true; output?: string[] };
 
 /**
  * How a batch member ended — a related ready bead claimed beside the primary for one direct prompt.

@@ -30,16 +30,32 @@ export type EventBody =
   | { type: 'agent_done'; bead: string | null; action: string; agent: string; rc: number; seconds: number; tokens: number; cost_usd: number | null }
   | { type: 'verify'; bead: string; command: string; rc: number; passed: boolean }
   | { type: 'close'; bead: string; how: 'closed' | 'salvaged' }
-  | { type: 'backoff'; bead: string; attempt: number; seconds: number; reason: string }
+  /** `last`: the backoff after the bead's last attempt (the 4th): no attempt follows it in this run. */
+  | { type: 'backoff'; bead: string; attempt: number; seconds: number; reason: string; last?: true }
   | { type: 'park'; bead: string; until: string; attempts: number }
-  | { type: 'limit'; agent: string; kind: string; resets_at: string | null; resume_at: string | null; detail: string }
-  | { type: 'limit_resume'; agent: string; waited_seconds: number }
+  /** `bead`: the build that ran into it (null: the check, an action or a review); `root` on every notified event (run-record.ts). */
+  | { type: 'limit'; agent: string; kind: string; bead: string | null; resets_at: string | null; resume_at: string | null; detail: string; root?: string }
+  | { type: 'limit_resume'; agent: string; waited_seconds: number; root?: string }
   /** A call failed on setup or infrastructure, not on the bead (core/unavailable.ts); wait_seconds null: the run stops. */
   | { type: 'unavailable'; cause: 'setup' | 'infrastructure'; what: string; detail: string; bead?: string; wait_seconds: number | null }
   | { type: 'memory_injected'; bead: string; names: string[] }
-  | { type: 'memory_credited'; bead: string; names: string[]; outcome: 'success' | 'failure' }
-  | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields }
-  | { type: 'blockers'; beads: Array<{ id: string; reason: string }>; report: string | null };
+  /**
+   * `outcome`: the attempt's verdict (verification); `helped`, `failed`, `left_alone`: what the memory
+   * store recorded for each injected name — a verified attempt does not credit a memory it did not use.
+   */
+  | { type: 'memory_credited'; bead: string; names: string[]; outcome: 'success' | 'failure'; helped: string[]; failed: string[]; left_alone: string[] }
+  | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields; root?: string }
+  | { type: 'blockers'; beads: BlockerEntry[]; report: string | null; root?: string };
+
+/** A skipped bead in the `blockers` event: why it was skipped, why its last attempt failed, what verification printed last. */
+export interface BlockerEntry {
+  id: string;
+  title: string;
+  reason: string;
+  last_failure: string | null;
+  /** The verification's last lines (at most 20, each at most 300 characters); empty when none ran. */
+  output: string[];
+}
 
 export type HelixEvent = EventBase & EventBody;
 export type EventType = EventBody['type'];

@@ -25,10 +25,11 @@ import {
   usageLimitOf,
 } from '../../agents/index.js';
 import { CHILD_EXIT } from '../../errors.js';
-import { type BeadStore, archivedIds, beadsLostError, vanishedIds } from '../../tracker/index.js';
-import { type CallInfo, type CallKind, callKind, ddxCommandWords } from '../core/dispatch.js';
+import { type BeadStore, archivedIds, beadsLostError, saveLostBeads, vanishedIds } from '../../tracker/index.js';
+import { type CallInfo, type CallKind, callKind, ddxCommandWords, lostBeadsStopRun } from '../core/dispatch.js';
 import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
 import { type RunOutput, clockTime } from './output.js';
+import { withProcessTag } from './claimer-calls.js';
 
 /**
  * An agent call's result; `startFailure` says why the program could not be started at all (and
@@ -52,7 +53,8 @@ export interface CallContext {
    * Inside the loop (`helix run`, `helix build`): a program that cannot be started (not found, not
    * executable, a command line over the system's limit) is a failed call with one line saying why
    * — a failed attempt, never the end of the run — and a call after which beads are missing from
-   * the file stops the run (exit 15), saying which.
+   * the file stops the run (exit 15), saying which; a planning action's call saves them, says so
+   * in one line and the run goes on (core/dispatch.ts lostBeadsStopRun).
    */
   loop?: { store: BeadStore };
 }
@@ -90,7 +92,8 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
   let result: AgentRunResult;
   try {
     result = await runAgentCommand(command, {
-      env: ctx.env,
+      // tagged with this process too: a later run can tell whether anything of it is left (claimer-calls.ts)
+      env: withProcessTag(ctx.env),
       timeoutMs: shape.timeoutSec * 1000,
       signal: ctx.signal,
       // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
@@ -111,7 +114,9 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
   if (result.aborted) throw new RunInterrupted();
   if (ctx.loop && before) {
     const lost = vanishedIds(before, ctx.loop.store.read(), () => archivedIds(ctx.loop!.store.dir));
-    if (lost.length > 0) throw beadsLostError(ctx.loop.store.dir, before, lost, call.label, ctx.now());
+    if (lost.length > 0 && lostBeadsStopRun(call)) throw beadsLostError(ctx.loop.store.dir, before, lost, call.label, ctx.now());
+    // a planning action rewrote the queue: what it removed is kept where import puts it back, and said
+    if (lost.length > 0) ctx.output.always(AGENT_CALL.beadsRemoved(saveLostBeads(ctx.loop.store.dir, before, lost, call.label, ctx.now()), call.action ?? 'action'));
   }
   return ddx ? { ...result, ddx } : result;
 }

@@ -21,20 +21,20 @@ import {
 import { CHILD_EXIT } from '../../errors.js';
 import { type Bead, INJECTED_KEY, fingerprintOf } from '../../tracker/index.js';
 import { type CallInfo, buildCommand, closerOf, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
-import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember } from '../core/judge.js';
+import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember, verificationTail } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
 import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf } from '../core/outcome.js';
-import { renderNotesBlock, withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
+import { renderNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
 import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from './agent-call.js';
-import { clearInjected, editNotes, undoDdxPark } from './bead-writes.js';
+import { clearInjected, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
 import { startHeartbeats } from './heartbeats.js';
 import { contextText } from './queue.js';
 import type { RunContext } from './run-context.js';
-import { countInRunState } from './run-state.js';
+import { countInRunState, readRunState } from './run-state.js';
 
 /** Which command asked for the attempt: the loop prints the cycle line, and the delegation line differs. */
 export type AttemptCommand = 'run' | 'build';
@@ -45,7 +45,10 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   if ('passedOver' in claim) return { type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason: claim.passedOver }, durationSec: 0, tokens: 0 };
   const { bead, queue } = claim;
   if (command === 'run') run.event({ type: 'claim', bead: bead.id, attempt: (run.state.failures[bead.id]?.count ?? 0) + 1 });
-  run.persist({ current_issue: bead.id, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null });
+  // a build attempt from now on: the next drained run aligns again (core/alignment-due.ts); undone below if the call does not get through
+  const lastBuildBefore = readRunState(run.session.store.dir)?.last_build_attempt ?? null;
+  const inFlight = { current_issue: bead.id, stop_reason: null, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null, last_build_attempt: started.toISOString() };
+  run.persist(inFlight);
   const members = run.session.buildPath === 'direct' ? run.claims.claimBatch(bead, ready) : [];
   if (command === 'run') sayCycle(run, readyCount, cycle, [bead.id, ...members.map((m) => m.bead.id)]);
   const memory = await injectMemories(run, bead, cycle);
@@ -72,7 +75,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   let spent: { tokens: number; costUsd: number | undefined };
   const batch: MemberVerdict[] = [];
   try {
-    if (notes) editNotes(run, bead.id, (text) => withNotesBlock(text, notes));
+    if (notes) startTryAttempt(run, bead.id, notes);
     let call: AgentCall;
     let problem: AgentProblem | undefined;
     try {
@@ -87,8 +90,11 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
       if (injected.length > 0) clearInjected(run, bead.id);
       throw error;
     } finally {
-      if (notes) editNotes(run, bead.id, withoutNotesBlock);
+      if (notes) endTryAttempt(run, bead.id);
     }
+    // current DDx writes its own summary over .ddx/run-state.json during `ddx try` (measured,
+    // docs/ddx.md): the attempt's record goes back in before verification, for a crash to find
+    if (run.session.buildPath === 'try') run.persist(inFlight);
     // through DDx the agent's final answer is in DDx's record of the build, not on stdout
     answer = (call.ddx && buildSessionOf(call.ddx)?.output) || call.answer;
     const read = readBuildResult(run, bead.id, call);
@@ -98,7 +104,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     // Not the bead's failure: nothing is counted against it, and DDx's park of it is undone.
     if (limit || problem) {
       undoDdxPark(run, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
-      return notTheBeads(run, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent);
+      return notTheBeads(run, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent, lastBuildBefore);
     }
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verify = onceEach((verifyCommand: string) => verifyWith(run, bead.id, verifyCommand));
@@ -118,7 +124,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   await feedBack(run, bead, injected, outcome, answer);
   const ended = run.now();
   const durationSec = (ended.getTime() - started.getTime()) / 1000;
-  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec) });
+  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round(durationSec), last_build_attempt: started.toISOString() });
   const { tokens, costUsd } = spent;
   return { type: 'attempted', bead, outcome, durationSec, tokens, ...(costUsd !== undefined ? { costUsd } : {}), ...(members.length > 0 ? { batch } : {}) };
 }
@@ -136,11 +142,14 @@ function notTheBeads(
   cause: { limit: UsageLimit } | { problem: AgentProblem },
   started: Date,
   spent: { tokens: number; costUsd: number | undefined },
+  lastBuildBefore: unknown,
 ): Event {
   for (const id of [bead.id, ...members.map((m) => m.bead.id)]) run.claims.release(id);
   if (injected.length > 0) clearInjected(run, bead.id);
   const ended = run.now();
-  run.persist({ current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round((ended.getTime() - started.getTime()) / 1000) });
+  const cycle = { current_issue: null, cycle_start: started.toISOString(), cycle_end: ended.toISOString(), cycle_duration: Math.round((ended.getTime() - started.getTime()) / 1000) };
+  // nothing was built: an alignment since the attempt before still stands
+  run.persist({ ...cycle, last_build_attempt: lastBuildBefore });
   const cost = { tokens: spent.tokens, ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
   if ('limit' in cause) return { type: 'limited', bead, limit: cause.limit, at: ended.getTime(), ...cost };
   return { type: 'unavailable', bead, problem: cause.problem, ...cost };
@@ -299,7 +308,7 @@ async function verifyWith(run: RunContext, id: string, commandText: string): Pro
   const tail = call.output.trim().split('\n').slice(-5).join(' | ');
   const passed = call.exitCode === 0 && !call.timedOut;
   run.event({ type: 'verify', bead: id, command: commandText, rc: call.exitCode, passed });
-  return { passed, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}` };
+  return { passed, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}`, ...(passed ? {} : { output: verificationTail(call.output) }) };
 }
 
 /** Feeds the verdict back to the memories the attempt injected; a drifted attempt is never judged. */
@@ -308,8 +317,12 @@ async function feedBack(run: RunContext, bead: Bead, injected: string[], outcome
   const verdict = feedbackOf(outcome);
   if (memory && verdict) {
     try {
-      await memory.feedback({ bead, injected, output: answer, ...verdict });
-      if (injected.length > 0) run.event({ type: 'memory_credited', bead: bead.id, names: injected, outcome: verdict.verified ? 'success' : 'failure' });
+      const credit = await memory.feedback({ bead, injected, output: answer, ...verdict });
+      // what the store recorded, memory by memory: a verified attempt does not credit a memory it did not use
+      if (injected.length > 0) {
+        const recorded = { helped: credit?.helped ?? [], failed: credit?.failed ?? [], left_alone: credit?.leftAlone ?? [] };
+        run.event({ type: 'memory_credited', bead: bead.id, names: injected, outcome: verdict.verified ? 'success' : 'failure', ...recorded });
+      }
     } catch (error) {
       run.say(UPKEEP.memoryFeedbackSkipped((error as Error).message));
     }

@@ -6,6 +6,8 @@ import { type Bead, INJECTED_KEY, reopenBead } from '../../tracker/index.js';
 import { parkCooldownMs } from '../core/policy.js';
 import { RUN, UPKEEP } from '../text/lines.js';
 import { markBeadBlocked } from './blockers.js';
+import { processTag } from './claimer-calls.js';
+import { withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
 import type { RunContext } from './run-context.js';
 
 /** Rewrites a bead's notes under the lock (helix's block in or out, a note appended). */
@@ -29,6 +31,49 @@ export function reopen(run: RunContext, id: string, reason: string): void {
     if (run.snapshot().byId.get(id)?.status === 'closed') run.session.store.mutate((d) => reopenBead(d, id, { reason, now: run.now() }));
   } catch (error) {
     run.say(UPKEEP.couldNotReopen(id, (error as Error).message));
+  }
+}
+
+/**
+ * The run whose `ddx try` works on a bead, by its process tag (claimer-calls.ts): on current DDx the
+ * claim is DDx's, and DDx overwrites `.ddx/run-state.json` during the attempt, so the bead itself
+ * says whose attempt it is. A run killed during the attempt leaves it; the next one's recovery
+ * reads it (recovery.ts).
+ */
+export const TRY_RUN_KEY = 'helix-try-run';
+
+/** Before `ddx try`: helix's notes block in, and the run's tag on the bead, in one write. */
+export function startTryAttempt(run: RunContext, id: string, notes: string): void {
+  const tag = processTag();
+  try {
+    run.session.store.mutate((d) => {
+      const current = d.get(id);
+      if (!current) return;
+      d.change(id, (b) => {
+        b.notes = withNotesBlock(typeof b.notes === 'string' ? b.notes : '', notes);
+        if (tag) b[TRY_RUN_KEY] = tag;
+      });
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
+  }
+}
+
+/** After `ddx try`: both out again. */
+export function endTryAttempt(run: RunContext, id: string): void {
+  try {
+    run.session.store.mutate((d) => {
+      const current = d.get(id);
+      if (!current) return;
+      const notes = typeof current.notes === 'string' ? current.notes : '';
+      if (withoutNotesBlock(notes) === notes && current[TRY_RUN_KEY] === undefined) return;
+      d.change(id, (b) => {
+        b.notes = withoutNotesBlock(notes);
+        delete b[TRY_RUN_KEY];
+      });
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
   }
 }
 

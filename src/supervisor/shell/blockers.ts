@@ -41,15 +41,29 @@ export interface BlockerReportInput {
   systemic?: string[];
 }
 
+/** Lines shown as they are, in a fence no line of theirs can close. */
+function fence(lines: string[]): string {
+  const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...[...l.matchAll(/`+/g)].map((m) => m[0].length))));
+  const bar = '`'.repeat(longest + 1);
+  return `${bar}\n${lines.join('\n')}\n${bar}`;
+}
+
 /** Writes the report and returns its absolute path. */
 export function writeBlockerReport(input: BlockerReportInput): string {
   let text =
     '# HELIX Run Blocker Report\n\n' +
     `Generated: ${isoWithOffset(input.now)}\n` +
     `Cycles: ${input.attempted} attempted, ${input.completed} completed, ${input.skipped.length} skipped\n` +
-    `Log: ${input.log}\n\n` +
+    `Log: ${input.log}\n` +
+    // helix: which project, for a report read away from the terminal it was written in
+    `Project: ${input.root}\n\n` +
     '## Blocked Issues\n\n';
-  for (const s of input.skipped) text += `### ${s.id}\n\n**Title:** ${s.title || '?'}\n**Reason:** ${s.reason}\n\n`;
+  for (const s of input.skipped) {
+    text += `### ${s.id}\n\n**Title:** ${s.title || '?'}\n**Reason:** ${s.reason}\n\n`;
+    // helix: why the last attempt failed, and what its verification printed last
+    if (s.lastDetail) text += `**Last failure:** ${s.lastDetail}\n\n`;
+    if (s.output?.length) text += `**Verification output (last ${s.output.length} lines):**\n\n${fence(s.output)}\n\n`;
+  }
   // Sections helix adds go after the last block.
   if (input.systemic?.length) text += `## Systemic failures\n\n${input.systemic.map((line) => `- ${line}`).join('\n')}\n`;
   const dir = join(input.root, '.helix-logs');

@@ -9,10 +9,10 @@ import { actionCommand, rotationLine } from '../core/dispatch.js';
 import type { ActionPurpose, DrainAction, Event, ReviewKind } from '../core/machine.js';
 import { spentOn } from '../core/outcome.js';
 import { ACTION_DEFAULTS } from '../core/policy.js';
-import { RUN } from '../text/lines.js';
+import { GOVERNING, RUN } from '../text/lines.js';
 import { actionPrompt } from '../text/prompts.js';
 import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from './agent-call.js';
-import { type Governing, acquireGoverningBead } from './governing.js';
+import { type Governing, acquireGoverningBead, settleGoverningBead } from './governing.js';
 import { answerAction } from './one-shot.js';
 import type { RunContext } from './run-context.js';
 
@@ -77,6 +77,8 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
     // Alignment runs under its governing bead, like `helix align` (refused while another holds it).
     try {
       governing = acquireGoverningBead(session.store, 'repo', { root: session.root, now: run.now(), env: session.env, say: (line) => run.say(line) });
+      // held until the alignment ends, or the run does (run-end.ts): a limit wait keeps it
+      run.governing = governing.bead.id;
     } catch (error) {
       if (!isHelixError(error)) throw error;
       session.output.always(error.message);
@@ -96,7 +98,35 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
   // alignment's governing bead stays held by this run meanwhile, and is reused then)
   const limited = notThrough(run, command, answered, { type: 'runAction', action, purpose });
   if (limited) return limited;
-  // Judged like the one-shot action: backfill by its trailers, the others by the exit status.
-  const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative');
-  return { type: 'actionDone', action, purpose, ...drainActionResult(verdict, answered.exitCode, call.label), ...spentOn(answered) };
+  // Judged like the one-shot action: backfill by its trailers, the others by the exit status. With
+  // --summary its answer stays in the log, as the build's and the check's do: the summary shows
+  // what the run did, the log what the agent said (docs/contract/cli.md §9).
+  const { verdict } = answerAction(session.output, action, answered, session.root, undefined, 'narrative', session.output.mode !== 'summary');
+  const result = drainActionResult(verdict, answered.exitCode, call.label);
+  if (governing) endAlignment(run, governing.bead.id, result.ok);
+  return { type: 'actionDone', action, purpose, ...result, ...spentOn(answered) };
+}
+
+/**
+ * An alignment of the loop finished: its governing bead is closed (or, when it failed, left open
+ * and unclaimed: governing.ts), and a finished one is recorded in run-state, so a later run knows
+ * no alignment is due until something is built (core/alignment-due.ts).
+ */
+function endAlignment(run: RunContext, id: string, finished: boolean): void {
+  run.governing = undefined;
+  settleGoverning(run, id, finished);
+  if (finished) {
+    run.lastAlignment = run.now().toISOString();
+    run.persist();
+  }
+}
+
+/** Settles the governing bead; a tracker write that fails is said, the bead is left for the next alignment. */
+export function settleGoverning(run: RunContext, id: string, finished: boolean): void {
+  try {
+    const settled = settleGoverningBead(run.session.store, id, finished, run.now());
+    if (settled !== 'untouched') run.say(GOVERNING.settled(id, settled));
+  } catch (error) {
+    run.say(GOVERNING.settleFailed(id, (error as Error).message));
+  }
 }

@@ -5,10 +5,12 @@
 //
 // Acquire (under the tracker lock, so nothing changes between the reads and the write):
 // an open one is claimed for this process; an in_progress one held by this very process is reused;
-// one whose claimer is gone (pid dead on this machine, claim older than HELIX_ORPHAN_THRESHOLD) is
-// reclaimed; one held by anyone else is refused. With none, it is created and left open for the
-// agent to claim. After the agent returns helix does not release it: the alignment action closes
-// it when its pass is complete (the Bash CLI's rule; cli.md has none of its own).
+// one whose claimer is gone (pid dead or reused on this machine) is reclaimed — at once when no
+// process of its calls is left, else once the claim is older than HELIX_ORPHAN_THRESHOLD; one held by anyone else is refused. With none, it is created and left open for the
+// agent to claim. When the alignment finishes helix settles it (docs/contract/cli.md §6.5, where
+// the Bash CLI left it claimed for the action to close): a finished alignment closes it, one that
+// failed or was cut short leaves it open and unclaimed for the next — so no claim on it outlives
+// the run, and a scope has at most one governing bead that is not closed.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HelixError } from '../../errors.js';
@@ -17,9 +19,11 @@ import {
   type BeadStore,
   claimBead,
   claimedPidOf,
+  claimerAlive,
+  closeBead,
   createBead,
   idPrefix,
-  isPidAlive,
+  nothingLeftOf,
   labelsOf,
   orphanThresholdSec,
   thisMachine,
@@ -27,6 +31,7 @@ import {
   unclaimBead,
 } from '../../tracker/index.js';
 import { GOVERNING, type Say } from '../text/lines.js';
+import { claimerCallsGone } from './claimer-calls.js';
 import type { GoverningMode } from '../text/prompts.js';
 
 /** The labels every governing bead carries, in this order, before its scope's area labels. */
@@ -95,7 +100,10 @@ export interface AcquireOptions {
   say?: (line: Say) => void;
 }
 
-/** Why a held claim cannot be taken over: its claimer runs, or it is younger than the threshold. */
+/**
+ * Why a held claim cannot be taken over: its claimer runs (same pid and start time), or it is
+ * younger than the threshold while something of its claimer's calls may still run.
+ */
 function heldBecause(bead: Bead, now: Date, thresholdSec: number): { why: 'pid_alive' | 'fresh'; age: number } | { age: number; pid: number | undefined } {
   const pid = claimedPidOf(bead);
   const machine = bead['claimed-machine'];
@@ -103,7 +111,9 @@ function heldBecause(bead: Bead, now: Date, thresholdSec: number): { why: 'pid_a
   const claimedAt = timeOf(bead['claimed-at']) ?? timeOf(bead.updated_at);
   const age = claimedAt === undefined ? 0 : Math.max(0, Math.floor((now.getTime() - claimedAt) / 1000));
   // A claim from another host cannot be checked from here: it counts as alive.
-  if (elsewhere || (pid !== undefined && isPidAlive(pid))) return { why: 'pid_alive', age };
+  if (elsewhere || claimerAlive(bead)) return { why: 'pid_alive', age };
+  // Its claimer is gone and nothing of its calls is left (claimer-calls.ts): no need to wait.
+  if (nothingLeftOf(bead, { callsGone: claimerCallsGone })) return { age, pid };
   // A bead with no claim time at all is reclaimable.
   if (claimedAt !== undefined && age < thresholdSec) return { why: 'fresh', age };
   return { age, pid };
@@ -166,4 +176,30 @@ export function acquireGoverningBead(store: BeadStore, scope: string, options: A
   });
   for (const line of said) options.say?.(line);
   return governing;
+}
+
+/** What settling left of the governing bead: closed, released (open again), or as it was. */
+export type GoverningSettled = 'closed' | 'released' | 'untouched';
+
+/**
+ * Ends an alignment's hold on its governing bead `id` (see the file comment): `finished` closes
+ * it unless it is closed already; otherwise a claim on it — this process's, or one the agent took
+ * and left with its process gone — is released, and the bead stays open for the next alignment.
+ */
+export function settleGoverningBead(store: BeadStore, id: string, finished: boolean, now: Date = new Date()): GoverningSettled {
+  return store.mutate((draft): GoverningSettled => {
+    const bead = draft.get(id);
+    if (!bead) return 'untouched';
+    if (finished && (bead.status === 'open' || bead.status === 'in_progress')) {
+      // planning work has no build dependencies to wait for: the alignment is what it tracked
+      closeBead(draft, id, { force: true, now });
+      return 'closed';
+    }
+    const ours = claimedPidOf(bead) === process.pid;
+    if (bead.status === 'in_progress' && (ours || !claimerAlive(bead))) {
+      unclaimBead(draft, id, { now });
+      return 'released';
+    }
+    return 'untouched';
+  });
 }

@@ -19,10 +19,21 @@ export interface MemoryPort {
    * the agent reported success and verification failed, so its LEARNED line is the approach that
    * was refused, not a resolution.
    */
-  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void>;
+  feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<MemoryCredit | undefined>;
   /** Systemic memories, for the blocker report. */
   systemic?(): Promise<string[]>;
   close?(): void;
+}
+
+/**
+ * What the store recorded for each injected memory (memory/feedback.ts verifyVerdicts): credited as
+ * helping, as not helping (where it applied and was not used, or used and refuted), or left alone
+ * (not about the task). Undefined when nothing was injected.
+ */
+export interface MemoryCredit {
+  helped: string[];
+  failed: string[];
+  leftAlone: string[];
 }
 
 type MemoryModule = typeof import('../../memory/index.js');
@@ -131,7 +142,7 @@ class StoreMemoryPort implements MemoryPort {
     return injectionFor(this.store, bead);
   }
 
-  async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<void> {
+  async feedback(input: { bead: Bead; injected: string[]; verified: boolean; output: string; failureDetail?: string; refuted?: boolean }): Promise<MemoryCredit | undefined> {
     const trailers = parseTrailers(input.output);
     const verdict =
       input.injected.length > 0
@@ -160,6 +171,7 @@ class StoreMemoryPort implements MemoryPort {
       // An agent that restates the pattern it was given must not credit it twice for one success.
       await this.store.chunk({ task: input.bead.title, outcome: 'success', approach: learned, credited: verdict?.helped ?? [] });
     }
+    return verdict ? { helped: verdict.helped, failed: verdict.unhelpful, leftAlone: verdict.left_alone } : undefined;
   }
 
   async systemic(): Promise<string[]> {

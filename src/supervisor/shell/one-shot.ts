@@ -7,10 +7,11 @@ import { type AgentCommand, type AgentRunResult, type Trailers, formatDryRun, pa
 import { EXIT, isHelixError } from '../../errors.js';
 import { type BeadStore, type Snapshot, excludeRuntimeFiles } from '../../tracker/index.js';
 import { type ActionVerdict, type JudgedAction, judgeAction } from '../core/action-verdict.js';
-import { type Governing, acquireGoverningBead } from './governing.js';
+import { type Governing, acquireGoverningBead, settleGoverningBead } from './governing.js';
+import { writeRunState } from './run-state.js';
 import { CallTotals, answerOf, callAgent } from './agent-call.js';
 import { type CallInfo, actionCommand, rotationLine } from '../core/dispatch.js';
-import { EXPERIMENT_DIRTY, RUN, actionFailed } from '../text/lines.js';
+import { EXPERIMENT_DIRTY, GOVERNING, RUN, actionFailed } from '../text/lines.js';
 import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
 import { ACTION_DEFAULTS, type OneShotAction } from '../core/policy.js';
 import { worktreeDirty } from './git.js';
@@ -58,7 +59,8 @@ export interface AnsweredAction {
  * The one answer path of an action, inside `helix run` and one-shot alike: the answer is shown
  * in every mode (docs/contract/bash-interface.md §2.12), judged by the trailers its action file demands, its verdict lines
  * printed (§9), and a review's unfiled findings filed. `filedLevel`: inside `helix run` the filing
- * is narrated; the one-shot review says it in every mode.
+ * is narrated; the one-shot review says it in every mode. `showAnswer` false: the answer stays in
+ * the session log's framed block only (a drain action inside `helix run --summary`).
  */
 export function answerAction(
   output: RunOutput,
@@ -67,9 +69,10 @@ export function answerAction(
   root: string,
   review: ReviewContext | undefined,
   filedLevel: 'narrative' | 'always',
+  showAnswer = true,
 ): AnsweredAction {
   const answer = answerOf(run);
-  output.answer(answer);
+  if (showAnswer) output.answer(answer);
   const trailers = parseTrailers(answer);
   const verdict = judgeAction(action, run.exitCode, trailers, { root, isFile });
   for (const line of verdict.lines) output.always(line);
@@ -106,7 +109,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   }
   const output: RunOutput = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const setup = { ...session, env: options.env };
-  // The governing bead is acquired outside --dry-run only; helix leaves it for the action to close.
+  // The governing bead is acquired outside --dry-run only, and settled when the alignment ends (governing.ts).
   let governing: Governing | undefined;
   if (action === 'align' && !options.dryRun) {
     governing = acquireGoverningBead(session.store, scope ?? 'repo', {
@@ -129,8 +132,8 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   const before = action === 'review' ? session.store.read() : undefined;
   const attempt = await callOnce(output, options.env, command, call);
   if ('interrupt' in attempt) {
-    // an alignment's governing bead stays claimed by this (ending) process: the next run's orphan
-    // recovery releases it
+    // no claim outlives the command: the alignment's governing bead is open again for the next one
+    if (governing) settleGoverningBead(session.store, governing.bead.id, false);
     output.always(RUN.interrupted(attempt.interrupt.what, []));
     return { exitCode: attempt.interrupt.exitCode };
   }
@@ -138,6 +141,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   // Like the review inside `helix run`: what the reviewer counted but did not file is filed now.
   const review = before ? { store: session.store, before, reviewedId: scope ?? 'last-commit', cycle: undefined } : undefined;
   const { verdict, followUp } = answerAction(output, action, run, session.root, review, 'always');
+  if (governing) endOneShotAlignment(output, session.store, governing.bead.id, run.exitCode === 0);
   if (action === 'review' || action === 'backfill') {
     // A failing agent fails the action whatever its trailers say, and says so.
     if (run.exitCode !== 0) {
@@ -151,4 +155,14 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
   }
   // align, design, polish, experiment: the exit status is the agent's (docs/contract/bash-interface.md §5.4, §7, §8, §10).
   return { exitCode: Math.min(Math.max(run.exitCode, 0), 255) };
+}
+
+/** `helix align` ended: its governing bead settled (governing.ts), a finished alignment recorded for the next run (core/alignment-due.ts). */
+function endOneShotAlignment(output: RunOutput, store: BeadStore, id: string, finished: boolean): void {
+  const settled = settleGoverningBead(store, id, finished);
+  if (settled !== 'untouched') {
+    const line = GOVERNING.settled(id, settled);
+    output.line(line.level, line.text);
+  }
+  if (finished) writeRunState(store.dir, { last_alignment: new Date().toISOString() });
 }

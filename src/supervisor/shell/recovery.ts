@@ -3,12 +3,13 @@
 // notes block from a `ddx try` — is put right first; then the tracker releases stale claims
 // (tracker/recover-orphans.ts), and the memories a crashed attempt injected hear that they did
 // not help a verified task.
-import { orphanThresholdSec, recoverOrphanedClaims, timeOf } from '../../tracker/index.js';
+import { orphanThresholdSec, recoverOrphanedClaims, releaseDeadDdxClaim, timeOf } from '../../tracker/index.js';
 import type { Event } from '../core/machine.js';
 import { hasNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
 import { ORPHANS, UPKEEP } from '../text/lines.js';
-import { editNotes, reopen } from './bead-writes.js';
+import { TRY_RUN_KEY, editNotes, reopen } from './bead-writes.js';
 import type { RunContext } from './run-context.js';
+import { claimerCallsGone, tagGone } from './claimer-calls.js';
 import type { UnfinishedAttempt } from './run-state.js';
 
 export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
@@ -17,11 +18,12 @@ export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
 export async function recoverOrphans(run: RunContext, why: RecoveryReason, unfinished: UnfinishedAttempt | undefined): Promise<Event> {
   if (why === 'start') {
     if (unfinished) reopenUnverified(run, unfinished);
-    // a run that died during `ddx try` left its notes block behind
+    // a run that died during `ddx try` left DDx's claim, and its notes block, behind
+    releaseDeadDdxAttempts(run);
     for (const bead of run.snapshot().beads.filter((b) => hasNotesBlock(b.notes))) editNotes(run, bead.id, withoutNotesBlock);
   }
   const readyBefore = run.readyCount();
-  const recovered = recoverOrphanedClaims(run.session.store, run.now(), orphanThresholdSec(run.session.env), (event) => run.say(ORPHANS.of(event)));
+  const recovered = recoverOrphanedClaims(run.session.store, run.now(), orphanThresholdSec(run.session.env), (event) => run.say(ORPHANS.of(event)), claimerCallsGone);
   // A crashed attempt's injected memories did not help a verified task: feed that back once.
   const { memory } = run.session;
   if (memory) {
@@ -49,4 +51,31 @@ function reopenUnverified(run: RunContext, unfinished: UnfinishedAttempt): void 
   if (bead?.status !== 'closed' || closedAt === undefined || closedAt < unfinished.since) return;
   reopen(run, unfinished.id, `closed during an attempt that was never verified: its run (pid ${unfinished.pid}) ended first`);
   run.say(UPKEEP.reopenedUnverified(unfinished.id, unfinished.pid));
+}
+
+/**
+ * On `ddx try` the claim is DDx's (current DDx: in_progress under owner `ddx`, and a lease file
+ * naming the `ddx` process). A run killed during the attempt takes that process with it (helix's
+ * watchdog) and leaves the bead in progress for good: DDx lists no in_progress bead as ready, nor
+ * does helix. The bead names the run whose attempt it was (TRY_RUN_KEY); once nothing of that run
+ * is left, DDx's claim is released as DDx's own Release does, so this run can build the bead at
+ * once (docs/ddx.md, measured on the real binary). While a process of that run still runs, the
+ * bead is left as it is.
+ */
+function releaseDeadDdxAttempts(run: RunContext): void {
+  const { store } = run.session;
+  for (const bead of run.snapshot().beads.filter((b) => typeof b[TRY_RUN_KEY] === 'string')) {
+    const tag = bead[TRY_RUN_KEY] as string;
+    if (!tagGone(tag)) continue;
+    try {
+      const released = store.mutate((d) => {
+        const result = releaseDeadDdxClaim(d, bead.id, store.leaseDir);
+        if (d.get(bead.id)?.[TRY_RUN_KEY] !== undefined) d.change(bead.id, (b) => { delete b[TRY_RUN_KEY]; });
+        return result;
+      });
+      if (released) run.say(ORPHANS.ddxAttemptReleased(bead.id, released.pid));
+    } catch (error) {
+      run.say(UPKEEP.couldNotRelease(bead.id, (error as Error).message));
+    }
+  }
 }

@@ -53,6 +53,13 @@ export class RunContext {
   /** The run's event log and notifier. */
   readonly record: RunRecord;
   readonly startedAt: Date;
+  /** The governing bead an alignment of this run holds across a limit wait; settled at the latest when the run ends. */
+  governing: string | undefined;
+  /**
+   * When an alignment last finished (run-state's `last_alignment`, any run), written with every
+   * persist: current DDx writes its own summary over run-state.json during `ddx try`.
+   */
+  lastAlignment: string | undefined;
   private warnedProblems = false;
 
   constructor(session: SupervisorEnvironment) {
@@ -119,6 +126,7 @@ export class RunContext {
         agent: this.session.plan.primary.agent,
         log: this.session.output.logName,
         run_pid: process.pid,
+        ...(this.lastAlignment ? { last_alignment: this.lastAlignment } : {}),
         ...extra,
       });
     } catch (error) {

@@ -2,11 +2,13 @@
 // run-complete line, the blockers — each skipped bead marked blocked, the report written to
 // `.helix-logs/` with the systemic memories behind them — and the final run-state.
 import { describeSpend } from '../core/budget.js';
-import { spendFields } from '../core/machine.js';
-import { RUN } from '../text/lines.js';
+import { type SkippedBead, spendFields } from '../core/machine.js';
+import { RUN, reasonLine } from '../text/lines.js';
+import type { BlockerEntry } from '../core/run-events.js';
 import { markBlocked } from './bead-writes.js';
 import { writeBlockerReport } from './blockers.js';
 import type { RunContext } from './run-context.js';
+import { settleGoverning } from './drain.js';
 
 /** The systemic memories for the blocker report (asked only when something was skipped); none when memory fails. */
 export async function systemicMemories(run: RunContext): Promise<string[]> {
@@ -19,8 +21,15 @@ export async function systemicMemories(run: RunContext): Promise<string[]> {
   }
 }
 
+/** A skipped bead as the `blockers` event carries it: the morning report's why, bounded. */
+function blockerOf(skipped: SkippedBead): BlockerEntry {
+  return { id: skipped.id, title: skipped.title, reason: skipped.reason, last_failure: skipped.lastDetail ?? null, output: skipped.output ?? [] };
+}
+
 export async function finishRun(run: RunContext, reason: string, extra: Record<string, unknown>, systemic: string[], exitCode: number, detail: string): Promise<void> {
   const s = run.state;
+  // an alignment the run ended in the middle of (a limit stop, a signal) holds its governing bead: no claim outlives the run
+  if (run.governing) settleGoverning(run, run.governing, false);
   const { output } = run.session;
   output.always('');
   output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens, s.costUsd));
@@ -36,6 +45,7 @@ export async function finishRun(run: RunContext, reason: string, extra: Record<s
     for (const skipped of s.skipped) {
       output.always(RUN.blockerReason(skipped.id, skipped.reason));
       output.always(RUN.blockerTitle(titles.get(skipped.id)?.title ?? skipped.title));
+      if (skipped.lastDetail) output.always(RUN.blockerLastFailure(reasonLine(skipped.lastDetail)));
       markBlocked(run, skipped.id, skipped.reason);
     }
     for (const line of systemic) output.always(RUN.systemicMemory(line));
@@ -48,6 +58,6 @@ export async function finishRun(run: RunContext, reason: string, extra: Record<s
     }
   }
   run.persist({ stop_reason: reason, current_issue: null, ...extra });
-  if (s.skipped.length > 0) await run.record.record({ type: 'blockers', beads: s.skipped.map(({ id, reason: why }) => ({ id, reason: why })), report });
+  if (s.skipped.length > 0) await run.record.record({ type: 'blockers', beads: s.skipped.map(blockerOf), report });
   await run.record.record({ type: 'stop', reason, exit: exitCode, detail, spent: spendFields(s.spend) });
 }

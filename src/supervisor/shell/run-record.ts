@@ -51,7 +51,8 @@ export class RunRecord {
 
   /** Appends the event; resolves once a notifier that must hear it has finished (or was given up on). */
   async record(body: EventBody): Promise<void> {
-    const event = makeEvent(this.runId, this.now(), body);
+    // what a person hears about names the project it is about: one notifier may serve several
+    const event = makeEvent(this.runId, this.now(), NOTIFIED.has(body.type) ? ({ ...body, root: this.cwd } as EventBody) : body);
     if (this.log) {
       try {
         this.log.append(event);
@@ -66,7 +67,8 @@ export class RunRecord {
     const outcome: NotifyOutcome = await notify(this.notifier, event, { env: this.env, cwd: this.cwd });
     if (!outcome.ok) {
       this.failed++;
-      this.say(RUN.notifyFailed(outcome.why));
+      // said once, in every mode: a notifier that fails at the first event fails at every other
+      if (this.failed === 1) this.say(RUN.notifyFailed(outcome.why));
     }
   }
 

@@ -8,6 +8,8 @@ import type { AgentProblem, UsageLimit } from '../../agents/index.js';
 import { isPidAlive, type Bead } from '../../tracker/index.js';
 import { type Effect, type Event, type MachineState, assertOneNextEvent, step } from '../core/machine.js';
 import type { AttemptOutcome } from '../core/outcome.js';
+import { noCostBuildAgent } from '../core/dispatch.js';
+import { alignedSinceLastBuild } from '../core/alignment-due.js';
 import { RunInterrupted } from './agent-call.js';
 import { attempt } from './attempt.js';
 import { markBlocked, parkBead } from './bead-writes.js';
@@ -46,9 +48,14 @@ export class Supervisor {
   /** Drives the machine until it stops. Throws only on an interrupt or an unexpected error. */
   async run(): Promise<RunSummary> {
     const run = this.context;
-    let event: Event | undefined = { type: 'started' };
+    const noCostAgent = noCostBuildAgent(run.session);
+    let event: Event | undefined = { type: 'started', ...(noCostAgent ? { noCostAgent } : {}) };
     // read before this run's first write replaces it
-    this.unfinished = unfinishedAttempt(readRunState(run.session.store.dir), isPidAlive);
+    const previous = readRunState(run.session.store.dir);
+    this.unfinished = unfinishedAttempt(previous, isPidAlive);
+    // an alignment that finished after the last build attempt, in an earlier run, counts in this one
+    run.state = { ...run.state, alignedSinceBuild: alignedSinceLastBuild(previous?.last_alignment, previous?.last_build_attempt) };
+    if (typeof previous?.last_alignment === 'string') run.lastAlignment = previous.last_alignment;
     run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
     while (event) {
       const next = step(run.state, event, run.session.settings);

@@ -2,9 +2,9 @@
 // run's state, gathered into the JSON document other tools read (its shape and the text view are
 // text/status.ts).
 // The tracker's modules one by one, not its index: `helix status` is run often and loads only these.
-import { type Bead, labelsOf, timeOf } from '../../tracker/bead.js';
+import { type Bead, claimedPidOf, labelsOf, timeOf } from '../../tracker/bead.js';
 import { claimerAlive } from '../../tracker/liveness.js';
-import { isPidAlive } from '../../tracker/process.js';
+import { isPidAlive, thisMachine } from '../../tracker/process.js';
 import { blockedBeads, retryAfterOf, statusCounts } from '../../tracker/ready.js';
 import { orphanThresholdSec, staleClaims } from '../../tracker/stale.js';
 import type { BeadStore } from '../../tracker/store.js';
@@ -13,6 +13,7 @@ import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 import { parseEvents } from './events.js';
 import type { StatusReport } from '../text/status.js';
+import { claimerCallsGone } from './claimer-calls.js';
 
 /** Labels of the beads review, alignment and acceptance checks file (docs/contract/bash-interface.md §14.2). */
 export const SUPERVISORY_LABELS = ['review-finding', 'alignment-review', 'acceptance-failure'] as const;
@@ -94,6 +95,13 @@ const ageSeconds = (now: Date, iso: unknown) => {
   return t === undefined ? 0 : Math.max(0, Math.floor((now.getTime() - t) / 1000));
 };
 
+/** Whether a claim's claimer still runs (same pid and start time), is gone, or is on another host and cannot be told. */
+function claimerState(bead: Bead): StatusReport['claimed_beads'][number]['claimer'] {
+  const machine = bead['claimed-machine'];
+  if (typeof machine === 'string' && machine !== '' && machine !== thisMachine()) return 'elsewhere';
+  return claimerAlive(bead) ? 'running' : 'gone';
+}
+
 export function buildStatus(
   store: BeadStore,
   now: Date,
@@ -114,7 +122,8 @@ export function buildStatus(
   const live = (b: Bead) => claimerAlive(b);
   // A batch holds several live claims: the run's own current issue is the one it is running.
   const runningBead = claimed.find((b) => b.id === run.current_issue && live(b)) ?? claimed.find(live);
-  const stale = new Set(staleClaims(beads, { now, thresholdSec: orphanThresholdSec(env) }).map((s) => s.id));
+  // a claim whose claimer is gone and of which nothing is left is stale at once (tracker/stale.ts)
+  const stale = new Set(staleClaims(beads, { now, thresholdSec: orphanThresholdSec(env), callsGone: claimerCallsGone }).map((s) => s.id));
   const parked: StatusReport['parked_beads'] = [];
   for (const b of blockedBeads(beads)) parked.push({ id: b.id, reason: 'dep-blocked', next_eligible: null, age_seconds: ageSeconds(now, b.updated_at) });
   for (const b of beads) {
@@ -149,6 +158,7 @@ export function buildStatus(
         }
       : null,
     parked_beads: onePerBead(parked),
+    claimed_beads: claimed.map((b) => ({ id: b.id, pid: claimedPidOf(b) ?? null, claimer: claimerState(b), reclaimable: stale.has(b.id) })),
     injected_supervisory: supervisory,
     last_stop_reason: typeof run.stop_reason === 'string' && run.stop_reason ? run.stop_reason : 'unknown',
     last_limit: lastLimit(run),

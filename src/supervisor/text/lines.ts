@@ -32,6 +32,15 @@ const stamped = (level: LineLevel, text: string): Say => ({ level, text, stamped
 /** `helix: [<t>] <text>`: a line carrying the local wall-clock time. */
 export const stamp = (time: string, text: string): string => `helix: [${time}] ${text}`;
 
+/** The longest reason a one-line failure carries (a FAILED line): more is in the log and the notes. */
+export const REASON_CHARS = 200;
+
+/** A failure's detail as one line: its first line, cut at REASON_CHARS. */
+export function reasonLine(detail: string): string {
+  const first = detail.trim().split('\n')[0]?.trim() ?? '';
+  return first.length > REASON_CHARS ? `${first.slice(0, REASON_CHARS - 1)}…` : first;
+}
+
 // ── §0.3 the session log's frames around agent output ────────────────────────────────────────
 
 export const FRAME = {
@@ -96,6 +105,8 @@ export const AGENT_CALL = {
   /** §0.4 live progress (a tool call, a thinking block, a tool result), as the agents module words it. */
   progress: (text: string) => stamped('noise', text),
   otherTimeout: (label: string, timeoutSec: number) => stamped('always', `${label} timeout after ${timeoutSec}s`),
+  /** helix: a planning action removed beads: `saved` is the tracker's line (which, and where they are kept). */
+  beadsRemoved: (saved: string, action: string) => `${saved}; the ${action} action rewrote the queue, the run goes on`,
 };
 
 /** Before build, check and polish on the alternate agent; before a review on the review agent. */
@@ -132,6 +143,11 @@ export const RUN = {
   epicDone: (epic: string) => say('narrative', `helix: epic ${epic} has no remaining open children — closing epic`),
   epicNoneEligible: (epic: string, open: number) => say('narrative', `helix: epic ${epic} has ${open} open children but none are eligible — releasing focus`),
   attemptBackoff: (attempt: number, id: string, seconds: number) => say('narrative', `helix: attempt ${attempt} for ${id} (backoff ${seconds}s)`),
+  /** helix: the backoff after the last attempt (the 4th) is said too; the bead is skipped after it. */
+  lastBackoff: (id: string, attempts: number, seconds: number) => say('narrative', `helix: backoff ${seconds}s after attempt ${attempts} for ${id}, the last; then it is skipped`),
+  /** helix: the backoff's summary form, so a --summary watcher knows why nothing happens for a while. */
+  backoffSummary: (id: string, failed: number, seconds: number, last: boolean) =>
+    stamped('summary', last ? `backoff ${seconds}s after attempt ${failed} for ${id}, the last` : `backoff ${seconds}s, then attempt ${failed + 1} for ${id}`),
 
   // §2.4 the cycle line (stamped)
   cycle: (ready: number, cycle: number, id: string) => stamped('terminal', `ready=${ready}, cycle=${cycle}, issue=${id}`),
@@ -149,7 +165,8 @@ export const RUN = {
     say('narrative', `helix: agent exited ${rc} but tracker shows progress (closed ${closedBefore} → ${closedAfter}) — counting as success`),
   salvagedSummary: (cycle: number, id: string, rc: number) => stamped('summary', `cycle ${cycle}: ${id} → SALVAGED (agent rc=${rc} but issue closed)`),
   implementationFailed: (cycle: number) => say('narrative', `helix: implementation failed during cycle ${cycle} (will not count toward completed cycles)`),
-  failedSummary: (cycle: number) => stamped('summary', `cycle ${cycle}: FAILED`),
+  /** helix: which bead, which attempt and why, after the Bash CLI's `cycle <k>: FAILED` (every failure, not only an agent's). */
+  failedSummary: (cycle: number, id: string, attempt: number, reason: string) => stamped('summary', `cycle ${cycle}: FAILED (${id} attempt ${attempt}): ${reason}`),
   blockedSummary: (id: string, attempts: number) => stamped('summary', `BLOCKED ${id} after ${attempts} attempts`),
   blocking: (id: string, attempts: number) => say('terminal', `helix: blocking ${id} after ${attempts} failed attempts`),
   blockedNonCompletingSummary: (id: string, attempts: number) => stamped('summary', `BLOCKED ${id} after ${attempts} non-completing attempts`),
@@ -203,6 +220,8 @@ export const RUN = {
   blockersHeader: (count: number) => `helix: BLOCKERS (${plural(count, 'issue')}):`,
   blockerReason: (id: string, reason: string) => `helix:   ${id} — ${reason}`,
   blockerTitle: (title: string) => `helix:     ${title || '?'}`,
+  /** helix: after the title, why the bead's last attempt failed (one line; the report has the output). */
+  blockerLastFailure: (reason: string) => `helix:     last failure: ${reason}`,
   blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
 
   // helix: lines of cli.md's own mechanisms (verification, typed stops, batches, memory)
@@ -226,7 +245,8 @@ export const RUN = {
   velocityWarning: (detail: string) => say('always', `helix: warning: velocity dropping: ${detail}`),
   batchMemberClosed: (id: string, primary: string) => say('narrative', `helix: batch member ${id} (with ${primary}) closed and verified`),
   batchMemberReleased: (id: string) => say('narrative', `helix: batch member ${id} not closed this cycle; claim released, no attempt counted`),
-  batchMemberFailed: (id: string, attempt: number, detail: string) => say('narrative', `helix: batch member ${id} attempt ${attempt} failed: ${detail}`),
+  /** Every mode: a batch member's failed verification is a failed attempt on it, like the primary's FAILED line. */
+  batchMemberFailed: (id: string, attempt: number, detail: string) => say('always', `helix: batch member ${id} attempt ${attempt} failed: ${reasonLine(detail)}`),
   interrupted: (signal: string, released: string[]) =>
     `helix: interrupted by ${signal}${released.length === 0 ? '' : released.length === 1 ? `; claim on ${released[0]} released` : `; claims on ${released.join(', ')} released`}`,
   /** DDx reported a status helix does not know: the attempt fails, and every mode says why. */
@@ -256,9 +276,10 @@ export const RUN = {
   beadBudgetReached: (id: string, detail: string) => say('always', `helix: skipping ${id}: ${detail}`),
   /** After run complete: what the caps count, said when a call reported no cost (codex never does) or a cap is set. */
   spent: (words: string) => `helix: ${words}`,
-  parked: (id: string, until: string) => say('narrative', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
+  parked: (id: string, until: string) => say('always', `helix: parked ${id} until ${until} (work-retry-after; \`helix tracker unpark ${id}\` clears it)`),
   couldNotPark: (id: string, message: string) => say('narrative', `helix: could not park ${id}: ${message}`),
-  notifyFailed: (why: string) => say('narrative', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
+  /** Said once a run (the first failure), in every mode: no one would hear from this run otherwise. */
+  notifyFailed: (why: string) => say('always', `helix: HELIX_NOTIFY: ${why}; the run goes on`),
   /** A run in a repository without beads yet: what it will do, before it does it. */
   emptyBacklog: (file: string) =>
     say('always', `helix: the backlog is empty (no beads in ${file}): this run only asks the check action what to do next and follows its answer; to have work built, create beads first (helix tracker create "<title>")`),
@@ -299,10 +320,16 @@ export const ORPHANS = {
   found: (count: number) => say('narrative', `helix: found ${count} in-progress issue(s), checking for orphans...`),
   pidAlive: (id: string, pid: number | string) => say('narrative', `helix: issue ${id} claimed by PID ${pid} which is still alive, skipping`),
   tooFresh: (id: string, age: number, threshold: number) => say('narrative', `helix: issue ${id} claimed ${age}s ago (threshold ${threshold}s), too fresh to reclaim`),
+  /** helix: the claimer is gone but something it started still runs: the threshold is waited out. */
+  callsAlive: (id: string, pid: number, age: number, threshold: number) =>
+    say('always', `helix: issue ${id}: its claimer (pid ${pid}) is gone but a process of its agent calls still runs; left claimed until it ends or the claim is ${threshold}s old (now ${age}s)`),
   /** Printed in every mode. `<pid>` is `unknown` when the bead has none, `<age>` 0 without a timestamp. */
   /** `why`: the claimant's pid is dead, reused by another process, or its DDx lease lapsed (dead|reused|lapsed). */
   reclaiming: (id: string, age: number, pid: number | undefined, why = 'dead') => say('always', `helix: reclaiming orphaned ${id} (age=${age}s, pid=${pid ?? 'unknown'} ${why})`),
   recovered: (count: number) => say('always', `helix: recovered ${count} orphaned issue(s)`),
+  /** helix: DDx's claim of a `ddx try` whose run was killed, released once nothing of that run is left. */
+  ddxAttemptReleased: (id: string, ddxPid: number | undefined) =>
+    say('always', `helix: released DDx's claim on ${id}: the ddx try of a killed run${ddxPid ? ` (ddx pid ${ddxPid})` : ''} is gone and nothing of that run is left`),
   /** The line for each step the tracker's recovery reports. */
   of: (event: OrphanRecoveryEvent): Say => {
     switch (event.kind) {
@@ -312,8 +339,12 @@ export const ORPHANS = {
         return ORPHANS.pidAlive(event.id, event.pid);
       case 'too-fresh':
         return ORPHANS.tooFresh(event.id, event.ageSec, event.thresholdSec);
-      case 'reclaimed':
-        return ORPHANS.reclaiming(event.id, event.ageSec, event.pid, event.aheadSec === undefined ? event.why : `${event.why}; claim dated ${event.aheadSec}s in the future`);
+      case 'calls-alive':
+        return ORPHANS.callsAlive(event.id, event.pid, event.ageSec, event.thresholdSec);
+      case 'reclaimed': {
+        const notes = [event.why, ...(event.aheadSec === undefined ? [] : [`claim dated ${event.aheadSec}s in the future`]), ...(event.instant ? ['no process of its agent calls left'] : [])];
+        return ORPHANS.reclaiming(event.id, event.ageSec, event.pid, notes.join('; '));
+      }
       case 'recovered':
         return ORPHANS.recovered(event.count);
     }
@@ -325,6 +356,10 @@ export const ORPHANS = {
 export const GOVERNING = {
   reclaiming: (id: string, scope: string, age: number, pid: number | undefined) =>
     say('narrative', `helix: alignment bead ${id} for ${scope} is orphaned (age=${age}s, pid=${pid ?? 'unknown'}); reclaiming`),
+  /** helix: what the end of an alignment did to its governing bead. */
+  settled: (id: string, how: 'closed' | 'released') =>
+    say('narrative', how === 'closed' ? `helix: alignment finished: closed its governing bead ${id}` : `helix: alignment did not finish: its governing bead ${id} is open again for the next one`),
+  settleFailed: (id: string, message: string) => say('narrative', `helix: could not settle the governing bead ${id}: ${message}`),
   alreadyActive: (scope: string, id: string, owner: string | undefined) =>
     owner
       ? `helix: alignment already active for ${scope} under owner ${owner} (${id}); refusing duplicate dispatch`

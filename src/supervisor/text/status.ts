@@ -9,6 +9,11 @@ export interface StatusReport {
   current_cycle: number;
   running_bead: { id: string; worker: string; harness: string; claim_age_seconds: number; started_at: string | null } | null;
   parked_beads: Array<{ id: string; reason: 'dep-blocked' | 'retry-parked' | 'orphaned-claim' | 'skipped'; next_eligible: string | null; age_seconds: number }>;
+  /**
+   * helix: each bead in progress and its claimer — `running`, `gone` (dead, or its pid reused), or
+   * `elsewhere` (another host: not judged here) — and whether the next run reclaims it.
+   */
+  claimed_beads: Array<{ id: string; pid: number | null; claimer: 'running' | 'gone' | 'elsewhere'; reclaimable: boolean }>;
   injected_supervisory: Array<{ id: string; type: string; triggering_cycle: number | null; triggering_bead: string | null; created_at: string | null }>;
   /** Never null: the last run's stop reason, `unknown` when there is none. */
   last_stop_reason: string;
@@ -39,7 +44,8 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
   }
   if (claimedBeads.length > 0) {
     lines.push('', 'Claimed:');
-    for (const b of claimedBeads) lines.push(`  ${b.id}  ${b.title}`);
+    const claims = new Map(report.claimed_beads.map((c) => [c.id, c]));
+    for (const b of claimedBeads) lines.push(`  ${b.id}  ${b.title}${claimerNote(claims.get(b.id))}`);
   }
   const run = report.run;
   if (hasRunState) {
@@ -82,6 +88,13 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
     lines.push('', `Memory: ${plural(Number(memory.total_memories ?? 0), 'memory', 'memories')}, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** helix: after a claimed bead whose claimer is gone, what becomes of it. */
+function claimerNote(claim: StatusReport['claimed_beads'][number] | undefined): string {
+  if (!claim || claim.claimer !== 'gone') return '';
+  const who = claim.pid === null ? 'its claimer' : `claimer pid ${claim.pid}`;
+  return claim.reclaimable ? `  (${who} is gone: the next run reclaims it)` : `  (${who} is gone)`;
 }
 
 /** Statuses beside open and closed, in a fixed order then by name: `2 in progress, 6 proposed, 1 marked blocked, 33 cancelled`. */

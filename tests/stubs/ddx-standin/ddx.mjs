@@ -455,11 +455,16 @@ function tryCommandTree() {
         io.err(`bead has unmet dependencies: ${unmet.join(', ')}\n`);
         throw new ExitError(2);
       }
-      // the worker loop over this one bead: ReadyExecution, then ClaimWithOptions (a lease)
+      // ReadyExecution, then the coordinator's Store.Claim (coordination/local.go): the real binary
+      // leaves the bead in_progress under owner `ddx` with its lease (measured, docs/ddx.md)
       let claimed = store.ready(true).some((b) => b.id === id);
       if (claimed) {
         try {
-          store.claim(id, 'ddx-try', `try-${process.pid}`);
+          store.claim(id, 'ddx', `try-${process.pid}`);
+          store.update(id, (x) => {
+            x.status = 'in_progress';
+            x.owner = 'ddx';
+          });
         } catch {
           claimed = false;
         }
@@ -478,6 +483,10 @@ function tryCommandTree() {
         throw new ExitError(2);
       }
       commitTracker(root);
+      // its live attempt record, written over whatever .ddx/run-state.json held (agent/run_state.go
+      // WriteRunState: the "legacy compatibility summary"; measured on the real binary, docs/ddx.md)
+      const now = new Date().toISOString();
+      writeFileSync(join(root, '.ddx', 'run-state.json'), `${JSON.stringify({ bead_id: id, attempt_id: `try-${process.pid}`, harness: values.harness ?? 'claude', started_at: now, pid: process.pid, refreshed_at: now }, null, 2)}\n`);
       // dangling-success recovery (execute_bead_dangling_success.go): an earlier attempt's commit is
       // already on the branch (one whose review malfunctioned had merged it): close, run nothing
       const prior = danglingSuccess(root, id);

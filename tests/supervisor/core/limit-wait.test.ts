@@ -35,9 +35,16 @@ describe('limitWait', () => {
     const codex = limit({ agent: 'codex', kind: 'rate', detail: 'exceeded retry limit, last status: 429 Too Many Requests' });
     expect(limitWait(codex, { waits: 6, waitedMs: 5 * H + 31 * M }, now, DEFAULT_MAX_WAIT_MS)).toEqual({
       action: 'stop',
-      line: 'codex rate limit: still limited after waiting 5h31m (--max-wait 6h) (exceeded retry limit, last status: 429 Too Many Requests)',
+      line: 'codex rate limit: still limited after waiting 5h31m; the next wait would be 30m, 6h1m in all, beyond --max-wait 6h (exceeded retry limit, last status: 429 Too Many Requests)',
     });
     expect(limitWait(codex, { waits: 6, waitedMs: 5 * H + 30 * M }, now, DEFAULT_MAX_WAIT_MS)).toMatchObject({ action: 'wait', ms: 30 * M });
+  });
+
+  it('a first limit whose wait is already past --max-wait names the wait it needed (was: "still limited after waiting 0ms")', () => {
+    expect(limitWait(limit({ agent: 'claude', kind: 'rate', detail: 'Request rejected (429)' }), NO_STREAK, now, 30_000)).toEqual({
+      action: 'stop',
+      line: 'claude rate limit: the next wait would be 1m, beyond --max-wait 30s (Request rejected (429))',
+    });
   });
 
   it('--max-wait 0: never wait', () => {

@@ -128,7 +128,7 @@ describe('cycle accounting', () => {
       attempts: { 'hx-a': [failed('agent-failed'), completed(1, 40)], 'hx-b': [completed(1, 2)] },
     });
     expect(p.of('attempt').map((c) => [c.cycle, c.bead.id])).toEqual([[1, 'hx-a'], [2, 'hx-a'], [3, 'hx-b']]);
-    expect(p.lines).toContain('cycle 1: FAILED');
+    expect(p.lines).toContain('cycle 1: FAILED (hx-a attempt 1): agent exited with code 1');
     expect(p.lines).toContain('cycle 2: hx-a → COMPLETE (1/2 done, 40 tokens)');
     expect(p.lines).toContain('cycle 3: hx-b → COMPLETE (2/3 done, 42 tokens)');
     expect(p.state.tokens).toBe(42);
@@ -161,9 +161,18 @@ describe('backoff and skipping', () => {
     const p = play(fourFailures('agent-failed'));
     expect(p.of('sleep').map((s) => s.seconds)).toEqual([5, 10, 20, 40]);
     expect(p.of('attempt').filter((a) => a.bead.id === 'hx-bad')).toHaveLength(4);
-    expect(p.state.skipped).toEqual([{ id: 'hx-bad', title: 'stubborn', reason: 'intractable after 4 attempts with exponential backoff' }]);
+    expect(p.state.skipped).toEqual([{ id: 'hx-bad', title: 'stubborn', reason: 'intractable after 4 attempts with exponential backoff', lastDetail: 'agent exited with code 1' }]);
     expect(p.of('markBlocked')).toEqual([{ type: 'markBlocked', id: 'hx-bad', reason: 'intractable after 4 attempts with exponential backoff' }]);
     expect(p.lines).toContain('BLOCKED hx-bad after 4 attempts');
+    // every backoff is a line and an event, the one after the 4th attempt too (helix log -f is never silent)
+    expect(p.of('record').map((r) => r.event).filter((e) => e.type === 'backoff')).toEqual([
+      { type: 'backoff', bead: 'hx-bad', attempt: 2, seconds: 5, reason: 'agent exited with code 1' },
+      { type: 'backoff', bead: 'hx-bad', attempt: 3, seconds: 10, reason: 'agent exited with code 1' },
+      { type: 'backoff', bead: 'hx-bad', attempt: 4, seconds: 20, reason: 'agent exited with code 1' },
+      { type: 'backoff', bead: 'hx-bad', attempt: 5, seconds: 40, reason: 'agent exited with code 1', last: true },
+    ]);
+    expect(p.lines).toContain('backoff 40s after attempt 4 for hx-bad, the last');
+    expect(p.lines).toContain('helix: backoff 40s after attempt 4 for hx-bad, the last; then it is skipped');
     // the loop moves on to other work
     expect(p.of('attempt').at(-1)?.bead.id).toBe('hx-ok');
     expect(p.state).toMatchObject({ attempted: 5, completed: 1 });
@@ -392,11 +401,12 @@ describe('batch members (direct prompting claims related ready beads beside the 
     const firstCycle = p.lines.slice(0, p.lines.findIndex((l) => l.startsWith('helix: attempt 2 for hx-p (backoff 5s)')));
     expect(firstCycle.filter((l) => l.startsWith('cycle 1') || l.includes('did not complete'))).toEqual([
       'helix: cycle 1 did not complete a tracked issue; completed cycles remain 1',
+      'cycle 1: FAILED (hx-p attempt 1): agent exited 0 but the bead is still in_progress',
       'cycle 1: hx-s1 → COMPLETE (1/1 done, 0 tokens)',
     ]);
     expect(p.of('sleep')).toHaveLength(1);
     expect(p.state).toMatchObject({ attempted: 2, completed: 2 });
-    expect(p.state.failures).toEqual({ 'hx-p': { count: 1, last: 'no-completion' } });
+    expect(p.state.failures).toEqual({ 'hx-p': { count: 1, last: 'no-completion', detail: 'agent exited 0 but the bead is still in_progress' } });
   });
 
   it('periodic alignment and context refresh come due when a batch jumps over the multiple', () => {

@@ -48,6 +48,7 @@ describe('blocker report', () => {
         `Generated: ${isoWithOffset(now)}`,
         'Cycles: 9 attempted, 1 completed, 2 skipped',
         `Log: ${join(root, '.helix-logs/helix-x.log')}`,
+        `Project: ${root}`,
         '',
         '## Blocked Issues',
         '',
