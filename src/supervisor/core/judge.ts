@@ -13,6 +13,8 @@ import { type Fingerprint, fingerprintChanges } from '../../tracker/fingerprint.
 import { retryAfterOf } from '../../tracker/ready.js';
 import { RUN, type Say } from '../text/lines.js';
 import type { AttemptOutcome, FailureKind, MemberOutcome } from './outcome.js';
+import type { Verification } from './verification.js';
+import { type GateRecord, gateRefusal } from './gate.js';
 
 /** The verify command for a bead, read before dispatch: text the agent writes is never run. */
 export function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
@@ -35,6 +37,8 @@ export interface DispatchFacts {
   startFailure?: string;
   /** When the bead was re-read (a park in the past is over). */
   now?: Date;
+  /** What helix's gate said about this attempt's result before DDx would land it (current DDx: core/gate.ts). */
+  gate?: GateRecord;
 }
 
 /**
@@ -65,7 +69,7 @@ export function ddxParkOf(bead: Bead, now: Date = new Date()): string | undefine
 export type DispatchAssessment =
   | { kind: 'drift'; changes: string[] }
   | { kind: 'verify'; helixCloses: boolean; salvaged: boolean }
-  | { kind: 'failed'; failure: FailureKind; detail: string; unknown?: true }
+  | { kind: 'failed'; failure: FailureKind; detail: string; unknown?: true; refuted?: { output?: string[] } }
   /** DDx kept the work aside without merging it: not landed, whatever its status says. */
   | { kind: 'preserved'; detail: string };
 
@@ -81,6 +85,9 @@ export function assessDispatch(facts: DispatchFacts): DispatchAssessment {
   if (facts.startFailure && !closed) return { kind: 'failed', failure: 'agent-failed', detail: facts.startFailure };
   if (facts.timedOut && !closed) return { kind: 'failed', failure: 'agent-failed', detail: 'agent timed out' };
   if (validResult) {
+    // helix's gate refused the result before DDx landed it: a refuted attempt, as after landing
+    const refused = gateRefusal(validResult, facts.gate);
+    if (refused) return { kind: 'failed', failure: 'no-completion', detail: refused.detail, refuted: { ...(refused.output ? { output: refused.output } : {}) } };
     const verdict = judgeDdxResult(validResult);
     if (verdict.kind === 'preserved') return { kind: 'preserved', detail: verdict.detail };
     if (verdict.kind === 'unknown') return { kind: 'failed', failure: agentFailed ? 'agent-failed' : 'no-completion', detail: verdict.detail, unknown: true };
@@ -123,27 +130,8 @@ export const DRIFT_REASON = 'queue drift: upstream governance fields changed dur
 
 // ── settling an attempt: what the tracker must be told, as data ─────────────────────────────────
 
-/** A verification run's result: passed, and the command's exit and last lines for the notes. */
-export interface Verification {
-  passed: boolean;
-  detail: string;
-  /** Its last lines of output (bounded: VERIFY_OUTPUT_LINES), for the blocker report and notifications. */
-  output?: string[];
-}
-
-/** How much of a failed verification's output the blocker report and the notifications carry. */
-export const VERIFY_OUTPUT_LINES = 20;
-export const VERIFY_LINE_CHARS = 300;
-
-/** The last VERIFY_OUTPUT_LINES non-blank lines of a verification's output, each cut at VERIFY_LINE_CHARS. */
-export function verificationTail(output: string): string[] {
-  return output
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== '')
-    .slice(-VERIFY_OUTPUT_LINES)
-    .map((l) => (l.length > VERIFY_LINE_CHARS ? `${l.slice(0, VERIFY_LINE_CHARS - 1)}…` : l));
-}
+// A verification's result and its tail live in verification.ts (the gate words them too).
+export { type Verification, VERIFY_LINE_CHARS, VERIFY_OUTPUT_LINES, verificationTail } from './verification.js';
 
 /**
  * One step the runner performs to settle an attempt. `release` unclaims with the held token;
@@ -195,6 +183,10 @@ export function settleAttempt(facts: SettleFacts): Settled {
     case 'drift':
       return { outcome: { kind: 'drift', changes: assessment.changes }, trackerOps: releaseAfterDrift(id, after, facts.closer) };
     case 'failed':
+      // a refuted attempt says why in the notes, so the next attempt's prompt carries the reason
+      if (assessment.refuted) {
+        return { outcome: { kind: 'failed', failure: assessment.failure, detail: assessment.detail, refuted: true, ...assessment.refuted }, trackerOps: [{ op: 'release', id, note: assessment.detail }] };
+      }
       return { outcome: { kind: 'failed', failure: assessment.failure, detail: assessment.detail }, trackerOps: [{ op: 'release', id }] };
     case 'preserved':
       // Not landed: the bead goes back to the queue. A bead closed meanwhile is reopened, with why.

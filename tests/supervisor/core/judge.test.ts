@@ -347,6 +347,24 @@ describe('judgeAttempt', () => {
   });
 });
 
+describe('an attempt helix’s gate kept from landing (current DDx, issue 32)', () => {
+  const blocked = result({ status: 'post_run_check_failed', outcome: undefined, detail: 'pre-merge checks blocked: helix-verify', result_rev: 'r1', preserve_ref: 'refs/ddx/iterations/hx-a/x' });
+  const gate = { bead: 'hx-a', diff_head: 'r1', status: 'block' as const, message: 'npm test exited 1: FAIL x', output: ['FAIL x'] };
+  const judged = (g?: typeof gate) =>
+    judgeAttempt({ id: 'hx-a', before: fingerprintOf(base()), after: { ...base(), status: 'open' }, afterFingerprint: fingerprintOf({ ...base(), status: 'open' }), exitCode: 2, timedOut: false, result: blocked, closer: 'ddx', verifyCommand: 'npm test', gate: g });
+
+  it('is a refuted attempt with the verification’s reason, in the notes for the next attempt; nothing is verified again', () => {
+    const judgement = judged(gate);
+    expect(judgement.verify).toBeUndefined();
+    const detail = 'verification failed before landing: npm test exited 1: FAIL x; DDx kept it under refs/ddx/iterations/hx-a/x, not landed';
+    expect(judgement.settle()).toEqual({ outcome: { kind: 'failed', failure: 'no-completion', detail, refuted: true, output: ['FAIL x'] }, trackerOps: [{ op: 'release', id: 'hx-a', note: detail }] });
+  });
+
+  it('without the gate’s record (another check of the project blocked it) DDx’s own status and detail stand', () => {
+    expect(judged().settle()).toMatchObject({ outcome: { kind: 'failed', detail: expect.stringMatching(/^post_run_check_failed: pre-merge checks blocked: helix-verify/) }, trackerOps: [{ op: 'release', id: 'hx-a' }] });
+  });
+});
+
 describe('feedbackOf: what the injected memories hear', () => {
   const cases: Array<[SettledOutcome, ReturnType<typeof feedbackOf>]> = [
     [{ kind: 'completed', salvaged: false }, { verified: true, refuted: false }],
