@@ -36,6 +36,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['doctor'], load: () => import('./commands/doctor.js') },
   { names: ['install'], load: () => import('./commands/install.js') },
   { names: ['hook'], load: () => import('./commands/hook.js') },
+  // DDx's pre-merge check runs it (docs/ddx.md#verified-before-it-lands): not in the general usage
+  { names: ['gate'], load: () => import('./commands/gate.js') },
 ];
 
 /**

@@ -424,3 +424,19 @@ export const BACKGROUND = {
   stoppedWhileStarting: (pid: number | undefined) =>
     pid === undefined ? 'helix: stopped before the background run started; nothing was started' : `helix: stopped while starting (pid=${pid})`,
 };
+
+// ── helix: verified before it lands (current DDx's pre-merge check; docs/ddx.md) ─────────────
+
+export const GATE = {
+  /** The gate's one line on its stderr (DDx keeps the tail of it in the bead's `pre_merge_check_failed` event). */
+  verdict: (id: string, status: string, message: string) => `helix gate: ${id}: ${status}: ${message}`,
+  /** `helix gate` run without DDx's check environment: nothing to answer, nothing written (exit 7). */
+  notUnderDdx: 'helix gate: EVIDENCE_DIR and CHECK_NAME are not set: helix gate runs as DDx\'s pre-merge check (docs/ddx.md#verified-before-it-lands); nothing was checked',
+  /** The gate could not run its verification (infra): DDx landed the attempt; helix verifies it after landing. */
+  notVerifiedBeforeLanding: (id: string, message: string) => say('always', `helix: ${id} was not verified before landing (${message}); helix verifies it after landing`),
+  /** An earlier attempt no gate passed (its ddx try killed during the gate, its review malfunctioned) that DDx would land unchecked, taken back. */
+  rejectedDangling: (id: string, rev: string) =>
+    say('always', `helix: ${id}: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed, unchecked; marked it preserved-result-rejected, so DDx runs a new, checked attempt`),
+  couldNotReject: (id: string, rev: string, why: string) =>
+    say('always', `helix: ${id}: could not mark ${rev.slice(0, 12)} preserved-result-rejected (${why}): DDx may land it unchecked; helix verifies it after landing`),
+};

@@ -1,0 +1,123 @@
+// `helix gate`: helix's verification as current DDx's pre-merge check (docs/ddx.md#verified-before-it-lands).
+// DDx runs it with `sh -c` in the project root after an attempt and before landing it, with
+// BEAD_ID, DIFF_BASE, DIFF_HEAD, PROJECT_ROOT, EVIDENCE_DIR and CHECK_NAME set; the attempt's own
+// clone is gone by then and the project root still has the tree before the attempt. So the gate
+// checks DIFF_HEAD out in a worktree of its own, links the project's installed dependencies into
+// it (core/gate.ts DEPENDENCY_FOLDERS), runs the bead's verify command there (`sh -c`, as helix's
+// own verification does), writes the verdict where DDx reads it and a record where helix reads it,
+// and removes its worktree — on a signal too; a worktree a killed gate left is removed by the next.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { runAgentCommand } from '../../agents/index.js';
+import { writeFileAtomically } from '../../atomic-write.js';
+import { HelixError } from '../../errors.js';
+import { isPidAlive } from '../../tracker/index.js';
+import { GATE_CHECK_NAME, type GateRecord, dependencyLinks, gateInfra, gateRecordPath, verdictJson, verdictOfRun } from '../core/gate.js';
+import { verifyCommandOf } from '../core/judge.js';
+import { GATE } from '../text/lines.js';
+import type { CommandResult } from './output.js';
+import { openStore } from './project.js';
+
+/** The gate's worktrees: `<TMPDIR>/helix-gate-<pid>-<random>`; the pid tells a later gate whether its owner is gone. */
+const WORKTREE_PREFIX = 'helix-gate-';
+
+function git(cwd: string, ...args: string[]): { ok: boolean; out: string; err: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return { ok: r.status === 0, out: (r.stdout ?? '').trim(), err: (r.stderr ?? r.error?.message ?? '').trim() };
+}
+
+const lastLine = (text: string) => text.split('\n').filter((l) => l.trim()).pop() ?? '';
+
+/** Runs the gate with DDx's check environment; the verdict goes to `$EVIDENCE_DIR/$CHECK_NAME.json`. */
+export async function runGate(env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  const evidenceDir = env.EVIDENCE_DIR;
+  const checkName = env.CHECK_NAME;
+  if (!evidenceDir || !checkName) throw new HelixError('validation', GATE.notUnderDdx);
+  const bead = env.BEAD_ID ?? '';
+  const diffHead = env.DIFF_HEAD ?? '';
+  const root = env.PROJECT_ROOT ?? '';
+  const aborted = new AbortController();
+  const stop = () => aborted.abort();
+  const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, stop);
+  let record: GateRecord;
+  try {
+    record = !bead || !diffHead || !root ? gateInfra(bead, diffHead, 'DDx gave no BEAD_ID, DIFF_HEAD or PROJECT_ROOT') : await verifyAttempt(env, root, bead, diffHead, aborted.signal);
+  } finally {
+    for (const signal of signals) process.off(signal, stop);
+  }
+  mkdirSync(evidenceDir, { recursive: true });
+  writeFileAtomically(join(evidenceDir, `${checkName}.json`), verdictJson(record));
+  if (root && bead && checkName === GATE_CHECK_NAME) {
+    mkdirSync(dirname(gateRecordPath(root, bead)), { recursive: true });
+    writeFileAtomically(gateRecordPath(root, bead), `${JSON.stringify(record)}\n`);
+  }
+  // exit 0 whatever the verdict: a non-zero exit is DDx's `error`, and the verdict is in the file
+  return { exitCode: 0, stderr: [GATE.verdict(bead || '?', record.status, record.message)] };
+}
+
+/** Reads the bead's verify command, checks DIFF_HEAD out beside the project and verifies there. */
+async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string, diffHead: string, signal: AbortSignal): Promise<GateRecord> {
+  let command: string | undefined;
+  try {
+    const found = openStore(root, env).store.read().byId.get(bead);
+    if (!found) return gateInfra(bead, diffHead, `bead ${bead} is not in the tracker`);
+    command = verifyCommandOf(found, env);
+  } catch (error) {
+    return gateInfra(bead, diffHead, `the tracker could not be read: ${(error as Error).message}`);
+  }
+  if (!command) return { bead, diff_head: diffHead, status: 'pass', message: 'no verify command (the bead has none, HELIX_VERIFY_CMD is unset)' };
+  removeLeftWorktrees(root);
+  let worktree: string;
+  try {
+    worktree = mkdtempSync(join(tmpdir(), `${WORKTREE_PREFIX}${process.pid}-`));
+  } catch (error) {
+    return gateInfra(bead, diffHead, `no folder for its worktree: ${(error as Error).message}`);
+  }
+  try {
+    const added = git(root, 'worktree', 'add', '--detach', worktree, diffHead);
+    if (!added.ok) return gateInfra(bead, diffHead, `git worktree add ${diffHead.slice(0, 12)} failed: ${lastLine(added.err)}`);
+    linkDependencies(root, worktree);
+    if (signal.aborted) return gateInfra(bead, diffHead, 'stopped by a signal');
+    const run = await runAgentCommand({ file: 'sh', args: ['-c', command], cwd: worktree, env: { PWD: worktree } }, { env, signal });
+    if (run.aborted) return gateInfra(bead, diffHead, 'stopped by a signal');
+    return verdictOfRun(bead, diffHead, command, run);
+  } catch (error) {
+    return gateInfra(bead, diffHead, (error as Error).message);
+  } finally {
+    removeWorktree(root, worktree);
+  }
+}
+
+/** Symlinks each installed-dependency folder of the project root into the gate's worktree (core/gate.ts decides which). */
+function linkDependencies(root: string, worktree: string): void {
+  const isFolder = (path: string) => {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const project = { isIgnoredFolder: (name: string) => isFolder(join(root, name)) && git(root, 'check-ignore', '-q', name).ok };
+  const tree = { has: (name: string) => existsSync(join(worktree, name)) };
+  for (const name of dependencyLinks(project, tree)) symlinkSync(join(root, name), join(worktree, name), 'dir');
+}
+
+function removeWorktree(root: string, worktree: string): void {
+  if (git(root, 'worktree', 'remove', '--force', worktree).ok) return;
+  rmSync(worktree, { recursive: true, force: true });
+  git(root, 'worktree', 'prune');
+}
+
+/** Worktrees of gates that were killed (their pid is gone) before they could remove them. */
+function removeLeftWorktrees(root: string): void {
+  const list = git(root, 'worktree', 'list', '--porcelain');
+  if (!list.ok) return;
+  for (const line of list.out.split('\n')) {
+    const path = line.startsWith('worktree ') ? line.slice('worktree '.length) : '';
+    const owner = new RegExp(`^${WORKTREE_PREFIX}(\\d+)-`).exec(basename(path))?.[1];
+    if (owner && Number(owner) !== process.pid && !isPidAlive(Number(owner))) removeWorktree(root, path);
+  }
+}
