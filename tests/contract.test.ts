@@ -149,6 +149,7 @@ describe('file names', () => {
       '.ddx/run-state.json.tmp-*',
       '.helix/',
       '.helix-logs/',
+      '.ddx/checks/helix-verify.yaml*',
     ]);
   });
 

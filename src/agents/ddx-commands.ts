@@ -55,15 +55,32 @@ export interface TryOptions {
 export const TRY_GRACE_SECONDS = 300;
 
 /**
- * `ddx try <id> [--harness h] [--model m] [--effort e] --attempt-wall-clock <T>s
- * [--allow-non-default-branch]` (current DDx: claims, lands and closes itself). DDx's review before
- * landing stays on: it is the build's one review (helix does not review a bead DDx reviewed).
+ * One `ddx try` is one attempt. After a failed attempt whose status DDx calls escalatable
+ * (post_run_check_failed — helix's gate blocking — among them) `ddx try` runs the bead again with
+ * the minimum power one higher, until that reaches `--max-power`; without it, without end (measured
+ * on ae663ca012: 420 attempts in 10 minutes; docs/ddx.md). helix retries itself, with the reason in
+ * the bead's notes, so it asks for a minimum one below the maximum: the loop stops after the first
+ * attempt. The maximum leaves DDx's reviewer a route: its floor is max(9, the implementer's power + 1)
+ * (execute_bead_review.go reviewerMinPower) and must stay below `--max-power`; the strongest model in
+ * fizeau's catalog has power 10, so 12. (`--max-power 10` alone, the least the reviewer accepts with
+ * this build's agent layer, still gave 3 attempts; `--min-power 9 --max-power 10` one, but a reviewer
+ * floor of 10 or 11 — a power 9 or 10 implementer — would not route.)
+ */
+export const TRY_MIN_POWER = 11;
+export const TRY_MAX_POWER = 12;
+
+/**
+ * `ddx try <id> [--harness h] [--model m] [--effort e] --min-power 11 --max-power 12
+ * --attempt-wall-clock <T>s [--allow-non-default-branch]` (current DDx: claims, lands and closes
+ * itself). DDx's review before landing stays on: it is the build's one review (helix does not
+ * review a bead DDx reviewed).
  */
 export function tryCommand(options: TryOptions): AgentCommand {
   const args = ['try', options.beadId];
   if (options.harness) args.push('--harness', options.harness);
   if (options.model) args.push('--model', options.model);
   if (options.effort) args.push('--effort', options.effort);
+  args.push('--min-power', String(TRY_MIN_POWER), '--max-power', String(TRY_MAX_POWER));
   args.push('--attempt-wall-clock', Number.isFinite(options.wallClockSeconds) ? `${options.wallClockSeconds}s` : '0');
   if (options.allowNonDefaultBranch) args.push('--allow-non-default-branch');
   return { file: 'ddx', args, cwd: options.root, env: { HELIX_SELECTED_ISSUE: options.beadId } };

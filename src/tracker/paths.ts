@@ -22,6 +22,9 @@ export const RUNTIME_EXCLUDES = [
   '.ddx/run-state.json.tmp-*',
   '.helix/',
   '.helix-logs/',
+  // helix's pre-merge check on current DDx (and its temp file while written): never the user's
+  // change, never in DDx's uncommitted-changes refusal (docs/ddx.md#verified-before-it-lands)
+  '.ddx/checks/helix-verify.yaml*',
 ];
 
 /** The nearest ancestor of `start` holding `.git` (directory or worktree file), or undefined. */

@@ -20,11 +20,11 @@ describe('ddx command builders (docs/contract/cli.md §8)', () => {
     ]);
   });
 
-  it('ddx try (current DDx) carries the bead, the routing flags it has (no --json, no --prompt) and HELIX_AGENT_TIMEOUT as its wall clock', () => {
-    expect(tryCommand({ root, beadId: 'hx-2', wallClockSeconds: 2700 })).toEqual({ file: 'ddx', args: ['try', 'hx-2', '--attempt-wall-clock', '2700s'], cwd: root, env: { HELIX_SELECTED_ISSUE: 'hx-2' } });
-    expect(tryCommand({ root, beadId: 'hx-2', harness: 'codex', model: 'm', effort: 'low', wallClockSeconds: 60 }).args).toEqual(['try', 'hx-2', '--harness', 'codex', '--model', 'm', '--effort', 'low', '--attempt-wall-clock', '60s']);
+  it('ddx try (current DDx) carries the bead, the routing flags it has (no --json, no --prompt), power bounds that stop DDx after one attempt, and HELIX_AGENT_TIMEOUT as its wall clock', () => {
+    expect(tryCommand({ root, beadId: 'hx-2', wallClockSeconds: 2700 })).toEqual({ file: 'ddx', args: ['try', 'hx-2', '--min-power', '11', '--max-power', '12', '--attempt-wall-clock', '2700s'], cwd: root, env: { HELIX_SELECTED_ISSUE: 'hx-2' } });
+    expect(tryCommand({ root, beadId: 'hx-2', harness: 'codex', model: 'm', effort: 'low', wallClockSeconds: 60 }).args).toEqual(['try', 'hx-2', '--harness', 'codex', '--model', 'm', '--effort', 'low', '--min-power', '11', '--max-power', '12', '--attempt-wall-clock', '60s']);
     // no timeout → DDx's 0 (disabled); a branch DDx would refuse, when the user allows it
-    expect(tryCommand({ root, beadId: 'hx-2', wallClockSeconds: Number.POSITIVE_INFINITY, allowNonDefaultBranch: true }).args).toEqual(['try', 'hx-2', '--attempt-wall-clock', '0', '--allow-non-default-branch']);
+    expect(tryCommand({ root, beadId: 'hx-2', wallClockSeconds: Number.POSITIVE_INFINITY, allowNonDefaultBranch: true }).args).toEqual(['try', 'hx-2', '--min-power', '11', '--max-power', '12', '--attempt-wall-clock', '0', '--allow-non-default-branch']);
   });
 
   it.each([

@@ -63,7 +63,7 @@ describe.each(VERSIONS)('DDx %s stand-in', (version) => {
     const p = ddxProject(version, [bead({ id: 'hx-00000001' })]);
     const dry = p.helix(['build', '--dry-run']);
     expect(dry.status).toBe(0);
-    expect(dry.stdout).toMatch(version === 'current' ? /^HELIX_SELECTED_ISSUE=hx-00000001 ddx try hx-00000001 --harness claude --effort medium --attempt-wall-clock 2700s\n$/ : /^HELIX_SELECTED_ISSUE=hx-00000001 ddx agent execute-bead hx-00000001 --harness claude --effort medium --json --prompt \S+\n$/);
+    expect(dry.stdout).toMatch(version === 'current' ? /^HELIX_SELECTED_ISSUE=hx-00000001 ddx try hx-00000001 --harness claude --effort medium --min-power 11 --max-power 12 --attempt-wall-clock 2700s\n$/ : /^HELIX_SELECTED_ISSUE=hx-00000001 ddx agent execute-bead hx-00000001 --harness claude --effort medium --json --prompt \S+\n$/);
     const r = p.helix(['build']);
     expect(r.status, r.stderr).toBe(0);
     expect(p.bead('hx-00000001')).toMatchObject({ status: 'closed', closing_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/) });

@@ -21,7 +21,9 @@ import {
 import { CHILD_EXIT } from '../../errors.js';
 import { type Bead, INJECTED_KEY, fingerprintOf } from '../../tracker/index.js';
 import { type CallInfo, buildCommand, closerOf, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
-import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember, verificationTail } from '../core/judge.js';
+import type { GateRecord } from '../core/gate.js';
+import { type SettledOutcome, type Settled, type Verification, assessMember, feedbackOf, judgeAttempt, settleFailedClose, settleMember } from '../core/judge.js';
+import { verificationOf } from '../core/verification.js';
 import type { Event } from '../core/machine.js';
 import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf } from '../core/outcome.js';
 import { renderNotesBlock } from '../text/ddx-notes.js';
@@ -31,6 +33,7 @@ import { type AgentCall, answerOf, callAgent, limitOfCall, problemOfCall } from 
 import { clearInjected, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary } from './claims.js';
 import { changeSize, commitExists, gitHead } from './git.js';
+import { gateAfterTry, prepareGate } from './gate-check.js';
 import { startHeartbeats } from './heartbeats.js';
 import { contextText } from './queue.js';
 import type { RunContext } from './run-context.js';
@@ -66,6 +69,9 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
   // `ddx try` takes no prompt: what helix would prompt reaches DDx's prompt through the notes.
   const notes =
     run.session.buildPath === 'try' ? renderNotesBlock({ action: `Follow the HELIX implementation action at ${actionFile('implementation', run.session.env)}.`, context: contextText(run, queue), memory }) : undefined;
+  // ── call site 1 of the gate (issue 32, verified before it lands; shell/gate-check.ts) ──
+  // current DDx runs helix's verification as a pre-merge check: in place before each `ddx try`
+  if (run.session.buildPath === 'try') prepareGate(run.session.root, bead, (line) => run.say(line));
   // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
   // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
   const stopHeartbeats = startHeartbeats(run);
@@ -98,6 +104,8 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     // through DDx the agent's final answer is in DDx's record of the build, not on stdout
     answer = (call.ddx && buildSessionOf(call.ddx)?.output) || call.answer;
     const read = readBuildResult(run, bead.id, call);
+    // ── call site 2 of the gate (issue 32): what it said about this result, for the judge ──
+    const gate = run.session.buildPath === 'try' ? gateAfterTry(run.session.root, bead.id, read.result, (line) => run.say(line)) : undefined;
     spent = read;
     run.event({ type: 'agent_done', bead: bead.id, action: 'build', agent: call.startFailure ? 'none' : run.session.plan.primary.agent, rc: call.exitCode, seconds: Math.round(call.durationMs / 1000), tokens: read.tokens, cost_usd: read.costUsd ?? null });
     if (!limit && read.result && !('invalid' in read.result)) limit = ddxUsageLimit(read.result as unknown as Record<string, unknown>);
@@ -108,7 +116,7 @@ export async function attempt(run: RunContext, selected: Bead, cycle: number, re
     }
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verify = onceEach((verifyCommand: string) => verifyWith(run, bead.id, verifyCommand));
-    outcome = await settle(run, claim, call, read.result, verify, (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev);
+    outcome = await settle(run, claim, call, read.result, verify, (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev, gate);
     if (outcome.kind === 'completed' && outcome.salvaged && call.exitCode !== 0) {
       outcome = { ...outcome, salvage: { rc: call.exitCode, closedBefore, closedAfter: closedCount(run.snapshot().beads) } };
     }
@@ -242,6 +250,7 @@ async function settle(
   result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined,
   verify: (command: string) => Promise<Verification>,
   baseRev: string | undefined,
+  gate?: GateRecord,
 ): Promise<SettledOutcome> {
   const id = claim.bead.id;
   const after = run.snapshot().byId.get(id);
@@ -258,6 +267,7 @@ async function settle(
     startFailure: call.startFailure,
     now: run.now(),
     verifyCommand: claim.verifyCommand,
+    gate,
   });
   if (judgement.notice) run.say(judgement.notice);
   const verification = judgement.verify ? await verify(judgement.verify) : undefined;
@@ -305,10 +315,9 @@ async function settleBatchMember(run: RunContext, member: ClaimedBead, verify: (
 async function verifyWith(run: RunContext, id: string, commandText: string): Promise<Verification> {
   run.say(RUN.verifying(commandText));
   const call = await callAgent(run.calls, { file: 'sh', args: ['-c', commandText], cwd: run.session.root, env: {} }, { label: 'verify', purpose: 'verify' });
-  const tail = call.output.trim().split('\n').slice(-5).join(' | ');
-  const passed = call.exitCode === 0 && !call.timedOut;
-  run.event({ type: 'verify', bead: id, command: commandText, rc: call.exitCode, passed });
-  return { passed, detail: `${commandText} exited ${call.exitCode}${tail ? `: ${tail}` : ''}`, ...(passed ? {} : { output: verificationTail(call.output) }) };
+  const verification = verificationOf(commandText, call);
+  run.event({ type: 'verify', bead: id, command: commandText, rc: call.exitCode, passed: verification.passed });
+  return verification;
 }
 
 /** Feeds the verdict back to the memories the attempt injected; a drifted attempt is never judged. */

@@ -20,6 +20,7 @@ import { BUILD, RUN, type Say } from '../text/lines.js';
 import { SETUP } from '../text/setup.js';
 import { type Session, prepareSession, type SessionFlags } from './session.js';
 import { assertDdxCanBuild } from './ddx-repository.js';
+import { removeGateCheck } from './gate-check.js';
 import type { Bead } from '../../tracker/index.js';
 import { selectNext } from '../core/selection.js';
 import { renderContext } from './context.js';
@@ -141,6 +142,8 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
   } finally {
     memory?.close?.();
     record.close();
+    // issue 32: helix's pre-merge check lives as long as the run (installed before each `ddx try`)
+    removeGateCheck(session.root);
   }
   return exitCode;
 }
@@ -236,6 +239,8 @@ async function buildHoldingMutex(session: Session, options: CommandOptions & { o
       outcome = { error };
     } finally {
       memory?.close?.();
+      // issue 32: helix's pre-merge check lives as long as the build (installed before its `ddx try`)
+      removeGateCheck(session.root);
     }
     if (!('value' in outcome)) {
       const released = supervisor?.releaseHeldClaims() ?? [];

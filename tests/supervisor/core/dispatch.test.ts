@@ -23,7 +23,7 @@ describe('buildCommand', () => {
   });
 
   it('ddx try gets the bead id, the harness and HELIX_AGENT_TIMEOUT as DDx\'s wall clock; DDx claims and closes', () => {
-    expect(buildCommand(setup({ buildPath: 'try' }), 'hx-1', 'unused')).toMatchObject({ file: 'ddx', args: ['try', 'hx-1', '--harness', 'codex', '--effort', 'medium', '--attempt-wall-clock', '2700s'] });
+    expect(buildCommand(setup({ buildPath: 'try' }), 'hx-1', 'unused')).toMatchObject({ file: 'ddx', args: ['try', 'hx-1', '--harness', 'codex', '--effort', 'medium', '--min-power', '11', '--max-power', '12', '--attempt-wall-clock', '2700s'] });
     expect(ownershipOf('try')).toBe('ddx-owns');
     expect(ownershipOf('execute-bead')).toBe('helix-closes');
     expect(ownershipOf('direct')).toBe('agent-closes');

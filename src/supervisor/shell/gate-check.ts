@@ -1,0 +1,122 @@
+// helix's side of the gate on current DDx (docs/ddx.md#verified-before-it-lands): before each
+// `ddx try` it writes (or refreshes) the pre-merge check that runs `helix gate`, and takes back a
+// result DDx would land unchecked; after `ddx try` it reads the gate's record of that attempt; when
+// the run ends it removes the check. core/gate.ts decides; this file reads and writes.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/execute-bead-result.js';
+import { writeFileAtomically } from '../../atomic-write.js';
+import { type Bead, excludeRuntimeFiles } from '../../tracker/index.js';
+import { GATE_CHECK_FILE, GATE_CHECK_MARKER, GATE_CHECK_NAME, type GateRecord, danglingToReject, gateCheckYaml, gateRecordPath, parseGateRecord } from '../core/gate.js';
+import { GATE, type Say } from '../text/lines.js';
+
+/** This helix's launcher (bin/helix of the install running now), by absolute path. */
+export function helixLauncher(): string {
+  return fileURLToPath(new URL('../../../bin/helix', import.meta.url));
+}
+
+function readOr(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the check that runs this helix's gate, unless it is there as it should be. Its path is
+ * in .git/info/exclude (tracker/paths.ts RUNTIME_EXCLUDES): git, helix and DDx's uncommitted-changes
+ * refusal never see it, and it is not in the attempt's clone for an agent to change.
+ */
+export function installGateCheck(root: string, node: string = process.execPath, launcher: string = helixLauncher()): void {
+  const file = join(root, GATE_CHECK_FILE);
+  const text = gateCheckYaml(node, launcher);
+  if (readOr(file) === text) return;
+  excludeRuntimeFiles(root);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileAtomically(file, text);
+}
+
+/** Removes helix's check (a file that is not helix's is left alone), and its folder when nothing else is in it. */
+export function removeGateCheck(root: string): void {
+  const file = join(root, GATE_CHECK_FILE);
+  if (!readOr(file)?.startsWith(GATE_CHECK_MARKER)) return;
+  try {
+    unlinkSync(file);
+    rmdirSync(dirname(file));
+  } catch {
+    // not empty (the project's own checks), or gone already
+  }
+}
+
+/** The gate's record of this attempt's result, taken (read and removed) after `ddx try` returned. */
+export function takeGateRecord(root: string, beadId: string): GateRecord | undefined {
+  const file = gateRecordPath(root, beadId);
+  const record = parseGateRecord(readOr(file) ?? '');
+  try {
+    unlinkSync(file);
+  } catch {
+    // none was left
+  }
+  return record?.bead === beadId ? record : undefined;
+}
+
+/**
+ * Before `ddx try <id>`: the check is in place, and no earlier attempt of the bead that no gate
+ * passed can be landed by DDx's dangling-success recovery (core/gate.ts danglingToReject) — such a
+ * result is marked `preserved-result-rejected` through DDx itself, and a line says so.
+ */
+export function prepareGate(root: string, bead: Bead, say: (line: Say) => void): void {
+  installGateCheck(root);
+  const rev = danglingToReject(newestSucceeded(root, bead.id), {
+    onBranch: (sha) => spawnSync('git', ['merge-base', '--is-ancestor', sha, 'HEAD'], { cwd: root }).status === 0,
+    rejected: (sha) => eventsOf(bead).some((e) => e.kind === 'preserved-result-rejected' && String(e.body ?? '').includes(`result_rev=${sha}`)),
+  });
+  if (!rev) return;
+  const r = spawnSync('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  say(r.status === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').pop() ?? ''));
+}
+
+/** After `ddx try`: the gate's record about this result (taken), and a line when the gate could not verify it. */
+export function gateAfterTry(root: string, beadId: string, result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined, say: (line: Say) => void): GateRecord | undefined {
+  const record = takeGateRecord(root, beadId);
+  const valid = result && !('invalid' in result) ? result : undefined;
+  if (!record || !valid?.result_rev || record.diff_head !== valid.result_rev) return undefined;
+  if (record.status === 'infra') say(GATE.notVerifiedBeforeLanding(beadId, record.message));
+  return record;
+}
+
+/** The bead's events as DDx keeps them on an open bead (inline, `events`). */
+function eventsOf(bead: Bead): Array<{ kind?: unknown; body?: unknown }> {
+  return Array.isArray(bead.events) ? (bead.events as Array<{ kind?: unknown; body?: unknown }>).filter((e) => e !== null && typeof e === 'object') : [];
+}
+
+/**
+ * The newest `task_succeeded` result of the bead in DDx's execution records, as DDx's recovery
+ * finds it (newest folder name first), and whether helix's gate passed that attempt.
+ */
+function newestSucceeded(root: string, beadId: string): { result_rev?: string; base_rev?: string; gatePassed: boolean } | undefined {
+  const folder = join(root, '.ddx', 'executions');
+  let names: string[];
+  try {
+    names = readdirSync(folder).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    let result: { bead_id?: unknown; outcome?: unknown; result_rev?: unknown; base_rev?: unknown };
+    try {
+      result = JSON.parse(readFileSync(join(folder, name, 'result.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (result.bead_id !== beadId || result.outcome !== 'task_succeeded') continue;
+    if (typeof result.result_rev !== 'string' || !result.result_rev || result.result_rev === result.base_rev) continue;
+    const verdict = readOr(join(folder, name, 'checks', `${GATE_CHECK_NAME}.json`));
+    const gatePassed = verdict !== undefined && /"status"\s*:\s*"pass"/.test(verdict);
+    return { result_rev: result.result_rev, ...(typeof result.base_rev === 'string' ? { base_rev: result.base_rev } : {}), gatePassed };
+  }
+  return undefined;
+}
