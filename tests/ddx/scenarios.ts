@@ -3,7 +3,7 @@
 // (tests/ddx-real) — and asserts only what a user sees: exit codes, lines, the bead file, git.
 // A stand-in is held to what the real binary did; where the two must differ, the scenario says why.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
@@ -95,7 +95,9 @@ export const SCENARIOS: Scenario[] = [
       // the retry changes the work again (an unchanged tree is DDx's no_changes)
       const p = t.project(one(), { responses: [{ when: ID }, { when: ID, commit: { path: `work/${ID}.txt`, content: 'again\n' } }] });
       const verifying = join(p.scratch, 'verifying');
-      const run = p.helixInBackground(['run', '--summary', '--no-auto-review', '--no-auto-align'], { HELIX_VERIFY_CMD: `touch ${verifying}; sleep 60` });
+      // on current DDx helix's gate runs the command first, before DDx lands: it passes there at once
+      // (DDx's check environment has EVIDENCE_DIR), so the kill comes in helix's own verification after landing
+      const run = p.helixInBackground(['run', '--summary', '--no-auto-review', '--no-auto-align'], { HELIX_VERIFY_CMD: `test -n "$EVIDENCE_DIR" || { touch ${verifying}; sleep 60; }` });
       while (!existsSync(verifying)) await delay(50);
       const tag = processTagOf(run.child.pid!, processStartOf(run.child.pid!)!);
       run.child.kill('SIGKILL');
@@ -259,11 +261,14 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'verification fails after DDx landed the work: the bead is reopened with the reason, the commit stays and helix says so',
+    name: 'verification fails after DDx landed the work: the bead is reopened with the reason, the commit stays and helix says so (current DDx: the gate before landing passed it, helix\'s own verification after landing refuses it)',
     versions: BOTH,
     run(t) {
       const p = t.project(one());
-      const r = p.helix(BUILD, { HELIX_VERIFY_CMD: 'false' });
+      // passes in helix's gate (current DDx runs it before landing, in DDx's check environment) and
+      // fails in helix's own verification after landing — as a verification can once DDx merged the
+      // attempt onto a newer tip: the check after landing stays the judge of completion
+      const r = p.helix(BUILD, { HELIX_VERIFY_CMD: 'test -n "$EVIDENCE_DIR"' });
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`helix: ${ID}: DDx landed [0-9a-f]{12} before helix verified it, and verification failed: ${ID} is reopened and the commit stays on the branch`));
       expect(p.bead(ID).status).toBe('open');
@@ -373,18 +378,96 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: "DDx's review malfunctions (its review gives no usable verdict): not the bead's failure; DDx had merged the commit already, the retry closes it, and helix reviews it itself (issue 30)",
+    name: "DDx's review malfunctions (its review gives no usable verdict): not the bead's failure, and its unreviewed, unchecked commit never lands — helix rejects it before the retry; three in a row stop the run as a setup problem (issues 30, 32)",
     versions: ['current'],
     run(t) {
-      // no acceptance: the stand-in reviewer approves without per-AC evidence, which DDx calls a malfunction (measured)
-      const p = t.project([bead({ id: ID, title: 'write the work file', description: 'Create work/hx-00000001.txt.' })], { responses: [{ when: ID, reviewMalfunction: true }] });
+      // no acceptance: the stand-in reviewer approves without per-AC evidence, which DDx calls a malfunction (measured) — every time
+      const p = t.project([bead({ id: ID, title: 'write the work file', description: 'Create work/hx-00000001.txt.' })], { responses: [], defaults: { [ID]: { reviewMalfunction: true } } });
       const r = p.helix(['run', '--summary', '--review-threshold', '0', '--max-cycles', '1'], { HELIX_BACKOFF_SLEEP: '0', HELIX_VERIFY_CMD: `test -f work/${ID}.txt` });
-      expect(r.status, r.stderr).toBe(0);
+      expect(r.status, r.stderr).toBe(22);
       expect(r.stderr).toMatch(/DDx's review could not run on hx-00000001 \(review_malfunction: .*\): not counted against it; trying again in 0s/);
-      expect(r.stderr).toMatch(/run complete: 1 attempted, 1 completed/);
+      // DDx left the first attempt's result for its dangling-success recovery, which would land it unreviewed and unchecked
+      expect(r.stderr).toMatch(new RegExp(`helix: ${ID}: DDx would land [0-9a-f]{12}, an earlier attempt no gate passed, unchecked; marked it preserved-result-rejected`));
+      expect(r.stderr).toMatch(/stopping: SETUP: DDx's review could not run, 3 times in a row/);
+      expect(r.stderr).toMatch(/run complete: 0 attempted, 0 completed/);
+      expect(p.bead(ID).status).toBe('open');
+      expect(gitIn(p, 'log', '--format=%h %s', 'HEAD', '--', `work/${ID}.txt`)).toBe('');
+      expect(workedIds(p)).toEqual([ID, ID, ID]);
+    },
+  },
+  {
+    name: "current DDx, verified before it lands: a failing verify never lands — DDx preserves the attempt, makes no second one, and the bead goes back with the gate's reason; helix's check never enters the history (issue 32)",
+    versions: ['current'],
+    run(t) {
+      const p = t.project(one());
+      const r = p.helix(BUILD, { HELIX_VERIFY_CMD: 'echo "the answer must be 42" >&2; exit 3' });
+      expect(r.status).toBe(1);
+      // nothing of the attempt on the branch: no commit touches its file, which exists only under DDx's preserve ref
+      expect(gitIn(p, 'log', '--format=%h %s', 'HEAD', '--', `work/${ID}.txt`)).toBe('');
+      const kept = gitIn(p, 'for-each-ref', '--format=%(refname)', `refs/ddx/iterations/${ID}`);
+      expect(kept).not.toBe('');
+      expect(gitIn(p, 'cat-file', '-e', `${kept.split('\n')[0]}:work/${ID}.txt`)).toBe('');
+      // one DDx attempt for helix's one attempt (--min-power 11 --max-power 12 stop DDx's own retries)
+      expect(workedIds(p)).toEqual([ID]);
+      expect(r.stderr).toMatch(new RegExp(`helix: build of ${ID} did not complete: verification failed before landing: echo .* exited 3: the answer must be 42; DDx kept it under refs/ddx/iterations/${ID}/\\S+, not landed`));
+      expect(p.bead(ID).status).toBe('open');
+      expect(String(p.bead(ID).notes)).toMatch(/ATTEMPT FAILED \[[^\]]+\]: verification failed before landing: .*the answer must be 42/);
+      // the check: present only while helix builds, never committed, never seen by git
+      expect(existsSync(join(p.root, '.ddx', 'checks', 'helix-verify.yaml'))).toBe(false);
+      expect(gitIn(p, 'log', '--all', '--format=%h', '--', '.ddx/checks')).toBe('');
+    },
+  },
+  {
+    name: "current DDx, verified before it lands: a verify command that needs the project's installed (ignored) dependencies passes in the gate's own worktree, and the work lands (issue 32)",
+    versions: ['current'],
+    run(t) {
+      const p = t.project(one());
+      mkdirSync(join(p.root, 'node_modules', 'dep'), { recursive: true });
+      writeFileSync(join(p.root, 'node_modules', 'dep', 'index.js'), 'module.exports = 42;\n');
+      appendFileSync(join(p.root, '.gitignore'), 'node_modules/\n');
+      gitIn(p, 'add', '.gitignore');
+      gitIn(p, 'commit', '-q', '-m', 'ignore node_modules');
+      // the attempt's file and the installed dependency, both needed
+      const verify = `test -f work/${ID}.txt && node -e "process.exit(require('dep') === 42 ? 0 : 1)"`;
+      const r = p.helix(BUILD, { HELIX_VERIFY_CMD: verify });
+      expect(r.status, r.stderr).toBe(0);
       expect(p.bead(ID).status).toBe('closed');
-      // DDx never reviewed it: helix's own review ran
-      expect(p.calls().some((c) => `${c.stdin} ${c.argv.join(' ')}`.includes('fresh-eyes-review.md'))).toBe(true);
+      expect(gitIn(p, 'cat-file', '-e', `HEAD:work/${ID}.txt`)).toBe('');
+      // helix's own verification after landing still judges completion
+      expect(r.stderr).toContain(`helix: verifying: ${verify}`);
+      // DDx ran helix's gate before landing, and it passed: its verdict is in the attempt's evidence
+      const executions = join(p.root, '.ddx', 'executions');
+      const verdicts = readdirSync(executions).map((a) => join(executions, a, 'checks', 'helix-verify.json')).filter(existsSync).map((f) => JSON.parse(readFileSync(f, 'utf8')));
+      expect(verdicts).toEqual([{ status: 'pass', message: expect.stringMatching(/exited 0$/) }]);
+      // the gate's worktree is gone, and nothing of it is left in git's list
+      expect(gitIn(p, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
+    },
+  },
+  {
+    name: "current DDx: an attempt no gate passed (its ddx try killed while the gate ran) is never landed by DDx's dangling-success recovery — helix rejects it first and DDx runs a new, checked attempt (issue 32)",
+    versions: ['current'],
+    run(t) {
+      const p = t.project(one());
+      // what such a kill leaves (measured, docs/ddx.md): the attempt's commit, kept by DDx's refs, and
+      // its result.json saying task_succeeded — written before the check ran
+      const base = gitIn(p, 'rev-parse', 'HEAD');
+      gitIn(p, 'checkout', '-q', '-b', 'attempt');
+      writeFileSync(join(p.root, 'unchecked.txt'), 'never verified\n');
+      gitIn(p, 'add', 'unchecked.txt');
+      gitIn(p, 'commit', '-q', '-m', `unchecked work [${ID}]`);
+      const unchecked = gitIn(p, 'rev-parse', 'HEAD');
+      gitIn(p, 'checkout', '-q', 'main');
+      gitIn(p, 'update-ref', 'refs/ddx/iterations/20260101T000000-0000dead/0', unchecked);
+      gitIn(p, 'branch', '-q', '-D', 'attempt');
+      const bundle = join(p.root, '.ddx', 'executions', '20260101T000000-0000dead');
+      mkdirSync(bundle, { recursive: true });
+      writeFileSync(join(bundle, 'result.json'), JSON.stringify({ bead_id: ID, attempt_id: '20260101T000000-0000dead', base_rev: base, result_rev: unchecked, outcome: 'task_succeeded', status: 'success' }));
+      const r = p.helix(BUILD, { HELIX_VERIFY_CMD: `test -f work/${ID}.txt` });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`helix: ${ID}: DDx would land ${unchecked.slice(0, 12)}, an earlier attempt no gate passed, unchecked; marked it preserved-result-rejected, so DDx runs a new, checked attempt`);
+      expect(() => gitIn(p, 'merge-base', '--is-ancestor', unchecked, 'HEAD')).toThrow();
+      expect(workedIds(p)).toEqual([ID]);
+      expect(p.bead(ID).status).toBe('closed');
     },
   },
 ];

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.cjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
 import { goNow, goNowSeconds, goStruct, goValue, indent } from './go-json.mjs';
+import { blockEvents, runPreMergeChecks } from './checks.mjs';
 import { recordSession, writeResult } from './sessions.mjs';
 import { Store, encodeBead, parseDurationOr } from './store.mjs';
 
@@ -62,7 +63,7 @@ function logWorked(id, by) {
  * backend; v0.6.1 used an isolated worktree — what helix can observe is the same: the result
  * commit lands on the branch, or exists only under refs/ddx/iterations/…).
  */
-function attempt(root, store, bead, response, by, { detached = false } = {}) {
+function attempt(root, store, bead, response, by, { detached = false, beforeLand } = {}) {
   const r = response ?? {};
   const fill = (v) => substitute(v, bead.id);
   for (const argv of r.run ?? []) runCommand(fill(argv), { program: 'ddx', cwd: root });
@@ -96,6 +97,10 @@ function attempt(root, store, bead, response, by, { detached = false } = {}) {
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: exit !== 0 ? 'agent execution failed' : (r.reason ?? 'post-run checks failed') });
   } else if (detached) {
     // nothing to land on: the result stays where the agent left it
+  } else if ((result.checks = beforeLand?.(base, resultRev))?.blocked) {
+    // current DDx's pre-merge checks blocked it (checks.mjs): preserved, never landed
+    git(root, 'update-ref', preserveRef, resultRev);
+    Object.assign(result, { outcome: 'preserved', preserveRef, reason: result.checks.reason });
   } else if (git(root, 'rev-parse', 'HEAD').out !== base) {
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'ff-merge not possible' });
@@ -119,6 +124,7 @@ function classify(result, override) {
     case 'error':
       return 'execution_failed';
     case 'preserved':
+      if (result.reason.startsWith('pre-merge checks')) return 'post_run_check_failed';
       return { 'merge conflict': 'land_conflict', 'merge failed': 'land_conflict', 'ff-merge not possible': 'land_conflict', 'post-run checks failed': 'post_run_check_failed', 'ratchet miss': 'ratchet_failed', 'needs review': 'preserved_needs_review' }[result.reason] ?? 'success';
     default:
       return 'execution_failed';
@@ -197,6 +203,20 @@ function beadGroup(kind) {
         },
       }),
       command({ name: 'close', use: '<id>', args: 'exact1', flags: { session: { type: 'string' }, commit: { type: 'string' } }, run: (v, [id]) => void store().closeWithEvidence(id, v.session, v.commit) }),
+      // AppendEvent: inline `events` on an open bead (both versions have the command)
+      command({
+        name: 'evidence',
+        short: 'Manage append-only execution evidence',
+        children: [
+          command({
+            name: 'add', use: '<id>', args: 'exact1', flags: Object.fromEntries(['kind', 'summary', 'body', 'source', 'actor'].map((f) => [f, { type: 'string' }])),
+            run: (v, [id]) => void store().update(id, (b) => {
+              const event = { actor: v.actor || 'ddx', body: v.body ?? '', created_at: goNow(), kind: v.kind || 'summary', source: v.source || 'ddx bead evidence add', summary: v.summary ?? '' };
+              b.extra.events = [...(Array.isArray(b.extra.events) ? b.extra.events : []), event];
+            }),
+          }),
+        ],
+      }),
     ],
   });
 }
@@ -361,8 +381,7 @@ function executeBeadPrompt(bead) {
  * provider that answers every request of the attempt with that error (a 429, a login refused):
  * each session fails with the CLI's text as its output, as the real DDx records it.
  */
-function recordAttempt(root, store, id, status, response, detail, outcome = status === 'success' ? 'task_succeeded' : 'task_failed', resultRev = undefined) {
-  const attemptId = `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${process.pid.toString(16)}`;
+function recordAttempt(root, store, id, status, response, detail, outcome = status === 'success' ? 'task_succeeded' : 'task_failed', resultRev = undefined, attemptId = newAttemptId()) {
   const bundle = `.ddx/executions/${attemptId}`;
   const tokens = response?.tokens ?? 100;
   const cost = response?.cost ?? 0.001;
@@ -379,8 +398,34 @@ function recordAttempt(root, store, id, status, response, detail, outcome = stat
   writeResult(root, bundle, { bead_id: id, attempt_id: attemptId, outcome, status, detail, ...(resultRev ? { result_rev: resultRev } : {}), failure_mode: status === 'success' ? undefined : 'unknown' });
 }
 
-/** The result_rev of the bead's latest task_succeeded attempt when it is already on the branch (and the bead still open). */
-function danglingSuccess(root, id) {
+let attempts = 0;
+/** An attempt's id, as DDx names them (20060102T150405-<hex>): sorted by name, newest last. */
+function newAttemptId() {
+  return `${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${process.pid.toString(16)}${(attempts++).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * recoverDanglingSuccess (execute_bead_dangling_success.go), run right after the claim: the newest
+ * task_succeeded result of the bead, unless a `preserved-result-rejected` event names its
+ * result_rev. On the branch already: DDx closes the bead. Not on it: DDx lands it (no pre-merge
+ * check, no review) and closes it. Returns the result_rev it closed on, or undefined.
+ */
+function recoverDanglingSuccess(root, store, bead) {
+  const prior = latestSucceeded(root, bead.id);
+  if (!prior) return undefined;
+  const events = Array.isArray(bead.extra.events) ? bead.extra.events : [];
+  if (events.some((e) => e?.kind === 'preserved-result-rejected' && String(e.body ?? '').includes(`result_rev=${prior}`))) return undefined;
+  if (!git(root, 'merge-base', '--is-ancestor', prior, 'HEAD').ok) {
+    if (!git(root, 'cat-file', '-e', `${prior}^{commit}`).ok) return undefined;
+    // Land(): onto the tip (a fast-forward here, else a merge commit)
+    const landed = git(root, 'merge-base', '--is-ancestor', 'HEAD', prior).ok ? git(root, 'merge', '-q', '--ff-only', prior) : git(root, 'merge', '-q', '--no-ff', '--no-edit', prior);
+    if (!landed.ok) return undefined;
+  }
+  return prior;
+}
+
+/** The result_rev of the bead's newest task_succeeded attempt (its result.json), newest folder first. */
+function latestSucceeded(root, id) {
   const executions = join(root, '.ddx', 'executions');
   let names = [];
   try {
@@ -395,8 +440,8 @@ function danglingSuccess(root, id) {
     } catch {
       continue;
     }
-    if (result.bead_id !== id || result.outcome !== 'task_succeeded' || !result.result_rev) continue;
-    return git(root, 'merge-base', '--is-ancestor', result.result_rev, 'HEAD').ok ? result.result_rev : undefined;
+    if (result.bead_id !== id || result.outcome !== 'task_succeeded' || !result.result_rev || result.result_rev === result.base_rev) continue;
+    return result.result_rev;
   }
   return undefined;
 }
@@ -487,34 +532,64 @@ function tryCommandTree() {
       // WriteRunState: the "legacy compatibility summary"; measured on the real binary, docs/ddx.md)
       const now = new Date().toISOString();
       writeFileSync(join(root, '.ddx', 'run-state.json'), `${JSON.stringify({ bead_id: id, attempt_id: `try-${process.pid}`, harness: values.harness ?? 'claude', started_at: now, pid: process.pid, refreshed_at: now }, null, 2)}\n`);
-      // dangling-success recovery (execute_bead_dangling_success.go): an earlier attempt's commit is
-      // already on the branch (one whose review malfunctioned had merged it): close, run nothing
-      const prior = danglingSuccess(root, id);
+      // dangling-success recovery (execute_bead_dangling_success.go): an earlier attempt's
+      // task_succeeded result, landed now if it is not on the branch yet: close, run nothing
+      const prior = recoverDanglingSuccess(root, store, store.readAll().find((b) => b.id === id));
       if (prior) {
         log(call, null);
         store.closeWithEvidence(id, `try-${process.pid}`, prior);
         io.out(`\nbead: ${id}\nstatus: success\ndetail: dangling-success recovery: bead closed idempotently (result_rev already merged)\nresult_rev: ${prior}\n`);
         return;
       }
-      // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
-      const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
-      const result = attempt(root, store, bead, response ?? {}, 'try');
-      let outcomeStatus = classify(result, response?.status);
-      // measured on ae663ca012: the attempt merged its commit, then its pre-land review gave no usable verdict
-      if (outcomeStatus === 'success' && response?.reviewMalfunction) {
-        const detail = 'pre-land review: reviewer output: unparseable JSON verdict: approve verdict without per-AC evidence';
-        recordAttempt(root, store, id, 'review_malfunction', response, detail, 'task_succeeded', result.resultRev);
-        store.unclaim(id);
-        io.out(`\nbead: ${id}\nstatus: review_malfunction\ndetail: ${detail}\nresult_rev: ${result.resultRev}\n`);
-        throw new ExitError(2);
+      // runEscalatingPowerAttempts (agent_execute_loop_escalation.go): an attempt its pre-merge checks
+      // blocked is run again with the minimum power one higher, until that reaches --max-power
+      // (0: without end — the stand-in stops at 100); the first asks for --min-power, else 7
+      let minPower = values['min-power'] || 7;
+      const maxPower = values['max-power'] || 0;
+      let result;
+      let outcomeStatus;
+      let detail;
+      for (let round = 1; ; round++) {
+        const attemptId = newAttemptId();
+        const evidenceDir = join(root, '.ddx', 'executions', attemptId, 'checks');
+        // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
+        const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
+        const beforeLand = (baseRev, resultRev) => {
+          // result.json says task_succeeded before the review and the checks run (measured): a ddx try
+          // killed during a check, or whose review malfunctioned, leaves it for the next one's
+          // dangling-success recovery — the work itself is not on the branch
+          writeResult(root, `.ddx/executions/${attemptId}`, { bead_id: id, attempt_id: attemptId, base_rev: baseRev, result_rev: resultRev, outcome: 'task_succeeded', status: 'success' });
+          if (response?.reviewMalfunction) return { blocked: true, reviewMalfunction: true, reason: 'pre-land review malfunctioned' };
+          return runPreMergeChecks(root, { beadId: id, baseRev, resultRev, evidenceDir, runId: `${attemptId}-run` });
+        };
+        result = attempt(root, store, bead, response ?? {}, 'try', { beforeLand });
+        outcomeStatus = classify(result, response?.status);
+        // measured on ae663ca012: the pre-land review gave no usable verdict; nothing landed, result.json says task_succeeded
+        if (result.checks?.reviewMalfunction) {
+          const detail = 'pre-land review: reviewer output: unparseable JSON verdict: approve verdict without per-AC evidence';
+          recordAttempt(root, store, id, 'review_malfunction', response, detail, 'task_succeeded', result.resultRev, attemptId);
+          store.unclaim(id);
+          io.out(`\nbead: ${id}\nstatus: review_malfunction\ndetail: ${detail}\nresult_rev: ${result.resultRev}\n`);
+          throw new ExitError(2);
+        }
+        // no commit: `no_changes` only with DDx's rationale file, else no evidence at all
+        if (outcomeStatus === 'no_changes' && !response?.noChanges) outcomeStatus = 'no_evidence_produced';
+        detail = outcomeStatus === 'no_evidence_produced' ? 'agent exited without a commit or no_changes_rationale.txt' : response?.noChanges ?? result.reason;
+        const checked = outcomeStatus === 'post_run_check_failed' && result.checks?.blocked;
+        recordAttempt(root, store, id, outcomeStatus, response, detail, checked ? 'preserved' : undefined, undefined, attemptId);
+        // the pre-land review (on by default; --no-review needs its break-glass flag) ran before the checks
+        if ((outcomeStatus === 'success' || checked) && !values['no-review']) log(record('ddx-review', [], { id, action: 'ddx-review' }), null);
+        if (!checked) break;
+        const facts = { attemptId, baseRev: result.baseRev, resultRev: result.resultRev, evidenceDir };
+        store.update(id, (x) => {
+          x.extra.events = [...(Array.isArray(x.extra.events) ? x.extra.events : []), ...blockEvents(result.checks, facts).map((e) => ({ actor: 'ddx', created_at: goNow(), source: 'ddx try', ...e }))];
+        });
+        const next = minPower + 1;
+        if ((maxPower > 0 && next >= maxPower) || round >= 100) break;
+        minPower = next;
+        commitTracker(root);
       }
-      // no commit: `no_changes` only with DDx's rationale file, else no evidence at all
-      if (outcomeStatus === 'no_changes' && !response?.noChanges) outcomeStatus = 'no_evidence_produced';
-      const detail = outcomeStatus === 'no_evidence_produced' ? 'agent exited without a commit or no_changes_rationale.txt' : response?.noChanges ?? result.reason;
-      recordAttempt(root, store, id, outcomeStatus, response, detail);
       if (outcomeStatus === 'success') {
-        // the pre-land review (on by default; --no-review needs its break-glass flag)
-        if (!values['no-review']) log(record('ddx-review', [], { id, action: 'ddx-review' }), null);
         store.closeWithEvidence(id, `try-${process.pid}`, result.resultRev);
       } else {
         store.unclaim(id); // Release: clears the owner and the lease

@@ -1,0 +1,147 @@
+// helix's side of the gate around `ddx try` (src/supervisor/shell/gate-check.ts), on a real git
+// repository: the check file out of git's sight, removed only when it is helix's, the gate's record
+// taken back, and an earlier result DDx would land unchecked rejected through `ddx` itself (a
+// recording stand-in here; tests/ddx/scenarios.ts runs it against DDx).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExecuteBeadResult } from '../../../src/agents/index.js';
+import { GATE_CHECK_FILE, GATE_CHECK_MARKER, gateRecordPath } from '../../../src/supervisor/core/gate.js';
+import { gateAfterTry, installGateCheck, prepareGate, removeGateCheck, takeGateRecord } from '../../../src/supervisor/shell/gate-check.js';
+import type { Say } from '../../../src/supervisor/text/lines.js';
+import { bead } from '../../helpers/bead.js';
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@helix.invalid', ...args], { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+function repo(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'helix-gate-check-')));
+  git(root, 'init', '-q', '-b', 'main');
+  writeFileSync(join(root, 'README'), 'x\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'init');
+  return root;
+}
+
+const PATH = process.env.PATH;
+afterEach(() => {
+  process.env.PATH = PATH;
+});
+
+describe('the check file', () => {
+  it('is written with this helix’s paths, and git never sees it: no untracked file for DDx’s dirty-tree refusal, nothing to commit', () => {
+    const root = repo();
+    installGateCheck(root, '/usr/bin/node', '/opt/helix/bin/helix');
+    const text = readFileSync(join(root, GATE_CHECK_FILE), 'utf8');
+    expect(text.startsWith(GATE_CHECK_MARKER)).toBe(true);
+    expect(text).toContain("'/usr/bin/node' '/opt/helix/bin/helix' gate");
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(git(root, 'status', '--porcelain', '--ignored=matching', '--untracked-files=all', '--', '.ddx/checks')).toBe(`!! ${GATE_CHECK_FILE}`);
+    git(root, 'add', '-A');
+    expect(git(root, 'diff', '--cached', '--name-only')).toBe('');
+  });
+
+  it('is refreshed when this helix moved, and left as it is when it is right', () => {
+    const root = repo();
+    installGateCheck(root, '/usr/bin/node', '/old/bin/helix');
+    installGateCheck(root, '/usr/bin/node', '/new/bin/helix');
+    expect(readFileSync(join(root, GATE_CHECK_FILE), 'utf8')).toContain('/new/bin/helix');
+  });
+
+  it('is removed with its folder when the run ends; a check of the project’s own, or a file helix did not write, stays', () => {
+    const root = repo();
+    installGateCheck(root);
+    removeGateCheck(root);
+    expect(existsSync(join(root, '.ddx', 'checks'))).toBe(false);
+    installGateCheck(root);
+    writeFileSync(join(root, '.ddx', 'checks', 'lint.yaml'), 'name: lint\nwhen: pre_merge\ncommand: make lint\n');
+    removeGateCheck(root);
+    expect(existsSync(join(root, GATE_CHECK_FILE))).toBe(false);
+    expect(existsSync(join(root, '.ddx', 'checks', 'lint.yaml'))).toBe(true);
+    writeFileSync(join(root, GATE_CHECK_FILE), 'name: helix-verify\nwhen: pre_merge\ncommand: my own\n');
+    removeGateCheck(root);
+    expect(existsSync(join(root, GATE_CHECK_FILE))).toBe(true);
+  });
+});
+
+describe('the gate’s record after ddx try', () => {
+  const record = (diffHead: string, status = 'block') => JSON.stringify({ bead: 'hx-1', diff_head: diffHead, status, message: 'npm test exited 1: FAIL' });
+  const result = (rev: string) => ({ bead_id: 'hx-1', status: 'post_run_check_failed', result_rev: rev }) as ExecuteBeadResult;
+  const leave = (root: string, text: string) => {
+    mkdirSync(join(root, '.helix', 'gate'), { recursive: true });
+    writeFileSync(gateRecordPath(root, 'hx-1'), text);
+  };
+
+  it('is taken (read and removed), and only when it is about this attempt’s result', () => {
+    const root = repo();
+    const said: Say[] = [];
+    leave(root, record('r1'));
+    expect(gateAfterTry(root, 'hx-1', result('r1'), (l) => said.push(l))).toMatchObject({ status: 'block', diff_head: 'r1' });
+    expect(existsSync(gateRecordPath(root, 'hx-1'))).toBe(false);
+    leave(root, record('r0'));
+    expect(gateAfterTry(root, 'hx-1', result('r1'), (l) => said.push(l))).toBeUndefined();
+    expect(takeGateRecord(root, 'hx-1')).toBeUndefined();
+    expect(said).toEqual([]);
+  });
+
+  it('a gate that could not verify (infra) is said in one line: DDx landed it, helix verifies after landing', () => {
+    const root = repo();
+    const said: Say[] = [];
+    leave(root, record('r1', 'infra'));
+    gateAfterTry(root, 'hx-1', { ...result('r1'), status: 'success' }, (l) => said.push(l));
+    expect(said).toEqual([{ level: 'always', text: 'helix: hx-1 was not verified before landing (npm test exited 1: FAIL); helix verifies it after landing' }]);
+  });
+});
+
+describe('prepareGate: before ddx try', () => {
+  /** A `ddx` first on PATH that records its arguments. */
+  function recordingDdx(): () => string[][] {
+    const bin = mkdtempSync(join(tmpdir(), 'helix-gate-ddx-'));
+    const log = join(bin, 'calls');
+    writeFileSync(join(bin, 'ddx'), `#!/bin/sh\nfor a in "$@"; do printf '%s\\t' "$a"; done >> '${log}'\necho >> '${log}'\n`);
+    chmodSync(join(bin, 'ddx'), 0o755);
+    process.env.PATH = `${bin}:${PATH}`;
+    return () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t').filter(Boolean)) : []);
+  }
+
+  /** An attempt's commit that is not on the branch and DDx's result.json saying task_succeeded. */
+  function dangling(root: string, folder: string, verdict?: string): string {
+    const base = git(root, 'rev-parse', 'HEAD');
+    const tree = git(root, 'write-tree');
+    const rev = git(root, 'commit-tree', tree, '-p', base, '-m', 'attempt');
+    mkdirSync(join(root, '.ddx', 'executions', folder, 'checks'), { recursive: true });
+    writeFileSync(join(root, '.ddx', 'executions', folder, 'result.json'), JSON.stringify({ bead_id: 'hx-1', base_rev: base, result_rev: rev, outcome: 'task_succeeded' }));
+    if (verdict) writeFileSync(join(root, '.ddx', 'executions', folder, 'checks', 'helix-verify.json'), verdict);
+    return rev;
+  }
+
+  it('installs the check, and rejects the newest result no gate passed through `ddx bead evidence add`, saying so', () => {
+    const root = repo();
+    const calls = recordingDdx();
+    dangling(root, '20260101T000000-aa');
+    const rev = dangling(root, '20260101T000001-bb');
+    const said: Say[] = [];
+    prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l));
+    expect(existsSync(join(root, GATE_CHECK_FILE))).toBe(true);
+    expect(calls()).toEqual([['bead', 'evidence', 'add', 'hx-1', '--kind', 'preserved-result-rejected', '--summary', expect.stringMatching(/^helix: /), '--body', `result_rev=${rev}`]]);
+    expect(said.map((l) => l.text)).toEqual([expect.stringMatching(new RegExp(`^helix: hx-1: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed`))]);
+  });
+
+  it('leaves alone a result already rejected (the bead’s events say so), one helix’s gate passed, and one on the branch', () => {
+    const root = repo();
+    const calls = recordingDdx();
+    const rejected = dangling(root, '20260101T000000-aa');
+    prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined);
+    dangling(root, '20260101T000001-bb', '{"status":"pass","message":"npm test exited 0"}');
+    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    const onBranch = dangling(root, '20260101T000002-cc');
+    git(root, 'merge', '-q', '--ff-only', onBranch);
+    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    expect(calls()).toEqual([]);
+  });
+});
