@@ -470,4 +470,35 @@ export const SCENARIOS: Scenario[] = [
       expect(p.bead(ID).status).toBe('closed');
     },
   },
+  {
+    name: "current DDx: helix stopped (SIGTERM) while its gate runs: nothing lands; DDx keeps its claim and the attempt's unchecked result, so the next run releases the claim, rejects the result and builds the bead again, checked (issue 32)",
+    versions: ['current'],
+    async run(t) {
+      const p = t.project(one(), { responses: [{ when: ID }, { when: ID, commit: { path: `work/${ID}.txt`, content: 'again\n' } }] });
+      const gating = join(p.scratch, 'gating');
+      const second = join(p.scratch, 'second');
+      // in the gate (DDx's check environment) the first time: stay until stopped; after landing, and the second time: pass
+      const env = { HELIX_VERIFY_CMD: `if [ -n "$EVIDENCE_DIR" ] && [ ! -e ${second} ]; then touch ${gating}; sleep 60; fi; test -f work/${ID}.txt` };
+      const run = p.helixInBackground(['run', '--summary', '--no-auto-review', '--no-auto-align'], env);
+      while (!existsSync(gating)) await delay(50);
+      const tag = processTagOf(run.child.pid!, processStartOf(run.child.pid!)!);
+      run.child.kill('SIGTERM');
+      expect((await run.done).status).toBe(143);
+      const stopped = Date.now();
+      while (taggedProcesses(tag).length > 0 && Date.now() - stopped < 30_000) await delay(50);
+      expect(taggedProcesses(tag)).toEqual([]);
+      expect(gitIn(p, 'log', '--format=%h %s', 'HEAD', '--', `work/${ID}.txt`)).toBe('');
+      expect(p.bead(ID)).toMatchObject({ status: 'in_progress', owner: 'ddx' });
+      writeFileSync(second, '');
+      const next = p.helix(['run', '--summary', '--no-auto-review', '--no-auto-align'], env);
+      expect(next.status, next.stderr).toBe(0);
+      expect(next.stderr).toMatch(new RegExp(`^helix: released DDx's claim on ${ID}: the ddx try of a killed run`, 'm'));
+      expect(next.stderr).toMatch(new RegExp(`^helix: ${ID}: DDx would land [0-9a-f]{12}, an earlier attempt no gate passed, unchecked; marked it preserved-result-rejected`, 'm'));
+      expect(p.bead(ID).status).toBe('closed');
+      expect(readFileSync(join(p.root, 'work', `${ID}.txt`), 'utf8')).toBe('again\n');
+      expect(workedIds(p)).toEqual([ID, ID]);
+      // the gate's worktree of the stopped run is gone too
+      expect(gitIn(p, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
+    },
+  },
 ];

@@ -59,17 +59,23 @@ export function startTryAttempt(run: RunContext, id: string, notes: string): voi
   }
 }
 
-/** After `ddx try`: both out again. */
+/**
+ * After `ddx try`: the notes block out again, and the run's tag too — unless DDx still holds the
+ * bead (in progress under owner `ddx`): a `ddx try` stopped while helix's gate ran ends without
+ * releasing its claim (measured on ae663ca012, docs/ddx.md), and the tag lets the next run's
+ * recovery release it once nothing of this run is left (recovery.ts).
+ */
 export function endTryAttempt(run: RunContext, id: string): void {
   try {
     run.session.store.mutate((d) => {
       const current = d.get(id);
       if (!current) return;
       const notes = typeof current.notes === 'string' ? current.notes : '';
-      if (withoutNotesBlock(notes) === notes && current[TRY_RUN_KEY] === undefined) return;
+      const ddxHolds = current.status === 'in_progress' && current.owner === 'ddx';
+      if (withoutNotesBlock(notes) === notes && (current[TRY_RUN_KEY] === undefined || ddxHolds)) return;
       d.change(id, (b) => {
         b.notes = withoutNotesBlock(notes);
-        delete b[TRY_RUN_KEY];
+        if (!ddxHolds) delete b[TRY_RUN_KEY];
       });
     });
   } catch (error) {
