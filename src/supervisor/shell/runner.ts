@@ -105,7 +105,7 @@ export class Supervisor {
   async buildOnce(bead: Bead, ready: Bead[]): Promise<BuildResult> {
     const run = this.context;
     run.persist({ stop_reason: null });
-    const event = await attempt(run, bead, 1, ready, ready.length, 'build');
+    const event = await attempt(run.attemptPorts, bead, 1, ready, ready.length, 'build');
     // one build does not wait a limit or an infrastructure failure out: it says so and exits, the bead as it was
     if (event.type === 'limited') return { kind: 'limited', limit: event.limit };
     if (event.type === 'unavailable') return { kind: 'unavailable', problem: event.problem };
@@ -131,7 +131,7 @@ export class Supervisor {
       case 'readQueue':
         return readQueue(run);
       case 'attempt':
-        return attempt(run, effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
+        return attempt(run.attemptPorts, effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
       case 'closeEpic':
         return closeEpic(run, effect.epicId);
       case 'markBlocked':
