@@ -20,6 +20,7 @@ import { selectNext } from './selection.js';
 import { line, stop } from './steps.js';
 import { afterUnavailable } from './unavailable.js';
 import { afterLimit } from './limited.js';
+import { type FleetState, NO_FLEET, fleetAfterCall, fleetQueue } from './fleet.js';
 import { afterAction, routeNextAction } from './routing.js';
 
 export { routeNextAction } from './routing.js';
@@ -74,6 +75,8 @@ export interface MachineState {
   limitStreak: LimitStreak;
   /** Consecutive calls that failed on infrastructure (core/unavailable.ts), reset when a call gets through. */
   infraStreak: number;
+  /** With --jobs N: the builds in flight, the backoffs and pauses (core/fleet.ts). */
+  fleet: FleetState;
   /** What every agent call of the run spent, for the budget caps (calls that reported no cost counted apart). */
   spend: Spend;
   /** The same, per bead, for its `budget:<USD>` label. */
@@ -101,6 +104,7 @@ export function initialState(): MachineState {
     afterReview: [],
     limitStreak: NO_STREAK,
     infraStreak: 0,
+    fleet: NO_FLEET,
     spend: NO_SPEND,
     beadSpend: {},
     stop: undefined,
@@ -116,7 +120,7 @@ export type Event =
   | { type: 'started'; noCostAgent?: string }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   /** `elapsedMs`: how long the run has been going (for --max-duration). */
-  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[]; elapsedMs?: number }
+  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[]; elapsedMs?: number; /** when (ms since the epoch), with --jobs */ at?: number }
   /** The epic as closed (its `spec-id` scopes the post-epic review). */
   | { type: 'epicClosed'; epic: Bead }
   /** The tracker refused the epic's close: it is passed over in this pass, like a stale selection. */
@@ -145,8 +149,8 @@ export type Event =
    * A call failed on something that is not the bead's (agents/agent-problems.ts): setup stops the
    * run, infrastructure waits and tries again. Like a limit, not an attempt: nothing counted, no park.
    */
-  | ({ type: 'unavailable'; bead?: Bead; problem: AgentProblem; again?: Extract<Effect, { type: 'runAction' | 'runReview' }> } & Spent)
-  | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
+  | ({ type: 'unavailable'; bead?: Bead; problem: AgentProblem; at?: number; again?: Extract<Effect, { type: 'runAction' | 'runReview' }> } & Spent)
+  | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** when it ended (ms since the epoch), with --jobs */ at?: number; /** its cycle number, with --jobs (they end out of order) */ cycle?: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
 
@@ -158,6 +162,8 @@ export type Effect =
   | { type: 'readQueue' }
   /** The runner prints the cycle line once it knows the batch. */
   | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[]; readyCount: number }
+  /** With --jobs: start an attempt beside the others; its end comes back as its event (core/fleet.ts). */
+  | { type: 'startAttempt'; bead: Bead; cycle: number; readyCount: number }
   | { type: 'closeEpic'; epicId: string }
   | { type: 'markBlocked'; id: string; reason: string }
   /** DDx's `work-retry-after` on a bead skipped as intractable: the next run (helix's or DDx's) leaves it alone until then. */
@@ -261,6 +267,7 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
     }
 
     case 'queue':
+      if (settings.jobs > 1) return fleetQueue(state, event, settings, (at, read) => selectFromQueue(at, read, settings));
       return selectFromQueue(state, event, settings);
 
     case 'epicClosed': {
@@ -300,12 +307,15 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
     }
 
     case 'attempted':
+      if (settings.jobs > 1) return fleetAfterCall(state, event, (freed) => afterAttempt(freed, event, settings));
       return afterAttempt(state, event, settings);
 
     case 'limited':
+      if (settings.jobs > 1 && event.bead) return fleetAfterCall(state, event, (freed) => afterLimit(freed, event, settings));
       return afterLimit(state, event, settings);
 
     case 'unavailable':
+      if (settings.jobs > 1 && event.bead) return fleetAfterCall(state, event, (freed) => afterUnavailable(freed, event, settings));
       return afterUnavailable(state, event, settings);
 
     case 'checked':
@@ -358,7 +368,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     drainAnswers: [],
     alignedSinceBuild: false,
   };
-  const cycle = base.attempted;
+  const cycle = event.cycle ?? base.attempted;
   const batch = event.batch ?? [];
 
   if (outcome.kind === 'completed') {

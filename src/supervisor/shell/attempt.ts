@@ -134,6 +134,9 @@ export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number
       undoDdxPark(ports, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
       return notTheBeads(ports, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent, lastBuildBefore);
     }
+    // A land conflict with work that landed meanwhile (several builds at once): DDx kept the attempt
+    // and parked the bead; the bead goes again once the others have landed, not in DDx's 15 minutes.
+    if (read.result && !('invalid' in read.result) && read.result.status.startsWith('land_conflict')) undoDdxPark(ports, bead.id, selected, 'a land conflict with work that landed meanwhile');
     // One verify run per command per attempt: the tree does not change between the members' checks.
     const verify = onceEach((verifyCommand: string) => verifyWith(ports, bead.id, verifyCommand));
     outcome = await settle(ports, claim, call, read.result, verify, (read.result && !('invalid' in read.result) ? read.result.base_rev : undefined) ?? baseRev);

@@ -62,7 +62,7 @@ function logWorked(id, by) {
  * backend; v0.6.1 used an isolated worktree — what helix can observe is the same: the result
  * commit lands on the branch, or exists only under refs/ddx/iterations/…).
  */
-function attempt(root, store, bead, response, by, { detached = false } = {}) {
+function attempt(root, store, bead, response, by, { detached = false, mergeOntoTip = false } = {}) {
   const r = response ?? {};
   const fill = (v) => substitute(v, bead.id);
   for (const argv of r.run ?? []) runCommand(fill(argv), { program: 'ddx', cwd: root });
@@ -96,6 +96,9 @@ function attempt(root, store, bead, response, by, { detached = false } = {}) {
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: exit !== 0 ? 'agent execution failed' : (r.reason ?? 'post-run checks failed') });
   } else if (detached) {
     // nothing to land on: the result stays where the agent left it
+  } else if (mergeOntoTip) {
+    // current DDx's land step (execute_bead_land.go): one land at a time, onto whatever landed meanwhile
+    withLandLock(root, () => landOntoTip(root, bead, change.path, base, resultRev, preserveRef, result));
   } else if (git(root, 'rev-parse', 'HEAD').out !== base) {
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'ff-merge not possible' });
@@ -107,10 +110,56 @@ function attempt(root, store, bead, response, by, { detached = false } = {}) {
   return result;
 }
 
+/**
+ * Lands a result as current DDx does (measured, docs/scale.md): a fast-forward when the branch has
+ * not moved, else a merge commit onto the tip (`Merge bead <id> …`); a conflict is kept aside
+ * (DDx lets the tip win a text conflict and drops the later bead's hunks — the stand-in keeps the
+ * attempt under its ref instead, as DDx does for a conflict it cannot settle).
+ */
+function landOntoTip(root, bead, path, base, resultRev, preserveRef, result) {
+  const tip = git(root, 'rev-parse', 'HEAD').out;
+  if (tip === base) {
+    git(root, 'update-ref', 'HEAD', resultRev, base);
+    git(root, 'checkout', resultRev, '--', path);
+    return;
+  }
+  const merged = spawnSync('git', ['merge-tree', '--write-tree', tip, resultRev], { cwd: root, encoding: 'utf8' });
+  const tree = (merged.stdout ?? '').split('\n')[0]?.trim();
+  if (merged.status !== 0 || !tree) {
+    git(root, 'update-ref', preserveRef, resultRev);
+    Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'merge conflict', unresolvable: true });
+    return;
+  }
+  const branch = git(root, 'symbolic-ref', '--short', 'HEAD').out;
+  const commit = spawnSync('git', ['commit-tree', tree, '-p', tip, '-p', resultRev, '-m', `Merge bead ${bead.id} into ${branch}`], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  git(root, 'update-ref', 'HEAD', commit, tip);
+  git(root, 'checkout', commit, '--', path);
+  result.resultRev = commit;
+}
+
+/** DDx's land coordinator for one checkout: one land (and tracker commit) at a time. */
+function withLandLock(root, work) {
+  const lock = join(root, '.git', 'ddx-standin-land.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      sleep(10);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    spawnSync('rmdir', [lock]);
+  }
+}
+
 /** ClassifyExecuteBeadStatus (both versions), plus a scripted override. */
 function classify(result, override) {
   if (override) return override;
   if (result.exitCode !== 0) return 'execution_failed';
+  if (result.unresolvable) return 'land_conflict_unresolvable';
   switch (result.outcome) {
     case 'merged':
       return 'success';
@@ -414,6 +463,9 @@ function park(store, id, status, detail, baseRev) {
       x.status = 'proposed';
       Object.assign(x.extra, { 'needs-human-reason': 'no_evidence_produced', 'needs-human-since': goNowSeconds(), 'needs-human-summary': detail, 'needs-human-source': 'ddx work' });
     });
+  } else if (status === 'land_conflict_unresolvable') {
+    // measured on ae663ca012: preserved, the bead back to open and parked 15 minutes
+    store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 15 * 60_000)), 'work-last-status': status, 'work-last-detail': detail }));
   } else if (status === 'execution_failed') {
     store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 6 * 3600_000)), 'work-cooldown-base-rev': baseRev, 'work-last-status': status, 'work-last-detail': detail }));
   }
@@ -498,7 +550,7 @@ function tryCommandTree() {
       }
       // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
       const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
-      const result = attempt(root, store, bead, response ?? {}, 'try');
+      const result = attempt(root, store, bead, response ?? {}, 'try', { mergeOntoTip: true });
       let outcomeStatus = classify(result, response?.status);
       // measured on ae663ca012: the attempt merged its commit, then its pre-land review gave no usable verdict
       if (outcomeStatus === 'success' && response?.reviewMalfunction) {

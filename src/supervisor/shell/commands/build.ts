@@ -52,7 +52,7 @@ function buildCandidates(session: Session, selector: string | undefined): { bead
 function buildDryRun(session: Session, options: CommandOptions & { selector?: string }): CommandResult {
   const { beads, ready, bead } = buildCandidates(session, options.selector);
   if (!bead && !options.selector) {
-    // Nothing ready: the Bash CLI printed the command with a placeholder and exited 0 (§11).
+    // Nothing ready: the Bash CLI printed the command with a placeholder and exited 0 (docs/contract/bash-interface.md §11).
     const placeholder: Bead = { id: BUILD.placeholderId, title: '?', status: 'open', priority: 2 };
     return printBuildCommand(session, options.env, placeholder, beads, ready);
   }

@@ -1,7 +1,7 @@
 // `helix run`: the bounded supervisor loop and its --dry-run. Takes plain options and returns its
 // exit code and the lines it leaves for the terminal (src/cli/commands/run.ts and start.ts call it).
 import { SURFACE_COMMANDS, describeDdx, formatDryRun } from '../../../agents/index.js';
-import { isHelixError, EXIT } from '../../../errors.js';
+import { EXIT, HelixError, isHelixError } from '../../../errors.js';
 import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../../tracker/index.js';
 import { type InterruptWatch, watchInterrupts } from '../interrupts.js';
 import type { MemoryPort } from '../memory-port.js';
@@ -40,6 +40,8 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
       throw error;
     }
     if (watch.received) return interruptedBeforeStart(watch.received);
+    // several builds at once need DDx's worktrees and leases: one line, before anything is taken
+    if (settings.jobs > 1 && session.buildPath !== 'try') throw new HelixError('validation', RUN.jobsNeedCurrentDdx(settings.jobs, session.buildPath));
     let releaseMutex: () => void;
     try {
       releaseMutex = acquireRunMutex(session.store.dir);
