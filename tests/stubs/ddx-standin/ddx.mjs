@@ -526,7 +526,8 @@ function tryCommandTree() {
         io.err(`bead is not execution-ready (it may be actively claimed by another worker): ${id}\n`);
         throw new ExitError(2);
       }
-      const dirty = dirtyPaths(root);
+      // read between lands (DDx's predispatch check and its land coordinator share the checkout)
+      const dirty = withLandLock(root, () => dirtyPaths(root));
       if (dirty.length) {
         store.unclaim(id);
         log(call, null);
@@ -534,7 +535,7 @@ function tryCommandTree() {
         io.err('Error: \n');
         throw new ExitError(2);
       }
-      commitTracker(root);
+      withLandLock(root, () => commitTracker(root));
       // its live attempt record, written over whatever .ddx/run-state.json held (agent/run_state.go
       // WriteRunState: the "legacy compatibility summary"; measured on the real binary, docs/ddx.md)
       const now = new Date().toISOString();
