@@ -104,6 +104,7 @@ describe('defaults', () => {
       // issue 24: wait out usage limits up to 6 hours; no spend cap unless one is given
       maxWaitMs: 6 * 3_600_000,
       budget: {},
+      jobs: 1,
     });
   });
 

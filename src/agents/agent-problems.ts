@@ -42,6 +42,8 @@ const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp; fix?: 
   // DDx (current): "ResolveRoute: no viable routing candidate for pins …", `ddx run` without a model
   { kind: 'setup', what: 'DDx could not route to the agent', fix: FIX.route, pattern: /resolveroute:|no viable routing candidate|no viable provider|under-specified routing|harness cannot satisfy power constraint/i },
   { kind: 'setup', what: 'the agent program is not installed', fix: FIX.missing, pattern: /executable file not found|command not found/i },
+  // current DDx refusing to build over the user's uncommitted changes (made during the run)
+  { kind: 'setup', what: 'the checkout has uncommitted changes DDx refuses to build over', fix: 'commit or stash them', pattern: /has uncommitted implementation changes/i },
   // DDx itself refusing until an operator acts: "Error: lifecycle_migration_required: … run `ddx bead
   // migrate --lifecycle --apply` …", a project that requires a newer DDx
   { kind: 'setup', what: 'DDx needs an operator to act first', fix: FIX.operator, pattern: /lifecycle_migration_required|this project requires DDx|run `ddx (bead migrate|update|doctor|init)\b/i },

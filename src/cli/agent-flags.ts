@@ -15,6 +15,8 @@ export function baseOptions(ctx: CommandContext, o: CommonOptions) {
 
 /** The run's count flags: far beyond any real run, and exact (no rounding of huge values). */
 const MAX_RUN_COUNT = 1_000_000;
+/** --jobs: each slot is a `ddx try` with its agent and its clone; more than this is a flood, not a fleet. */
+const MAX_JOBS = 16;
 const MAX_REVIEW_THRESHOLD_LINES = 1_000_000_000;
 const wholeNumber = (flag: string, max: number) => (value: string) => parseNumber(flag, value, { min: 0, max });
 
@@ -30,6 +32,7 @@ export interface RunFlags extends CommonOptions {
   maxCost?: string;
   maxTokens?: string;
   maxDuration?: string;
+  jobs?: number;
 }
 
 /** Checks a value as it is parsed (a bad one is one line and exit 7), keeps the text for the supervisor's parser. */
@@ -51,12 +54,13 @@ export function withRunFlags(command: HelixCommand): HelixCommand {
     .option('--max-wait <duration>', 'longest wait for usage/rate limits to reset, Go syntax (default 6h; 0 = stop at the first limit)', checked((v) => parseDurationFlag('--max-wait', v)))
     .option('--max-cost <usd>', 'stop once the agents report this many US dollars spent (0 = no cap)', checked((v) => parseNumber('--max-cost', v, { min: 0, max: Number.MAX_SAFE_INTEGER, fraction: true })))
     .option('--max-tokens <n>', 'stop once this many tokens are spent (0 = no cap)', checked((v) => parseNumber('--max-tokens', v, { min: 0, max: Number.MAX_SAFE_INTEGER })))
-    .option('--max-duration <duration>', 'start no attempt once the run is this old, Go syntax (0 = no cap)', checked((v) => parseDurationFlag('--max-duration', v))) as HelixCommand;
+    .option('--max-duration <duration>', 'start no attempt once the run is this old, Go syntax (0 = no cap)', checked((v) => parseDurationFlag('--max-duration', v)))
+    .option('--jobs <n>', `builds in flight at once, each in DDx's own worktree (current DDx only; default 1, at most ${MAX_JOBS})`, (v) => parseNumber('--jobs', v, { min: 1, max: MAX_JOBS })) as HelixCommand;
 }
 
 /** The run flags' caps as supervisor settings (core/limit-wait.ts and core/budget.ts parse them). */
 export async function capSettings(o: RunFlags): Promise<Record<string, unknown>> {
   const { parseMaxWait } = await import('../supervisor/core/limit-wait.js');
   const { parseBudgetFlags } = await import('../supervisor/core/budget.js');
-  return { maxWaitMs: parseMaxWait(o.maxWait), budget: parseBudgetFlags(o) };
+  return { maxWaitMs: parseMaxWait(o.maxWait), budget: parseBudgetFlags(o), ...(o.jobs !== undefined ? { jobs: o.jobs } : {}) };
 }

@@ -501,4 +501,51 @@ export const SCENARIOS: Scenario[] = [
       expect(gitIn(p, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
     },
   },
+  {
+    name: '--jobs 3 (issue 32): beads on other files build at once in DDx\'s own worktrees, two on one file never together, every one lands',
+    versions: ['current'],
+    run(t) {
+      const files = ['work/a.txt', 'work/a.txt', 'work/c.txt', 'work/d.txt'];
+      const beads = files.map((file, i) => bead({ id: `hx-0000001${i}`, title: `write ${file}`, description: `Create ${file}.`, acceptance: `${file} exists` }));
+      // the second bead rewrites the first one's file: it must wait for it
+      const p = t.project(beads, { responses: beads.map((b, i) => ({ when: b.id, delayMs: 1500, commit: { path: files[i], content: `${b.id}\n` } })) });
+      const r = p.helix(['run', '--summary', '--jobs', '3', '--no-auto-align'], { HELIX_BACKOFF_SLEEP: '0' });
+      expect(r.status, r.stderr).toBe(0);
+      for (const b of beads) expect(p.bead(b.id).status).toBe('closed');
+      for (const file of ['work/a.txt', 'work/c.txt', 'work/d.txt']) expect(gitIn(p, 'cat-file', '-e', `HEAD:${file}`)).toBe('');
+      const spans = buildSpans(p);
+      const together = (x: string, y: string) => spans[x]!.start < spans[y]!.end && spans[y]!.start < spans[x]!.end;
+      expect(together('hx-00000010', 'hx-00000011')).toBe(false);
+      // and the fleet really ran side by side
+      expect(together('hx-00000010', 'hx-00000012') || together('hx-00000012', 'hx-00000013')).toBe(true);
+    },
+  },
+  {
+    name: '--jobs 2 without current DDx (issue 32): refused with one line before anything is claimed',
+    versions: ['0.6.1'],
+    run(t) {
+      const p = t.project(one());
+      const before = readFileSync(p.beadsFile, 'utf8');
+      const r = p.helix(['run', '--summary', '--jobs', '2']);
+      expect(r.status).toBe(7);
+      expect(r.stderr.trim()).toMatch(/^helix: --jobs 2 needs current DDx \(`ddx try`, v0\.6\.2-alpha50 or later\).*Nothing was claimed\.$/);
+      expect(readFileSync(p.beadsFile, 'utf8')).toBe(before);
+    },
+  },
 ];
+
+/** When each bead's build was in flight, from the run's event log (its dispatch to its agent_done). */
+function buildSpans(p: { root: string }): Record<string, { start: number; end: number }> {
+  const logs = join(p.root, '.helix-logs');
+  const spans: Record<string, { start: number; end: number }> = {};
+  for (const file of readdirSync(logs).filter((f) => f.endsWith('.events.ndjson'))) {
+    for (const line of readFileSync(join(logs, file), 'utf8').split('\n').filter(Boolean)) {
+      const e = JSON.parse(line) as { type: string; action?: string; bead?: string; t: string };
+      if (!e.bead || e.action !== 'build') continue;
+      const at = Date.parse(e.t);
+      if (e.type === 'dispatch') spans[e.bead] = { start: at, end: Number.POSITIVE_INFINITY };
+      if (e.type === 'agent_done' && spans[e.bead]) spans[e.bead]!.end = at;
+    }
+  }
+  return spans;
+}

@@ -9,18 +9,24 @@ import type { UsageLimit } from '../../agents/usage-limit.js';
 import { EXIT } from '../../errors.js';
 import type { Bead } from '../../tracker/bead.js';
 import { NO_SPEND, type Spend, addSpend, budgetStop, describeSpend, uncheckableCostCap } from './budget.js';
-import { type LimitStreak, NO_STREAK, afterWait, limitWait } from './limit-wait.js';
+import { type LimitStreak, NO_STREAK } from './limit-wait.js';
 import type { EventBody } from './run-events.js';
 import { DRIFT_REASON } from './judge.js';
 import type { AttemptOutcome, ChangeFacts, FailureKind, MemberVerdict, Spent } from './outcome.js';
 import { UNMEASURED } from './outcome.js';
-import { CONTEXT_REFRESH_EVERY, MAX_ATTEMPTS, REVIEW_MIN_FILES, type SupervisorSettings } from './policy.js';
-import { type LimitSubject, RUN, type Say, sessionReset } from '../text/lines.js';
+import { CONTEXT_REFRESH_EVERY, REVIEW_MIN_FILES, type SupervisorSettings } from './policy.js';
+import { RUN, type Say, sessionReset } from '../text/lines.js';
 import { selectNext } from './selection.js';
 import { line, stop } from './steps.js';
 import { afterUnavailable } from './unavailable.js';
+import { afterLimit } from './limited.js';
+import { type FleetState, NO_FLEET, fleetAfterCall, fleetQueue } from './fleet.js';
+import { afterAction, routeNextAction } from './routing.js';
+
+export { routeNextAction } from './routing.js';
 import { velocityVerdict } from './typed-stops.js';
-import { afterFailure, blockIntractable } from './failure.js';
+import { afterFailure } from './failure.js';
+import { completeLine, driftLines, settleMembers } from './batch.js';
 
 /** `stopped`: a signal or a lost reader ended the run (`helix stop`, Ctrl-C); run-state's `interrupted_by` says which. */
 export type StopReason = 'completed' | 'error' | 'blocked' | 'systemic_failure' | 'velocity_collapse' | 'budget' | 'limit' | 'setup' | 'stopped';
@@ -69,6 +75,8 @@ export interface MachineState {
   limitStreak: LimitStreak;
   /** Consecutive calls that failed on infrastructure (core/unavailable.ts), reset when a call gets through. */
   infraStreak: number;
+  /** With --jobs N: the builds in flight, the backoffs and pauses (core/fleet.ts). */
+  fleet: FleetState;
   /** What every agent call of the run spent, for the budget caps (calls that reported no cost counted apart). */
   spend: Spend;
   /** The same, per bead, for its `budget:<USD>` label. */
@@ -96,6 +104,7 @@ export function initialState(): MachineState {
     afterReview: [],
     limitStreak: NO_STREAK,
     infraStreak: 0,
+    fleet: NO_FLEET,
     spend: NO_SPEND,
     beadSpend: {},
     stop: undefined,
@@ -111,7 +120,7 @@ export type Event =
   | { type: 'started'; noCostAgent?: string }
   | { type: 'orphansRecovered'; why: 'start' | 'failure' | 'build-breaker'; readyBefore: number; readyAfter: number }
   /** `elapsedMs`: how long the run has been going (for --max-duration). */
-  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[]; elapsedMs?: number }
+  | { type: 'queue'; ready: Bead[]; beads: Bead[]; epics?: Bead[]; elapsedMs?: number; /** when (ms since the epoch), with --jobs */ at?: number }
   /** The epic as closed (its `spec-id` scopes the post-epic review). */
   | { type: 'epicClosed'; epic: Bead }
   /** The tracker refused the epic's close: it is passed over in this pass, like a stale selection. */
@@ -140,8 +149,8 @@ export type Event =
    * A call failed on something that is not the bead's (agents/agent-problems.ts): setup stops the
    * run, infrastructure waits and tries again. Like a limit, not an attempt: nothing counted, no park.
    */
-  | ({ type: 'unavailable'; bead?: Bead; problem: AgentProblem; again?: Extract<Effect, { type: 'runAction' | 'runReview' }> } & Spent)
-  | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
+  | ({ type: 'unavailable'; bead?: Bead; problem: AgentProblem; at?: number; again?: Extract<Effect, { type: 'runAction' | 'runReview' }> } & Spent)
+  | ({ type: 'attempted'; bead: Bead; outcome: AttemptOutcome; durationSec: number; tokens: number; /** when it ended (ms since the epoch), with --jobs */ at?: number; /** its cycle number, with --jobs (they end out of order) */ cycle?: number; /** batch members beside `bead` */ batch?: MemberVerdict[] } & Spent)
   | ({ type: 'checked'; nextAction: NextAction | undefined; /** the check agent exited 0 */ ok: boolean } & Spent)
   | ({ type: 'actionDone'; action: DrainAction; purpose: ActionPurpose; ok: boolean; detail?: string } & Spent);
 
@@ -153,6 +162,8 @@ export type Effect =
   | { type: 'readQueue' }
   /** The runner prints the cycle line once it knows the batch. */
   | { type: 'attempt'; bead: Bead; cycle: number; focusedEpic: string | undefined; ready: Bead[]; readyCount: number }
+  /** With --jobs: start an attempt beside the others; its end comes back as its event (core/fleet.ts). */
+  | { type: 'startAttempt'; bead: Bead; cycle: number; readyCount: number }
   | { type: 'closeEpic'; epicId: string }
   | { type: 'markBlocked'; id: string; reason: string }
   /** DDx's `work-retry-after` on a bead skipped as intractable: the next run (helix's or DDx's) leaves it alone until then. */
@@ -256,6 +267,7 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
     }
 
     case 'queue':
+      if (settings.jobs > 1) return fleetQueue(state, event, settings, (at, read) => selectFromQueue(at, read, settings));
       return selectFromQueue(state, event, settings);
 
     case 'epicClosed': {
@@ -295,12 +307,15 @@ function decide(state: MachineState, event: Event, settings: SupervisorSettings)
     }
 
     case 'attempted':
+      if (settings.jobs > 1) return fleetAfterCall(state, event, (freed) => afterAttempt(freed, event, settings));
       return afterAttempt(state, event, settings);
 
     case 'limited':
+      if (settings.jobs > 1 && event.bead) return fleetAfterCall(state, event, (freed) => afterLimit(freed, event, settings));
       return afterLimit(state, event, settings);
 
     case 'unavailable':
+      if (settings.jobs > 1 && event.bead) return fleetAfterCall(state, event, (freed) => afterUnavailable(freed, event, settings));
       return afterUnavailable(state, event, settings);
 
     case 'checked':
@@ -353,7 +368,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     drainAnswers: [],
     alignedSinceBuild: false,
   };
-  const cycle = base.attempted;
+  const cycle = event.cycle ?? base.attempted;
   const batch = event.batch ?? [];
 
   if (outcome.kind === 'completed') {
@@ -402,43 +417,6 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
   return afterFailure(members.state, bead, outcome, cycle, settings, effects);
 }
 
-/**
- * A build call that ended on a usage or rate limit: the bead's claim was released and nothing
- * counts against it. The run waits (core/limit-wait.ts decides how long) and reads the queue
- * again, or stops with reason `limit` when the wait would go past --max-wait.
- */
-function afterLimit(state: MachineState, event: Extract<Event, { type: 'limited' }>, settings: SupervisorSettings): Step {
-  const { limit, at } = event;
-  const decision = limitWait(limit, state.limitStreak, at, settings.maxWaitMs);
-  const resetsAt = limit.resetsAt !== undefined ? new Date(limit.resetsAt).toISOString() : null;
-  const base = { type: 'limit' as const, agent: limit.agent, kind: limit.kind, bead: event.bead?.id ?? null, resets_at: resetsAt, detail: limit.detail };
-  if (decision.action === 'stop') {
-    const stopped = stop(state, EXIT.limitWait, 'limit', RUN.limitStop(decision.line));
-    return { state: stopped.state, effects: [{ type: 'record', event: { ...base, resume_at: null } }, ...stopped.effects] };
-  }
-  const resumeAt = new Date(decision.resumeAt).toISOString();
-  const seconds = decision.ms / 1000;
-  return {
-    state: { ...state, limitStreak: afterWait(state.limitStreak, decision.ms), passedOver: [] },
-    effects: [
-      line(RUN.limitPause(limit.agent, limit.kind, limitSubject(event), resumeAt, limit.detail)),
-      { type: 'record', event: { ...base, resume_at: resumeAt } },
-      { type: 'sleep', seconds },
-      line(RUN.limitResume(limit.agent, seconds)),
-      { type: 'record', event: { type: 'limit_resume', agent: limit.agent, waited_seconds: Math.round(seconds) } },
-      event.again ?? { type: 'readQueue' },
-    ],
-  };
-}
-
-/** What the limit stopped: a build's bead, the drain check, or an action or review to run again. */
-function limitSubject(event: Extract<Event, { type: 'limited' }>): LimitSubject {
-  if (event.bead) return { bead: event.bead.id };
-  const again = event.again;
-  if (!again) return { check: true };
-  return { again: again.type === 'runAction' ? `the ${again.action} action` : `the ${again.kind} review of ${again.beadId}` };
-}
-
 /** What the run spent, in words (for the lines that say it). */
 export const spentWords = (state: MachineState): string => describeSpend(state.spend);
 
@@ -480,54 +458,9 @@ function reviewGate(
   };
 }
 
-const completeLine = (cycle: number, id: string, s: MachineState): Effect => line(RUN.completeSummary(cycle, id, s.completed, s.attempted, s.tokens));
-
-const driftLines = (id: string, changes: string[]): Effect[] =>
-  changes.includes('removed') ? [line(RUN.driftVanished(id))] : [line(RUN.drift(id)), line(RUN.driftChanges(changes))];
-
 /** True when going from `before` to `after` passed a multiple of `every` (a batch may add several). */
 function crossedMultiple(before: number, after: number, every: number): boolean {
   return every > 0 && Math.floor(after / every) > Math.floor(before / every);
-}
-
-/**
- * Counts a cycle's batch members: each completed member is a completed bead (its own COMPLETE
- * line, same cycle number); a drifted one is skipped like a drifted primary; a closed one that
- * failed verification is a failed attempt on it (blocked after MAX_ATTEMPTS, no backoff sleep: the
- * loop does not retry it next). It stays out of SYSTEMIC_FAILURE, which counts beads the loop
- * chose, and one shared verify run must not count as three distinct failures. A released member
- * counts nothing: it was optional work.
- */
-function settleMembers(state: MachineState, batch: MemberVerdict[], primaryId: string, cycle: number): Step {
-  let next = state;
-  const effects: Effect[] = [];
-  for (const { bead, outcome } of batch) {
-    switch (outcome.kind) {
-      case 'completed':
-        next = { ...next, completed: next.completed + 1 };
-        effects.push(line(RUN.batchMemberClosed(bead.id, primaryId)), completeLine(cycle, bead.id, next));
-        break;
-      case 'released':
-        effects.push(line(RUN.batchMemberReleased(bead.id)));
-        break;
-      case 'drift':
-        next = { ...next, skipped: [...next.skipped, { id: bead.id, title: bead.title, reason: DRIFT_REASON }] };
-        effects.push(...driftLines(bead.id, outcome.changes), line(RUN.skippingAfterDrift(bead.id)));
-        break;
-      case 'failed': {
-        const count = (next.failures[bead.id]?.count ?? 0) + 1;
-        next = { ...next, failures: { ...next.failures, [bead.id]: { count, last: 'no-completion' } } };
-        effects.push(line(RUN.batchMemberFailed(bead.id, count, outcome.detail)));
-        if (count >= MAX_ATTEMPTS) {
-          const blocked = blockIntractable(next, bead, 'no-completion', count);
-          next = blocked.state;
-          effects.push(...blocked.effects);
-        }
-        break;
-      }
-    }
-  }
-  return { state: next, effects };
 }
 
 /** After a completed cycle (and its review): periodic alignment every --review-every, or go on. */
@@ -540,68 +473,4 @@ function continueAfterCompletion(state: MachineState, settings: SupervisorSettin
     };
   }
   return continueOrStopAtMax(state, settings, effects);
-}
-
-/** The routing table of docs/contract/bash-interface.md §2.11 (docs/contract/cli.md §6.6 where they differ). */
-export function routeNextAction(state: MachineState, action: NextAction | undefined, settings: SupervisorSettings): Step {
-  if (!action) return stop(state, 1, 'error', RUN.noNextAction);
-  const repeated = state.drainAnswers.includes(action);
-  const next: MachineState = { ...state, drainAnswers: [...state.drainAnswers, action] };
-  const stopAfter = (exitCode: number, reason: StopReason) => stop(next, exitCode, reason, RUN.stoppingAfter(action));
-  const run = (drainAction: DrainAction, purpose: ActionPurpose, announce: Say): Step => ({
-    state: next,
-    effects: [line(announce), { type: 'runAction', action: drainAction, purpose }],
-  });
-  switch (action) {
-    case 'BUILD': {
-      const emptyBuilds = state.emptyBuilds + 1;
-      if (emptyBuilds >= 2) {
-        return { state: { ...next, emptyBuilds }, effects: [line(RUN.consecutiveBuilds(emptyBuilds)), { type: 'recoverOrphans', why: 'build-breaker' }] };
-      }
-      return { state: { ...next, emptyBuilds }, effects: [{ type: 'readQueue' }] };
-    }
-    case 'DESIGN':
-    case 'POLISH': {
-      // cli.md: the same answer twice with no build between stops (the Bash CLI looped).
-      if (repeated) return stopAfter(0, 'completed');
-      const drainAction = action === 'DESIGN' ? 'design' : 'polish';
-      return run(drainAction, 'drain', RUN.drainRunning(drainAction));
-    }
-    case 'BACKFILL':
-      if (repeated) return stopAfter(0, 'completed');
-      return run('backfill', 'drain', RUN.drainRunning('backfill'));
-    case 'ALIGN':
-      if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'drain', RUN.drainRunning('alignment'));
-      return stopAfter(0, 'completed');
-    case 'WAIT':
-    case 'GUIDANCE':
-      return stopAfter(0, 'blocked');
-    case 'STOP':
-      // Align once before stopping, also when this run built nothing (docs/contract/bash-interface.md §2.11).
-      if (settings.autoAlign && !state.alignedSinceBuild) return run('align', 'pre-stop', RUN.preStopAlignment);
-      return stopAfter(0, 'completed');
-  }
-}
-
-function afterAction(state: MachineState, event: Extract<Event, { type: 'actionDone' }>): Step {
-  const next = event.action === 'align' && event.ok ? { ...state, alignedSinceBuild: true } : state;
-  const detail: Effect[] = event.detail ? [line(RUN.actionDetail(event.action, event.detail))] : [];
-  switch (event.purpose) {
-    case 'drain': {
-      if (event.ok) return { state: next, effects: [{ type: 'runCheck' }] };
-      const failedLine = event.action === 'align' ? RUN.postDrainAlignmentFailed : RUN.drainFailed(event.action);
-      const stopped = stop(next, 1, 'error', failedLine);
-      return { state: stopped.state, effects: [...detail, ...stopped.effects] };
-    }
-    case 'pre-stop': {
-      // A failed pre-stop alignment is reported, and the run still stops normally (exit 0).
-      const stopped = stop(next, 0, 'completed', RUN.stoppingAfter('STOP'));
-      return { state: stopped.state, effects: [...(event.ok ? [] : [...detail, line(RUN.preStopAlignmentFailed)]), ...stopped.effects] };
-    }
-    case 'periodic': {
-      if (event.ok) return { state: next, effects: [{ type: 'readQueue' }] };
-      const stopped = stop(next, 1, 'error');
-      return { state: stopped.state, effects: [...detail, line(RUN.periodicAlignmentFailed(state.completed)), ...stopped.effects] };
-    }
-  }
 }

@@ -59,6 +59,8 @@ export interface SupervisorSettings {
   maxWaitMs: number;
   /** --max-cost, --max-tokens, --max-duration (core/budget.ts). */
   budget: BudgetCaps;
+  /** --jobs: builds in flight at once (current DDx only; core/fleet.ts). */
+  jobs: number;
 }
 
 /**
@@ -85,5 +87,6 @@ export function defaultSettings(env: NodeJS.ProcessEnv = process.env): Superviso
     velocitySeconds: numberFromEnv(env, 'HELIX_VELOCITY_STOP_SECONDS', { min: 0, max: MAX_TIMER_SECONDS, fraction: true }, 60),
     maxWaitMs: DEFAULT_MAX_WAIT_MS,
     budget: {},
+    jobs: 1,
   };
 }

@@ -102,3 +102,26 @@ export function batchFor(primary: Bead, ready: Bead[], excluded: ReadonlySet<str
     others.filter((b) => labelsOf(b).some((l) => areas.includes(l)));
   return [primary, ...related.slice(0, size - 1)];
 }
+
+/**
+ * The build selector (docs/contract/bash-interface.md §11): the first ready bead, in ready order, whose id, parent
+ * or spec-id equals it, that carries it as a label, or whose title contains it. helix also takes
+ * a unique id suffix or a unique case-insensitive title match. No selector: the first ready bead.
+ */
+export function resolveSelector<T extends { id: string; title: string; parent?: string; labels?: string[]; [key: string]: unknown }>(ready: T[], selector: string | undefined): T | undefined {
+  if (!selector) return ready[0];
+  const first = ready.find(
+    (b) =>
+      b.id === selector ||
+      b.parent === selector ||
+      b['spec-id'] === selector ||
+      (Array.isArray(b.labels) && b.labels.includes(selector)) ||
+      (typeof b.title === 'string' && b.title.includes(selector)),
+  );
+  if (first) return first;
+  const bySuffix = ready.filter((b) => b.id.endsWith(`-${selector}`) || b.id.endsWith(selector));
+  if (bySuffix.length === 1) return bySuffix[0];
+  const needle = selector.toLowerCase();
+  const byTitle = ready.filter((b) => b.title.toLowerCase().includes(needle));
+  return byTitle.length === 1 ? byTitle[0] : undefined;
+}

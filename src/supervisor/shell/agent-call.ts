@@ -157,8 +157,8 @@ export function problemOfCall(command: AgentCommand, call: AgentCall): AgentProb
   if (call.timedOut) return undefined;
   if (command.file === 'ddx') {
     if (!ddxCallFailed(call) || !call.ddx) return undefined;
-    // DDx's own refusal before any agent ran is an `Error:` line of its own output
-    const refusal = call.output.split('\n').filter((line) => line.startsWith('Error: '));
+    // DDx's own refusal before any agent ran: its output (no agent session: nothing in it is an agent's)
+    const refusal = call.output.split('\n').filter((line) => (call.ddx?.sessions.length ? line.startsWith('Error: ') : line.trim() !== ''));
     return (call.ddx.result ? ddxProblemOf(call.ddx.result) : undefined) ?? firstOf([...failureTextsOf(call.ddx), ...refusal], problemIn);
   }
   if (call.exitCode === 0) return undefined;

@@ -8,12 +8,21 @@ import { RUN, UPKEEP } from '../text/lines.js';
 import { markBeadBlocked } from './blockers.js';
 import { processTag } from './claimer-calls.js';
 import { withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
-import type { RunContext } from './run-context.js';
+import type { BeadStore } from '../../tracker/index.js';
+import type { EventBody } from '../core/run-events.js';
+import type { Say } from '../text/lines.js';
+
+/** What a bead write needs of the run: the tracker, the clock, and a line to say when it fails. */
+export interface BeadWrites {
+  store: BeadStore;
+  now(): Date;
+  say(line: Say): void;
+}
 
 /** Rewrites a bead's notes under the lock (helix's block in or out, a note appended). */
-export function editNotes(run: RunContext, id: string, edit: (notes: string) => string): void {
+export function editNotes(run: BeadWrites, id: string, edit: (notes: string) => string): void {
   try {
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       const current = d.get(id);
       if (!current) return;
       const before = typeof current.notes === 'string' ? current.notes : '';
@@ -26,9 +35,9 @@ export function editNotes(run: RunContext, id: string, edit: (notes: string) => 
 }
 
 /** Reopens a bead that is closed — the agent closed it, but it was not completed (notes say why). */
-export function reopen(run: RunContext, id: string, reason: string): void {
+export function reopen(run: BeadWrites, id: string, reason: string): void {
   try {
-    if (run.snapshot().byId.get(id)?.status === 'closed') run.session.store.mutate((d) => reopenBead(d, id, { reason, now: run.now() }));
+    if (run.store.read().byId.get(id)?.status === 'closed') run.store.mutate((d) => reopenBead(d, id, { reason, now: run.now() }));
   } catch (error) {
     run.say(UPKEEP.couldNotReopen(id, (error as Error).message));
   }
@@ -43,10 +52,10 @@ export function reopen(run: RunContext, id: string, reason: string): void {
 export const TRY_RUN_KEY = 'helix-try-run';
 
 /** Before `ddx try`: helix's notes block in, and the run's tag on the bead, in one write. */
-export function startTryAttempt(run: RunContext, id: string, notes: string): void {
+export function startTryAttempt(run: BeadWrites, id: string, notes: string): void {
   const tag = processTag();
   try {
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       const current = d.get(id);
       if (!current) return;
       d.change(id, (b) => {
@@ -65,9 +74,9 @@ export function startTryAttempt(run: RunContext, id: string, notes: string): voi
  * releasing its claim (measured on ae663ca012, docs/ddx.md), and the tag lets the next run's
  * recovery release it once nothing of this run is left (recovery.ts).
  */
-export function endTryAttempt(run: RunContext, id: string): void {
+export function endTryAttempt(run: BeadWrites, id: string): void {
   try {
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       const current = d.get(id);
       if (!current) return;
       const notes = typeof current.notes === 'string' ? current.notes : '';
@@ -84,9 +93,9 @@ export function endTryAttempt(run: RunContext, id: string): void {
 }
 
 /** Feedback was given (or can no longer be): drop the crash-recovery record so it is never applied twice. */
-export function clearInjected(run: RunContext, id: string): void {
+export function clearInjected(run: BeadWrites, id: string): void {
   try {
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       if (d.get(id)?.[INJECTED_KEY] !== undefined) d.change(id, (b) => { delete b[INJECTED_KEY]; });
     });
   } catch (error) {
@@ -95,9 +104,9 @@ export function clearInjected(run: RunContext, id: string): void {
 }
 
 /** Labels a skipped bead `helix` and `blocked` and notes why (docs/contract/bash-interface.md §12.2). */
-export function markBlocked(run: RunContext, id: string, reason: string): void {
+export function markBlocked(run: BeadWrites, id: string, reason: string): void {
   try {
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       if (d.get(id)) d.change(id, (b) => markBeadBlocked(b, reason, run.now()));
     });
   } catch (error) {
@@ -117,10 +126,10 @@ export const rfc3339 = (time: Date): string => time.toISOString().replace(/\.\d{
  * Parks a bead skipped as intractable: `work-retry-after` with a cool-down that grows with each
  * park, so neither the next `helix run` nor `ddx work` spends attempts on it until then.
  */
-export function parkBead(run: RunContext, id: string, attempts: number): void {
+export function parkBead(run: BeadWrites & { event(body: EventBody): void }, id: string, attempts: number): void {
   try {
     let until: string | undefined;
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       const bead = d.get(id);
       if (!bead) return;
       const previous = typeof bead[PARK_COUNT_KEY] === 'number' ? (bead[PARK_COUNT_KEY] as number) : 0;
@@ -147,9 +156,9 @@ const DDX_COOLDOWN_KEYS = [PARK_KEY, 'work-cooldown-base-rev', 'work-last-status
  * `cooldown-cleared` event, as DDx's own `ddx bead cooldown clear` records one. A park that was
  * there before the attempt stays.
  */
-export function undoDdxPark(run: RunContext, id: string, before: Bead, why: string): void {
+export function undoDdxPark(run: BeadWrites, id: string, before: Bead, why: string): void {
   try {
-    run.session.store.mutate((d) => {
+    run.store.mutate((d) => {
       const bead = d.get(id);
       if (!bead || bead[PARK_KEY] === before[PARK_KEY]) return;
       d.change(id, (b) => {

@@ -3,12 +3,23 @@
 // settlement itself); a claim re-issued to another worker meanwhile is left alone, since only
 // the token that took it can release it.
 import { isHelixError } from '../../errors.js';
-import { type Bead, type Fingerprint, appendNote, claimBead, closeBead, fingerprintOf, readyBeads, reopenBead, unclaimBead } from '../../tracker/index.js';
+import { type Bead, type Fingerprint, type Snapshot, appendNote, claimBead, closeBead, fingerprintOf, readyBeads, reopenBead, unclaimBead } from '../../tracker/index.js';
 import { type TrackerOp, verifyCommandOf } from '../core/judge.js';
 import { batchFor } from '../core/selection.js';
 import { UPKEEP } from '../text/lines.js';
-import { editNotes, reopen } from './bead-writes.js';
-import type { RunContext } from './run-context.js';
+import type { BuildPath } from '../core/dispatch.js';
+import { type BeadWrites, editNotes, reopen } from './bead-writes.js';
+
+/** What the claims need of the run: the tracker, the clock, a line, the ready read and the session's facts. */
+export interface ClaimPorts extends BeadWrites {
+  snapshot(): Snapshot;
+  /** Execution-ready beads (live DDx leases left out). */
+  ready(beads: Bead[]): Bead[];
+  env: NodeJS.ProcessEnv;
+  buildPath: BuildPath;
+  /** Beads this run has skipped (never batched). */
+  skipped(): Set<string>;
+}
 
 /** A bead claimed for an attempt: as re-read before the claim, with its fingerprint and verify command. */
 export interface ClaimedBead {
@@ -24,7 +35,7 @@ export type ClaimedPrimary = ClaimedBead & { queue: Bead[] };
 export class HeldClaims {
   private readonly held = new Map<string, string>();
 
-  constructor(private readonly run: RunContext) {}
+  constructor(private readonly run: ClaimPorts) {}
 
   get size(): number {
     return this.held.size;
@@ -51,16 +62,16 @@ export class HeldClaims {
     const bead = current.byId.get(selected.id);
     if (!bead || !run.ready(current.beads).some((b) => b.id === selected.id)) return { passedOver: 'no longer open and ready' };
     const before = fingerprintOf(bead, run.now());
-    if (run.session.buildPath !== 'try') {
+    if (run.buildPath !== 'try') {
       try {
-        const claimed = run.session.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: run.now(), leaseDir: run.session.store.leaseDir }));
+        const claimed = run.store.mutate((d) => claimBead(d, bead.id, { pid: process.pid, now: run.now(), leaseDir: run.store.leaseDir }));
         this.held.set(bead.id, String(claimed['claim-token']));
       } catch (error) {
         if (isHelixError(error) && error.kind === 'conflict') return { passedOver: error.message };
         throw error;
       }
     }
-    return { bead, before, verifyCommand: verifyCommandOf(bead, run.session.env), queue: current.beads };
+    return { bead, before, verifyCommand: verifyCommandOf(bead, run.env), queue: current.beads };
   }
 
   /**
@@ -70,8 +81,8 @@ export class HeldClaims {
    */
   claimBatch(primary: Bead, ready: Bead[]): ClaimedBead[] {
     const { run } = this;
-    const { store } = run.session;
-    const candidates = batchFor(primary, ready, new Set(run.state.skipped.map((s) => s.id))).slice(1);
+    const { store } = run;
+    const candidates = batchFor(primary, ready, run.skipped()).slice(1);
     if (candidates.length === 0) return [];
     const now = run.now();
     let claimed: Array<ClaimedBead & { token: string }>;
@@ -82,7 +93,7 @@ export class HeldClaims {
         for (const candidate of candidates) {
           const current = d.get(candidate.id);
           if (!current || !readyNow.has(candidate.id)) continue;
-          const member = { before: fingerprintOf(current, now), verifyCommand: verifyCommandOf(current, run.session.env) };
+          const member = { before: fingerprintOf(current, now), verifyCommand: verifyCommandOf(current, run.env) };
           const bead = claimBead(d, candidate.id, { pid: process.pid, now, leaseDir: store.leaseDir });
           out.push({ ...member, bead: { ...bead }, token: String(bead['claim-token']) });
         }
@@ -105,7 +116,7 @@ export class HeldClaims {
     if (token === undefined) return false;
     this.held.delete(id);
     try {
-      this.run.session.store.mutate((d) => unclaimBead(d, id, { token }));
+      this.run.store.mutate((d) => unclaimBead(d, id, { token }));
       this.run.say(UPKEEP.released(id));
       return true;
     } catch (error) {
@@ -126,7 +137,7 @@ export class HeldClaims {
       this.held.delete(id);
       try {
         // reopened and unclaimed: not left assigned to helix either
-        run.session.store.mutate((d) => {
+        run.store.mutate((d) => {
           reopenBead(d, id, { reason: 'closed by the agent, but the run was interrupted before verification finished', now: run.now() });
           unclaimBead(d, id, { now: run.now() });
         });
@@ -140,7 +151,7 @@ export class HeldClaims {
 
   /** helix's own close with the held token (throws when the tracker refuses it). */
   close(op: Extract<TrackerOp, { op: 'close' }>): void {
-    this.run.session.store.mutate((d) => closeBead(d, op.id, { token: this.held.get(op.id), commit: op.commit, session: op.session, now: this.run.now() }));
+    this.run.store.mutate((d) => closeBead(d, op.id, { token: this.held.get(op.id), commit: op.commit, session: op.session, now: this.run.now() }));
   }
 
   /** Performs a settlement's other steps: release (with a note on why), reopen, stop holding. */

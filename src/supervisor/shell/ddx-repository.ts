@@ -14,7 +14,8 @@ function git(root: string, ...args: string[]): string | undefined {
 
 /** Uncommitted paths (tracked changes and untracked files, not ignored ones), as git names them. */
 function uncommittedPaths(root: string): string[] {
-  const r = spawnSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  // --no-optional-locks: a read must never write the index back (a `ddx try` may be landing meanwhile)
+  const r = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) return [];
   const records = r.stdout.split('\0');
   const paths: string[] = [];

@@ -7,6 +7,12 @@ import { join, relative } from 'node:path';
 import { HelixError } from '../../errors.js';
 
 /**
+ * For the reads: git refreshes the index's stat cache opportunistically and writes it back, which
+ * can put back an index another process (a `ddx try` landing, with --jobs) wrote meanwhile.
+ */
+const READ_ONLY = ['--no-optional-locks'];
+
+/**
  * The guard before any effect of a command that calls agents (docs/contract/cli.md §4): outside a
  * git work tree there is no project for an agent to change, nothing to diff, review or land, and
  * the tracker would be made in whatever folder this is. One line and exit 23; nothing created.
@@ -32,7 +38,7 @@ export function commitExists(root: string, sha: string): boolean {
 
 /** Tracked files with staged or unstaged changes (untracked files do not count). */
 export function worktreeDirty(root: string): boolean {
-  const changed = (args: string[]) => spawnSync('git', ['diff', '--quiet', ...args], { cwd: root }).status === 1;
+  const changed = (args: string[]) => spawnSync('git', [...READ_ONLY, 'diff', '--quiet', ...args], { cwd: root }).status === 1;
   return changed([]) || changed(['--cached']);
 }
 
@@ -62,8 +68,8 @@ export function changeSize(root: string, base: string | undefined, trackerFile?:
   if (top.status !== 0) return undefined;
   const rel = trackerFile ? relative(top.stdout.trim(), trackerFile) : undefined;
   const pathspec = ['--', '.', ...(rel && !rel.startsWith('..') ? [`:(exclude,glob)${rel}*`] : [])];
-  const diff = spawnSync('git', ['diff', '--numstat', base, ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const untracked = spawnSync('git', ['ls-files', '--others', '--exclude-standard', '-z', ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const diff = spawnSync('git', [...READ_ONLY, 'diff', '--numstat', base, ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const untracked = spawnSync('git', [...READ_ONLY, 'ls-files', '--others', '--exclude-standard', '-z', ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (diff.status !== 0 || untracked.status !== 0) return undefined;
   let lines = 0;
   let files = 0;

@@ -9,7 +9,9 @@ import { type MachineState, initialState } from '../core/machine.js';
 import type { SupervisorSettings } from '../core/policy.js';
 import { type Say, UPKEEP, stamp } from '../text/lines.js';
 import { type PromptPlace, promptPlaceOf } from '../text/prompts.js';
-import { type CallContext, CallTotals } from './agent-call.js';
+import { type CallContext, CallTotals, callAgent } from './agent-call.js';
+import type { AttemptPorts } from './attempt.js';
+import { contextText } from './queue.js';
 import { HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
 import { type RunOutput, clockTime } from './output.js';
@@ -52,6 +54,8 @@ export class RunContext {
   readonly calls: CallContext;
   /** The run's event log and notifier. */
   readonly record: RunRecord;
+  /** What an attempt uses of the run (attempt.ts AttemptPorts). */
+  readonly attemptPorts: AttemptPorts;
   readonly startedAt: Date;
   /** The governing bead an alignment of this run holds across a limit wait; settled at the latest when the run ends. */
   governing: string | undefined;
@@ -67,8 +71,36 @@ export class RunContext {
     this.now = session.now ?? (() => new Date());
     this.startedAt = session.startedAt ?? this.now();
     this.record = session.record ?? new RunRecord(undefined, '-', {}, session.root, this.now, () => undefined);
-    this.claims = new HeldClaims(this);
+    this.claims = new HeldClaims({
+      store: session.store,
+      now: this.now,
+      say: (line) => this.say(line),
+      snapshot: () => this.snapshot(),
+      ready: (beads) => this.ready(beads),
+      env: session.env,
+      buildPath: session.buildPath,
+      skipped: () => new Set(this.state.skipped.map((s) => s.id)),
+    });
     this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store } };
+    this.attemptPorts = {
+      store: session.store,
+      now: this.now,
+      say: (line) => this.say(line),
+      claims: this.claims,
+      snapshot: () => this.snapshot(),
+      event: (body) => this.event(body),
+      call: (command, info) => callAgent(this.calls, command, info),
+      persist: (extra) => this.persist(extra),
+      promptPlace: () => this.promptPlace(),
+      context: (queue) => contextText(this, queue),
+      failures: (id) => this.state.failures[id]?.count ?? 0,
+      setup: { ...session, outputMode: session.output.mode, answer: (text) => session.output.answer(text) },
+    };
+  }
+
+  /** The tracker (a bead write's port). */
+  get store(): BeadStore {
+    return this.session.store;
   }
 
   /** Prints a line of lines.ts at its level; stamped lines get the wall-clock time. */

@@ -57,6 +57,7 @@ export class Supervisor {
     run.state = { ...run.state, alignedSinceBuild: alignedSinceLastBuild(previous?.last_alignment, previous?.last_build_attempt) };
     if (typeof previous?.last_alignment === 'string') run.lastAlignment = previous.last_alignment;
     run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
+    if (run.session.settings.jobs > 1) return this.runFleet(event);
     while (event) {
       const next = step(run.state, event, run.session.settings);
       assertOneNextEvent(event, next.effects);
@@ -73,6 +74,72 @@ export class Supervisor {
       if (run.state.stop) break;
     }
     return { exitCode: run.state.stop?.exitCode ?? 1, state: run.state };
+  }
+
+  /**
+   * The loop with several builds in flight (core/fleet.ts): `startAttempt` runs an attempt beside
+   * the others without waiting for it; the machine takes one event at a time — an effect's own
+   * event first, then the slots' ends in the order they came. On an interrupt or an error every
+   * slot is let finish its way out (its calls are stopped by the same signal) before it is rethrown.
+   */
+  private async runFleet(first: Event): Promise<RunSummary> {
+    const run = this.context;
+    const slots = new Map<string, Promise<void>>();
+    const ended: Event[] = [];
+    let wake: (() => void) | undefined;
+    let failure: unknown;
+    let event: Event | undefined = first;
+    const start = (bead: Bead, cycle: number, readyCount: number) => {
+      const slot = attempt(run.attemptPorts, bead, cycle, [], readyCount, 'run')
+        .then((done) => void ended.push({ ...done, at: run.now().getTime(), ...(done.type === 'attempted' ? { cycle } : {}) } as Event))
+        .catch((error: unknown) => void (failure ??= error))
+        .finally(() => {
+          slots.delete(bead.id);
+          this.persistInFlight(slots);
+          wake?.();
+        });
+      slots.set(bead.id, slot);
+      this.persistInFlight(slots);
+    };
+    try {
+      while (event) {
+        const withTime: Event = event.type === 'queue' ? { ...event, at: run.now().getTime() } : event;
+        const next = step(run.state, withTime, run.session.settings);
+        assertOneNextEvent(withTime, next.effects);
+        run.state = next.state;
+        event = undefined;
+        for (const effect of next.effects) {
+          await signalsDelivered();
+          if (run.session.signal?.aborted || failure) break;
+          if (effect.type === 'startAttempt') {
+            start(effect.bead, effect.cycle, effect.readyCount);
+            continue;
+          }
+          const produced = await this.perform(effect);
+          if (produced) event = produced;
+        }
+        if (run.session.signal?.aborted) throw new RunInterrupted();
+        if (failure) throw failure;
+        if (run.state.stop) break;
+        if (!event) event = ended.shift();
+        while (!event && slots.size > 0) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+          if (failure) throw failure;
+          if (run.session.signal?.aborted) throw new RunInterrupted();
+          event = ended.shift();
+        }
+      }
+    } finally {
+      // every slot ends its way (an interrupt stops its calls; its own finally releases what it holds)
+      await Promise.allSettled([...slots.values()]);
+    }
+    return { exitCode: run.state.stop?.exitCode ?? 1, state: run.state };
+  }
+
+  /** Run-state names the beads in flight (helix status, and a later run's recovery). */
+  private persistInFlight(slots: Map<string, Promise<void>>): void {
+    this.context.persist({ in_flight: [...slots.keys()] });
   }
 
   /**
@@ -105,7 +172,7 @@ export class Supervisor {
   async buildOnce(bead: Bead, ready: Bead[]): Promise<BuildResult> {
     const run = this.context;
     run.persist({ stop_reason: null });
-    const event = await attempt(run, bead, 1, ready, ready.length, 'build');
+    const event = await attempt(run.attemptPorts, bead, 1, ready, ready.length, 'build');
     // one build does not wait a limit or an infrastructure failure out: it says so and exits, the bead as it was
     if (event.type === 'limited') return { kind: 'limited', limit: event.limit };
     if (event.type === 'unavailable') return { kind: 'unavailable', problem: event.problem };
@@ -131,7 +198,9 @@ export class Supervisor {
       case 'readQueue':
         return readQueue(run);
       case 'attempt':
-        return attempt(run, effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
+        return attempt(run.attemptPorts, effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
+      case 'startAttempt':
+        throw new Error('helix internal error: startAttempt outside the fleet loop');
       case 'closeEpic':
         return closeEpic(run, effect.epicId);
       case 'markBlocked':

@@ -253,6 +253,9 @@ export const RUN = {
   unknownDdxStatus: (id: string, detail: string) => say('always', `helix: ${id}: ${detail}`),
   invalidResult: (id: string, reason: string) => say('always', `helix: invalid execute-bead result for ${id}: ${reason}`),
   /** DDx kept the work aside without merging it: the bead goes back to the queue. */
+  /** --jobs > 1 without current DDx (issue 32). */
+  jobsNeedCurrentDdx: (jobs: number, path: string) =>
+    `helix: --jobs ${jobs} needs current DDx (\`ddx try\`, v0.6.2-alpha50 or later), which builds each bead in a worktree of its own under its own lease; ${path === 'direct' ? 'without it the agents work in your checkout' : 'DDx v0.6.x builds in your checkout'}, one bead at a time. Run without --jobs. Nothing was claimed.`,
   notLanded: (id: string, detail: string) => say('always', `helix: ${id} not landed: ${detail}`),
   /**
    * Work DDx landed that helix's verification then refused. helix does not revert it: the commit

@@ -63,7 +63,7 @@ function logWorked(id, by) {
  * backend; v0.6.1 used an isolated worktree — what helix can observe is the same: the result
  * commit lands on the branch, or exists only under refs/ddx/iterations/…).
  */
-function attempt(root, store, bead, response, by, { detached = false, beforeLand } = {}) {
+function attempt(root, store, bead, response, by, { detached = false, beforeLand, mergeOntoTip = false } = {}) {
   const r = response ?? {};
   const fill = (v) => substitute(v, bead.id);
   for (const argv of r.run ?? []) runCommand(fill(argv), { program: 'ddx', cwd: root });
@@ -101,6 +101,9 @@ function attempt(root, store, bead, response, by, { detached = false, beforeLand
     // current DDx's pre-merge checks blocked it (checks.mjs): preserved, never landed
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: result.checks.reason });
+  } else if (mergeOntoTip) {
+    // current DDx's land step (execute_bead_land.go): one land at a time, onto whatever landed meanwhile
+    withLandLock(root, () => landOntoTip(root, bead, change.path, base, resultRev, preserveRef, result));
   } else if (git(root, 'rev-parse', 'HEAD').out !== base) {
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'ff-merge not possible' });
@@ -112,10 +115,56 @@ function attempt(root, store, bead, response, by, { detached = false, beforeLand
   return result;
 }
 
+/**
+ * Lands a result as current DDx does (measured, docs/scale.md): a fast-forward when the branch has
+ * not moved, else a merge commit onto the tip (`Merge bead <id> …`); a conflict is kept aside
+ * (DDx lets the tip win a text conflict and drops the later bead's hunks — the stand-in keeps the
+ * attempt under its ref instead, as DDx does for a conflict it cannot settle).
+ */
+function landOntoTip(root, bead, path, base, resultRev, preserveRef, result) {
+  const tip = git(root, 'rev-parse', 'HEAD').out;
+  if (tip === base) {
+    git(root, 'update-ref', 'HEAD', resultRev, base);
+    git(root, 'checkout', resultRev, '--', path);
+    return;
+  }
+  const merged = spawnSync('git', ['merge-tree', '--write-tree', tip, resultRev], { cwd: root, encoding: 'utf8' });
+  const tree = (merged.stdout ?? '').split('\n')[0]?.trim();
+  if (merged.status !== 0 || !tree) {
+    git(root, 'update-ref', preserveRef, resultRev);
+    Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'merge conflict', unresolvable: true });
+    return;
+  }
+  const branch = git(root, 'symbolic-ref', '--short', 'HEAD').out;
+  const commit = spawnSync('git', ['commit-tree', tree, '-p', tip, '-p', resultRev, '-m', `Merge bead ${bead.id} into ${branch}`], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  git(root, 'update-ref', 'HEAD', commit, tip);
+  git(root, 'checkout', commit, '--', path);
+  result.resultRev = commit;
+}
+
+/** DDx's land coordinator for one checkout: one land (and tracker commit) at a time. */
+function withLandLock(root, work) {
+  const lock = join(root, '.git', 'ddx-standin-land.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      sleep(10);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    spawnSync('rmdir', [lock]);
+  }
+}
+
 /** ClassifyExecuteBeadStatus (both versions), plus a scripted override. */
 function classify(result, override) {
   if (override) return override;
   if (result.exitCode !== 0) return 'execution_failed';
+  if (result.unresolvable) return 'land_conflict_unresolvable';
   switch (result.outcome) {
     case 'merged':
       return 'success';
@@ -459,6 +508,9 @@ function park(store, id, status, detail, baseRev) {
       x.status = 'proposed';
       Object.assign(x.extra, { 'needs-human-reason': 'no_evidence_produced', 'needs-human-since': goNowSeconds(), 'needs-human-summary': detail, 'needs-human-source': 'ddx work' });
     });
+  } else if (status === 'land_conflict_unresolvable') {
+    // measured on ae663ca012: preserved, the bead back to open and parked 15 minutes
+    store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 15 * 60_000)), 'work-last-status': status, 'work-last-detail': detail }));
   } else if (status === 'execution_failed') {
     store.update(id, (x) => Object.assign(x.extra, { 'work-retry-after': goNowSeconds(new Date(Date.now() + 6 * 3600_000)), 'work-cooldown-base-rev': baseRev, 'work-last-status': status, 'work-last-detail': detail }));
   }
@@ -519,7 +571,8 @@ function tryCommandTree() {
         io.err(`bead is not execution-ready (it may be actively claimed by another worker): ${id}\n`);
         throw new ExitError(2);
       }
-      const dirty = dirtyPaths(root);
+      // read between lands (DDx's predispatch check and its land coordinator share the checkout)
+      const dirty = withLandLock(root, () => dirtyPaths(root));
       if (dirty.length) {
         store.unclaim(id);
         log(call, null);
@@ -527,14 +580,14 @@ function tryCommandTree() {
         io.err('Error: \n');
         throw new ExitError(2);
       }
-      commitTracker(root);
+      withLandLock(root, () => commitTracker(root));
       // its live attempt record, written over whatever .ddx/run-state.json held (agent/run_state.go
       // WriteRunState: the "legacy compatibility summary"; measured on the real binary, docs/ddx.md)
       const now = new Date().toISOString();
       writeFileSync(join(root, '.ddx', 'run-state.json'), `${JSON.stringify({ bead_id: id, attempt_id: `try-${process.pid}`, harness: values.harness ?? 'claude', started_at: now, pid: process.pid, refreshed_at: now }, null, 2)}\n`);
       // dangling-success recovery (execute_bead_dangling_success.go): an earlier attempt's
       // task_succeeded result, landed now if it is not on the branch yet: close, run nothing
-      const prior = recoverDanglingSuccess(root, store, store.readAll().find((b) => b.id === id));
+      const prior = withLandLock(root, () => recoverDanglingSuccess(root, store, store.readAll().find((b) => b.id === id)));
       if (prior) {
         log(call, null);
         store.closeWithEvidence(id, `try-${process.pid}`, prior);
@@ -562,7 +615,7 @@ function tryCommandTree() {
           if (response?.reviewMalfunction) return { blocked: true, reviewMalfunction: true, reason: 'pre-land review malfunctioned' };
           return runPreMergeChecks(root, { beadId: id, baseRev, resultRev, evidenceDir, runId: `${attemptId}-run` });
         };
-        result = attempt(root, store, bead, response ?? {}, 'try', { beforeLand });
+        result = attempt(root, store, bead, response ?? {}, 'try', { beforeLand, mergeOntoTip: true });
         outcomeStatus = classify(result, response?.status);
         // measured on ae663ca012: the pre-land review gave no usable verdict; nothing landed, result.json says task_succeeded
         if (result.checks?.reviewMalfunction) {
@@ -587,7 +640,7 @@ function tryCommandTree() {
         const next = minPower + 1;
         if ((maxPower > 0 && next >= maxPower) || round >= 100) break;
         minPower = next;
-        commitTracker(root);
+        withLandLock(root, () => commitTracker(root));
       }
       if (outcomeStatus === 'success') {
         store.closeWithEvidence(id, `try-${process.pid}`, result.resultRev);

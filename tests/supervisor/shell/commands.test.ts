@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runOneShotAction } from '../../../src/supervisor/shell/one-shot.js';
 import { stopBackground } from '../../../src/supervisor/shell/background.js';
-import { checkOnce, runLoop } from '../../../src/supervisor/shell/commands.js';
+import { checkOnce } from '../../../src/supervisor/shell/commands/check.js';
+import { runLoop } from '../../../src/supervisor/shell/commands/run.js';
 import { cleanEnv, tempDir, tempGitRepo } from '../../helpers/cli.js';
 
 /** A project with an empty tracker, and no ddx, codex or claude on PATH. */

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// `npm run bench:fleet`: helix run --jobs N on current DDx, for N = 1, 2, 4, 8 in one run (issue 32).
+// 40 beads — five chains of four (each waits on the one before), sixteen on files of their own,
+// two pairs that share a file, and one whose verification always fails — built by an agent that
+// takes the same time for every bead (--work-ms, default 1000), through the current-DDx stand-in
+// (tests/stubs/ddx-current: DDx's worktree-per-attempt, one land at a time onto a moved tip) and,
+// with HELIX_TEST_DDX naming a current `ddx`, the real binary running the stand-in agent
+// (tests/ddx/agent/claude). Each N gets a fresh project; the counts come from the project itself:
+//   lost        beads missing from the bead file at the end
+//   twice       beads whose work landed more than once
+//   claims left beads still in_progress or owned at the end
+//   failed attempts landed  commits of the always-failing bead on the branch
+//   overlapping in flight   pairs of beads sharing a file whose builds were in flight together (the run's event log)
+// The last line: `fleet: N=4 speed-up X.XX× over N=1; lost 0, twice 0, claims left 0, failed attempts landed 0, overlapping in flight 0`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const HELIX = join(ROOT, 'bin', 'helix');
+const STUBS = join(ROOT, 'tests', 'stubs');
+const AGENT = join(ROOT, 'tests', 'ddx', 'agent');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : fallback;
+};
+const WORK_MS = Number(option('--work-ms', '1000'));
+const JOBS = option('--jobs', '1,2,4,8').split(',').map(Number);
+
+function git(cwd, ...a) {
+  const r = spawnSync('git', a, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${a.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** The 40 beads and the file each writes. */
+function backlog() {
+  const beads = [];
+  const at = (i) => new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+  const add = (id, file, extra = {}) => beads.push({ id, title: `write ${file}`, description: `Create ${file}.`, acceptance: `${file} exists`, status: 'open', priority: 2, issue_type: 'task', created_at: at(beads.length), updated_at: at(beads.length), file, ...extra });
+  for (let c = 0; c < 5; c++) {
+    for (let i = 0; i < 4; i++) {
+      const id = `hx-c${c}${i}00000`;
+      const deps = i === 0 ? {} : { dependencies: [{ issue_id: id, depends_on_id: `hx-c${c}${i - 1}00000`, type: 'blocks' }] };
+      add(id, `work/chain${c}/step${i}.txt`, deps);
+    }
+  }
+  for (let i = 0; i < 16; i++) add(`hx-i${String(i).padStart(2, '0')}00000`, `work/own/file${i}.txt`);
+  for (let i = 0; i < 4; i++) add(`hx-s${i}000000`, `work/shared/pair${Math.floor(i / 2)}.txt`);
+  add('hx-f0000000', 'work/fails.txt', { verify: 'test -f work/never-there.txt' });
+  return beads;
+}
+
+function project(beads, ddxFolder) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'helix-fleet-')));
+  const scratch = `${root}-scratch`;
+  mkdirSync(scratch);
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'config', 'user.email', 'bench@helix.invalid');
+  git(root, 'config', 'user.name', 'fleet bench');
+  mkdirSync(join(root, '.ddx'));
+  writeFileSync(join(root, '.ddx', 'beads.jsonl'), beads.map(({ file: _file, ...b }) => `${JSON.stringify(b)}\n`).join(''));
+  writeFileSync(join(root, '.ddx', 'versions.yaml'), 'ddx_version: "v0.6.2-alpha164"\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'backlog');
+  // every bead's agent takes WORK_MS and writes its file
+  const responses = beads.map((b) => ({ when: b.id, delayMs: WORK_MS, commit: { path: b.file, content: `${b.id}\n` } }));
+  writeFileSync(join(scratch, 'script.json'), JSON.stringify({ responses: [], defaults: Object.fromEntries(responses.map((r) => [r.when, r])) }));
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HELIX_|DDX_)/.test(k))),
+    PATH: [ddxFolder, AGENT, STUBS, process.env.PATH].join(delimiter),
+    HELIX_STUB_SCRIPT: join(scratch, 'script.json'),
+    HELIX_STUB_LOG: join(scratch, 'calls.jsonl'),
+    HELIX_STUB_HELIX: HELIX,
+    HELIX_MEMORY: '0',
+    HELIX_BACKOFF_SLEEP: '0',
+    HELIX_AGENT: 'claude',
+    HELIX_MODEL: 'sonnet',
+    DDX_DISABLE_UPDATE_CHECK: '1',
+    IS_SANDBOX: '1',
+    TMPDIR: scratch,
+    HOME: scratch,
+  };
+  return { root, env };
+}
+
+function counts(p, beads) {
+  const after = readFileSync(join(p.root, '.ddx', 'beads.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const byId = new Map(after.map((b) => [b.id, b]));
+  const log = git(p.root, 'log', '--format=%s', 'HEAD');
+  const landed = (id) => log.split('\n').filter((s) => s.startsWith(`${id}:`) || s.includes(`[${id}]`)).length;
+  const logs = join(p.root, '.helix-logs');
+  const spans = {};
+  for (const file of existsSync(logs) ? readdirSync(logs).filter((f) => f.endsWith('.events.ndjson')) : []) {
+    for (const line of readFileSync(join(logs, file), 'utf8').split('\n').filter(Boolean)) {
+      const e = JSON.parse(line);
+      if (!e.bead || e.action !== 'build') continue;
+      if (e.type === 'dispatch') (spans[e.bead] ??= []).push({ start: Date.parse(e.t), end: Infinity });
+      if (e.type === 'agent_done' && spans[e.bead]?.length) spans[e.bead][spans[e.bead].length - 1].end = Date.parse(e.t);
+    }
+  }
+  let overlapping = 0;
+  for (const a of beads) {
+    for (const b of beads) {
+      if (a.id >= b.id || a.file !== b.file) continue;
+      for (const x of spans[a.id] ?? []) for (const y of spans[b.id] ?? []) if (x.start < y.end && y.start < x.end) overlapping++;
+    }
+  }
+  return {
+    lost: beads.filter((b) => !byId.has(b.id)).length,
+    twice: beads.filter((b) => b.id !== 'hx-f0000000' && landed(b.id) > 1).length,
+    claimsLeft: after.filter((b) => b.status === 'in_progress' || (b.owner && b.status !== 'closed')).length,
+    failedLanded: landed('hx-f0000000'),
+    overlapping,
+    closed: beads.filter((b) => byId.get(b.id)?.status === 'closed').length,
+  };
+}
+
+function bench(label, ddxFolder) {
+  const beads = backlog();
+  const rows = [];
+  for (const jobs of JOBS) {
+    const p = project(beads, ddxFolder);
+    const started = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [HELIX, 'run', '--summary', '--no-auto-align', '--no-auto-review', '--jobs', String(jobs)], { cwd: p.root, env: p.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const c = counts(p, beads);
+    rows.push({ jobs, seconds, rc: r.status, ...c });
+    process.stdout.write(`${label} N=${jobs}: ${seconds.toFixed(1)} s, exit ${r.status}, ${c.closed}/40 closed; lost ${c.lost}, twice ${c.twice}, claims left ${c.claimsLeft}, failed attempts landed ${c.failedLanded}, overlapping in flight ${c.overlapping} (${p.root})\n`);
+  }
+  return rows;
+}
+
+/** A folder whose `ddx` is the real current binary HELIX_TEST_DDX names, if it names one. */
+function realCurrentDdx() {
+  for (const entry of (process.env.HELIX_TEST_DDX ?? '').split(delimiter).filter(Boolean)) {
+    const binary = existsSync(join(entry, 'ddx')) ? join(entry, 'ddx') : resolve(entry);
+    const version = spawnSync(binary, ['version', '--no-check'], { encoding: 'utf8' }).stdout ?? '';
+    if (/v0\.6\.2-alpha(\d+)/.test(version) && Number(/alpha(\d+)/.exec(version)[1]) >= 50) {
+      const dir = mkdtempSync(join(tmpdir(), 'helix-fleet-ddx-'));
+      symlinkSync(binary, join(dir, 'ddx'));
+      return dir;
+    }
+  }
+  return undefined;
+}
+
+const standin = bench('stand-in (ae663ca012)', join(STUBS, 'ddx-current'));
+const real = realCurrentDdx();
+const realRows = real ? bench('real DDx', real) : [];
+const rows = realRows.length ? realRows : standin;
+const one = rows.find((r) => r.jobs === 1);
+const four = rows.find((r) => r.jobs === 4) ?? rows[rows.length - 1];
+const all = [...standin, ...realRows];
+const sum = (key) => all.reduce((n, r) => n + r[key], 0);
+process.stdout.write(`fleet: N=${four.jobs} speed-up ${(one.seconds / four.seconds).toFixed(2)}× over N=1; lost ${sum('lost')}, twice ${sum('twice')}, claims left ${sum('claimsLeft')}, failed attempts landed ${sum('failedLanded')}, overlapping in flight ${sum('overlapping')}\n`);

@@ -1,0 +1,68 @@
+// Which beads may start now (core/scheduler.ts): slots, the files gate, pauses, the queue's order.
+import { describe, expect, it } from 'vitest';
+import { ANY_FILES, filesOf, overlaps, whichMayStart } from '../../../src/supervisor/core/scheduler.js';
+import { bead } from '../../helpers/bead.js';
+
+const b = (id: string, description: string, extra: Record<string, unknown> = {}) => bead({ id, title: id, description, ...extra });
+const ids = (list: Array<{ id: string }>) => list.map((x) => x.id);
+
+describe('the files a bead names', () => {
+  it.each([
+    ['Fix the parser in src/parse.ts and its test.', { paths: ['src/parse.ts'], globs: [] }],
+    ['Update README.md and docs/usage.md.', { paths: ['README.md', 'docs/usage.md'], globs: [] }],
+    ['Make it faster.', ANY_FILES],
+    ['See https://example.com/a/b and version 1.2.3; edit `lib/x/` (a URL and a version are not paths)', { paths: ['lib/x'], globs: [] }],
+  ])('%s', (description, files) => {
+    expect(filesOf(b('hx-1', description))).toEqual(files);
+  });
+
+  it('spec-id paths, relevant_files and touches: labels count', () => {
+    expect(filesOf(b('hx-1', 'Do it.', { 'spec-id': 'docs/spec/auth.md', relevant_files: ['src/auth.ts'], labels: ['touches:src/auth/**', 'area:auth'] }))).toEqual({
+      paths: ['docs/spec/auth.md', 'src/auth.ts'],
+      globs: ['src/auth/**'],
+    });
+  });
+});
+
+describe('overlap', () => {
+  const f = (paths: string[], globs: string[] = []) => ({ paths, globs });
+  it.each([
+    [f(['src/a.ts']), f(['src/a.ts']), true],
+    [f(['src/a.ts']), f(['src/b.ts']), false],
+    [f(['src']), f(['src/b.ts']), true],
+    [f([], ['src/**']), f(['src/deep/b.ts']), true],
+    [f([], ['src/*.ts']), f(['src/deep/b.ts']), false],
+    [f([], ['docs/**']), f([], ['src/**']), false],
+    [ANY_FILES, f(['anything.md']), true],
+  ])('%j × %j → %s', (a, c, expected) => {
+    expect(overlaps(a, c)).toBe(expected);
+    expect(overlaps(c, a)).toBe(expected);
+  });
+});
+
+describe('which beads may start now', () => {
+  const queue = [b('hx-a', 'edit src/a.ts'), b('hx-b', 'edit src/a.ts again'), b('hx-c', 'edit src/c.ts'), b('hx-d', 'edit src/d.ts')];
+  const none = new Set<string>();
+
+  it('as many as there are free slots, in queue order, never two on one file', () => {
+    expect(ids(whichMayStart({ ready: queue, inFlight: [], slots: 4, excluded: none, paused: false }))).toEqual(['hx-a', 'hx-c', 'hx-d']);
+    expect(ids(whichMayStart({ ready: queue, inFlight: [], slots: 2, excluded: none, paused: false }))).toEqual(['hx-a', 'hx-c']);
+  });
+
+  it('a bead in flight holds its files; a full house starts nothing; a pause starts nothing', () => {
+    const inFlight = [{ id: 'hx-a', files: filesOf(queue[0]!) }];
+    expect(ids(whichMayStart({ ready: queue, inFlight, slots: 3, excluded: none, paused: false }))).toEqual(['hx-c', 'hx-d']);
+    expect(whichMayStart({ ready: queue, inFlight, slots: 1, excluded: none, paused: false })).toEqual([]);
+    expect(whichMayStart({ ready: queue, inFlight: [], slots: 4, excluded: none, paused: true })).toEqual([]);
+  });
+
+  it('a bead naming no files runs alone, and one waiting keeps its place: nothing behind it jumps it', () => {
+    const vague = b('hx-v', 'Make it faster.');
+    expect(ids(whichMayStart({ ready: [vague, ...queue], inFlight: [], slots: 4, excluded: none, paused: false }))).toEqual(['hx-v']);
+    expect(whichMayStart({ ready: [vague, ...queue], inFlight: [{ id: 'hx-x', files: filesOf(queue[3]!) }], slots: 4, excluded: none, paused: false })).toEqual([]);
+  });
+
+  it('excluded beads (skipped, backing off) and beads already in flight are not started', () => {
+    expect(ids(whichMayStart({ ready: queue, inFlight: [], slots: 4, excluded: new Set(['hx-a']), paused: false }))).toEqual(['hx-b', 'hx-c', 'hx-d']);
+  });
+});
