@@ -21,6 +21,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+// `--jobs N` (N > 1): the same night with N builds in flight, on current DDx (soak-fleet.mjs)
+const jobsAt = process.argv.indexOf('--jobs');
+if (jobsAt >= 0 && Number(process.argv[jobsAt + 1]) > 1) {
+  await import('./soak-fleet.mjs');
+  process.exit(process.exitCode ?? 0);
+}
+
 const ROOT = resolve(import.meta.dirname, '..');
 const HELIX = join(ROOT, 'bin/helix');
 const STUBS = join(ROOT, 'tests/stubs');

@@ -47,6 +47,9 @@ const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp; fix?: 
   // DDx itself refusing until an operator acts: "Error: lifecycle_migration_required: … run `ddx bead
   // migrate --lifecycle --apply` …", a project that requires a newer DDx
   { kind: 'setup', what: 'DDx needs an operator to act first', fix: FIX.operator, pattern: /lifecycle_migration_required|this project requires DDx|run `ddx (bead migrate|update|doctor|init)\b/i },
+  // DDx waiting in vain for its own project lock (ae663ca012 offline_coordinator.go: 30 s, then this;
+  // a lock left without its pid by a killed DDx is never broken)
+  { kind: 'infrastructure', what: "DDx's project lock stayed held", pattern: /offline coordination lock: timeout waiting for project lock/i },
   // a provider that is down, overloaded or unreachable; a stream that broke
   { kind: 'infrastructure', what: 'the provider did not answer', pattern: /econnrefused|connection refused|connection error|fetch failed|socket hang up|network is unreachable|stream disconnected|overloaded_error|api error: (5\d\d|overloaded)|service unavailable/i },
 ];

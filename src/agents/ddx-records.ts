@@ -187,7 +187,7 @@ function tokensOf(row: Json, logged: Json | undefined): number {
   return claude ? tokens + (num(row.cachedTokens) ?? 0) : tokens;
 }
 
-function spentOf(sessions: DdxSession[]): { spent?: { tokens: number; costUsd?: number } } {
+export function spentOf(sessions: DdxSession[]): { spent?: { tokens: number; costUsd?: number } } {
   if (sessions.length === 0) return {};
   const tokens = sessions.reduce((sum, s) => sum + s.tokens, 0);
   const costs = sessions.map((s) => s.costUsd).filter((c): c is number => c !== undefined);
@@ -199,9 +199,14 @@ export function buildSessionOf(record: DdxCallRecord): DdxSession | undefined {
   return record.sessions.filter((s) => s.build).pop() ?? record.sessions[record.sessions.length - 1];
 }
 
-/** The texts a failed call left: each failed session's output, then DDx's own detail. */
+/**
+ * The texts a failed call left: each failed session's output, then DDx's own detail. When the
+ * bead's own sessions are there, a session DDx recorded without a bead (a triage) is not read:
+ * with several builds in flight it may be another bead's.
+ */
 export function failureTextsOf(record: DdxCallRecord): string[] {
-  const failed = record.sessions.filter((s) => s.outcome !== 'success' || (s.exitCode ?? 0) !== 0);
+  const own = record.sessions.filter((s) => s.beadId !== undefined);
+  const failed = (own.length > 0 ? own : record.sessions).filter((s) => s.outcome !== 'success' || (s.exitCode ?? 0) !== 0);
   const texts = failed.flatMap((s) => [s.output, s.detail]);
   const result = record.result;
   if (result) texts.push(str(result.detail), str(result.error), str(result.failure_mode));

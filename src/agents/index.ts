@@ -20,7 +20,7 @@ export type { DdxVerdict } from './ddx-outcomes.js';
 export { claudeCommand, codexCommand, directAgentCommand } from './direct-commands.js';
 export type { DirectAgentOptions } from './direct-commands.js';
 export { formatDryRun, shellQuote } from './dry-run.js';
-export { buildSessionOf, failureTextsOf, readDdxRecord } from './ddx-records.js';
+export { buildSessionOf, failureTextsOf, readDdxRecord, spentOf } from './ddx-records.js';
 export type { DdxCallRecord, DdxSession } from './ddx-records.js';
 export { ddxProblemOf, errorTextsOf, problemIn } from './agent-problems.js';
 export type { AgentProblem, ProblemKind } from './agent-problems.js';

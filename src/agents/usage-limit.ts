@@ -91,6 +91,11 @@ export function codexUsageLimit(events: Json[], now: Date): UsageLimit | undefin
   const failed = events.filter((e) => e.type === 'turn.failed').pop();
   const error = failed?.error;
   const message = isRecord(error) && typeof error.message === 'string' ? error.message.trim() : '';
+  return codexLimitIn(message, now);
+}
+
+/** One of codex's limit texts, with the reset it names (relative to now, or on the wall clock). */
+function codexLimitIn(message: string, now: Date): UsageLimit | undefined {
   const match = CODEX_LIMITS.find((l) => l.pattern.test(message));
   if (!match) return undefined;
   const resetsAt = codexResetTime(message, now);
@@ -179,12 +184,7 @@ export function limitInText(text: string, now: Date): UsageLimit | undefined {
   const legacy = /Claude AI usage limit reached\|(\d{9,11})/.exec(line);
   if (legacy) return { agent: 'claude', kind: 'usage', resetsAt: Number(legacy[1]) * 1000, detail: oneLine(line) };
   if (/^API Error: (?:Request rejected )?\(?429\b/i.test(line) || /\brate_limit_error\b/.test(line)) return { agent: 'claude', kind: 'rate', detail: oneLine(line) };
-  const codex = CODEX_LIMITS.find((l) => l.pattern.test(line));
-  if (codex) {
-    const resetsAt = codexResetTime(line, now);
-    return { agent: 'codex', kind: codex.kind, ...(resetsAt !== undefined ? { resetsAt } : {}), detail: oneLine(line) };
-  }
-  return undefined;
+  return codexLimitIn(line, now);
 }
 
 /**

@@ -11,6 +11,7 @@ describe('problemIn: a failure that is not the work', () => {
     ['exec: "claude": executable file not found in $PATH', 'setup', 'the agent program is not installed'],
     ['--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons', 'setup', 'claude refuses to run unattended as root without IS_SANDBOX=1'],
     ['API Error: Connection error.', 'infrastructure', 'the provider did not answer'],
+    ['Error: offline coordination lock: timeout waiting for project lock (owner pid: unknown path: /p/.ddx/offline-coordination.lock)', 'infrastructure', "DDx's project lock stayed held"],
     ['API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'infrastructure', 'the provider did not answer'],
   ])('%s → %s', (text, kind, what) => {
     expect(problemIn(text)).toMatchObject({ kind, what });
@@ -50,6 +51,8 @@ describe('limitInText: the CLI\'s own words in DDx\'s record', () => {
     expect(limitInText("You've hit your 5-hour limit · resets 8:51pm (UTC)", now)).toMatchObject({ kind: 'usage', resetsAt: Date.parse('2026-11-28T20:52:00Z') });
     expect(limitInText('Claude AI usage limit reached|1795900000', now)).toMatchObject({ kind: 'usage', resetsAt: 1795900000_000 });
     expect(limitInText("You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), or try again at 8:49 PM.", now)).toMatchObject({ agent: 'codex', kind: 'usage' });
+    // a reset named relative to now is measured on helix's own clock (a second's margin, not a minute's)
+    expect(limitInText('rate limit exceeded: Rate limit reached for gpt-5 on tokens per min. Please try again in 20s.', now)).toMatchObject({ agent: 'codex', kind: 'rate', resetsAt: now.getTime() + 20_000, relative: true });
     expect(limitInText('tests failed', now)).toBeUndefined();
   });
 

@@ -21,6 +21,8 @@ export interface FleetState {
   notBefore: Record<string, number>;
   /** Dispatch paused until then (a limit, an infrastructure wait). */
   pausedUntil?: number;
+  /** What a limit's wait says and records when it ends: said when dispatch resumes. */
+  onResume?: Effect[];
   /** A stop waiting for the beads in flight. */
   pendingStop?: Step['effects'];
 }
@@ -39,6 +41,11 @@ export function fleetQueue(state: MachineState, event: Extract<Event, { type: 'q
   if (fleet.pendingStop) return fleet.inFlight.length > 0 ? { state, effects: [] } : stopNow(state);
   const excluded = new Set([...state.skipped.map((s) => s.id), ...state.passedOver, ...Object.keys(fleet.notBefore).filter((id) => (fleet.notBefore[id] ?? 0) > now)]);
   const paused = (fleet.pausedUntil ?? 0) > now;
+  if (!paused && fleet.onResume) {
+    const { onResume, ...rest } = fleet;
+    const resumed = fleetQueue({ ...state, fleet: rest }, event, settings, single);
+    return { state: resumed.state, effects: [...onResume, ...resumed.effects] };
+  }
   const start = whichMayStart({ ready: event.ready, inFlight: fleet.inFlight, slots: settings.jobs, excluded, paused });
   // the caps, --max-cycles and the drain are the one-slot decisions
   const probe = single(state, { ...event, ready: start.length > 0 ? event.ready : [] });
@@ -76,14 +83,18 @@ export function fleetAfterCall(state: MachineState, event: CallEnd, single: (sta
     if (event.type === 'attempted' && id) fleet = { ...fleet, notBefore: { ...fleet.notBefore, [id]: until } };
     else fleet = { ...fleet, pausedUntil: Math.max(fleet.pausedUntil ?? 0, until) };
   }
-  const step: Step = { state: { ...decided.state, fleet }, effects: event.type === 'attempted' ? effects : withoutResume(effects) };
+  if (event.type !== 'attempted') {
+    const resume = effects.filter(isResume);
+    if (resume.length > 0) fleet = { ...fleet, onResume: resume };
+  }
+  const step: Step = { state: { ...decided.state, fleet }, effects: effects.filter((e) => !isResume(e)) };
   if (step.state.stop) return holdStop(step);
   return needsQueueRead(step) ? { state: step.state, effects: [...step.effects, { type: 'readQueue' }] } : step;
 }
 
-/** A limit's pause, then its resume line and event: in a fleet the resume comes when dispatch does. */
-function withoutResume(effects: Effect[]): Effect[] {
-  return effects.filter((e) => !(e.type === 'record' && e.event.type === 'limit_resume') && !(e.type === 'say' && /^helix: resuming after waiting /.test(e.text)));
+/** A limit's resume line and event: in a fleet they come when dispatch resumes, not at the pause. */
+function isResume(effect: Effect): boolean {
+  return (effect.type === 'record' && effect.event.type === 'limit_resume') || (effect.type === 'say' && effect.text.startsWith('resuming after waiting '));
 }
 
 /** After a slot's end the run reads the queue again, unless the decision already asks for an event. */

@@ -22,6 +22,7 @@ import {
   readDdxRecord,
   rootRefusalIn,
   runAgentCommand,
+  spentOf,
   usageLimitOf,
 } from '../../agents/index.js';
 import { CHILD_EXIT } from '../../errors.js';
@@ -62,6 +63,11 @@ export interface CallContext {
 /** Tokens of every call this process made, for the `<total> total` of the completion lines. */
 export class CallTotals {
   tokens = 0;
+  /**
+   * DDx sessions already on some call's bill: with several `ddx try` in flight, a triage DDx
+   * records without a bead falls in more than one call's window, and is counted once.
+   */
+  readonly ddxSessions = new Set<string>();
 }
 
 /** An agent call cut short by an interrupt: the command's exit path takes over. */
@@ -107,7 +113,7 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
     if (heartbeat) clearInterval(heartbeat);
   }
   // DDx keeps what its agents spent and answered in its own records, not (all) on stdout
-  const ddx = command.file === 'ddx' ? readDdxRecord(command.cwd, new Date(started), call.beadId ? { beadId: call.beadId } : {}) : undefined;
+  const ddx = command.file === 'ddx' ? unseen(ctx.totals, readDdxRecord(command.cwd, new Date(started), call.beadId ? { beadId: call.beadId } : {})) : undefined;
   if (ddx?.spent) result = { ...result, tokens: ddx.spent.tokens, usage: { ...(result.usage ?? NO_USAGE), ...(ddx.spent.costUsd !== undefined ? { costUsd: ddx.spent.costUsd } : {}) } };
   ctx.totals.tokens += result.tokens;
   printEnd(shape, result);
@@ -122,6 +128,14 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
 }
 
 const NO_USAGE = { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
+
+/** The record without the sessions an earlier call already counted; those it keeps are counted now. */
+function unseen(totals: CallTotals, record: DdxCallRecord): DdxCallRecord {
+  const sessions = record.sessions.filter((s) => !totals.ddxSessions.has(s.id));
+  for (const s of sessions) totals.ddxSessions.add(s.id);
+  const { spent: _spent, ...rest } = record;
+  return { ...rest, sessions, ...spentOf(sessions) };
+}
 
 /** A ddx call that did not do its work: a non-zero exit, or a result DDx did not call a success (v0.6.1 exits 0 on a failed execute-bead). */
 function ddxCallFailed(call: AgentCall): boolean {

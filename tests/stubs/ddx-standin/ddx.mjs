@@ -4,14 +4,14 @@
 // script ($HELIX_STUB_SCRIPT, the same queue the other stubs use, tags `execute-bead`, `try`,
 // `work`, `agent-run`, `run`); every call is logged to $HELIX_STUB_LOG. See README.md here.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.cjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
 import { goNow, goNowSeconds, goStruct, goValue, indent } from './go-json.mjs';
 import { blockEvents, runPreMergeChecks } from './checks.mjs';
 import { recordSession, writeResult } from './sessions.mjs';
-import { Store, encodeBead, parseDurationOr } from './store.mjs';
+import { Store, encodeBead, parseDurationOr, processAlive } from './store.mjs';
 
 const VERSIONS = {
   '0.6.1': { version: 'v0.6.1', commit: '93be5c8cb2', store: 'v0.6.1' },
@@ -142,22 +142,59 @@ function landOntoTip(root, bead, path, base, resultRev, preserveRef, result) {
   result.resultRev = commit;
 }
 
-/** DDx's land coordinator for one checkout: one land (and tracker commit) at a time. */
+/**
+ * DDx's offline land coordinator for one checkout (ae663ca012 offline_coordinator.go): a lock directory
+ * holding the owner's pid and acquired_at, broken when that pid is dead or the lock is ten minutes old,
+ * given up after 30 s with DDx's error. Kept under .git so the stand-in's tracker commits never see it.
+ * One deviation: DDx makes the directory, then writes its files, and removes them before the directory,
+ * so a kill in between leaves a lock with no pid that nothing breaks; the stand-in takes and gives back
+ * the lock by renaming a full directory, so a killed stand-in never leaves that (docs/scale.md).
+ */
 function withLandLock(root, work) {
   const lock = join(root, '.git', 'ddx-standin-land.lock');
+  const mine = `${lock}.${process.pid}`;
+  const deadline = Date.now() + 30_000;
   for (;;) {
+    mkdirSync(mine, { recursive: true });
+    writeFileSync(join(mine, 'pid'), String(process.pid));
+    writeFileSync(join(mine, 'acquired_at'), new Date().toISOString());
     try {
-      mkdirSync(lock);
+      renameSync(mine, lock);
       break;
-    } catch {
-      sleep(10);
+    } catch (err) {
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+      if (breakStaleLandLock(lock)) continue;
+      if (Date.now() > deadline) {
+        const owner = textOf(join(lock, 'pid')).trim() || 'unknown';
+        rmSync(mine, { recursive: true, force: true });
+        throw new Error(`offline coordination lock: timeout waiting for project lock (owner pid: ${owner} path: ${lock})`);
+      }
+      sleep(25);
     }
   }
   try {
     return work();
   } finally {
-    spawnSync('rmdir', [lock]);
+    renameSync(lock, mine);
+    rmSync(mine, { recursive: true, force: true });
   }
+}
+
+const textOf = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+
+function breakStaleLandLock(lock) {
+  const pid = Number.parseInt(textOf(join(lock, 'pid')), 10);
+  const acquired = Date.parse(textOf(join(lock, 'acquired_at')).trim());
+  const dead = pid > 0 && pid !== process.pid && !processAlive(pid);
+  if (!dead && !(Date.now() - acquired > 10 * 60_000)) return false;
+  const broken = `${lock}.broken.${process.pid}`;
+  try {
+    renameSync(lock, broken);
+  } catch {
+    return true; // another waiter broke it first
+  }
+  rmSync(broken, { recursive: true, force: true });
+  return true;
 }
 
 /** ClassifyExecuteBeadStatus (both versions), plus a scripted override. */

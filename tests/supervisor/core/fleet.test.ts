@@ -42,7 +42,10 @@ describe('--jobs 2', () => {
     expect(limited.state.fleet.pausedUntil).toBe(at + 60_000);
     expect(limited.effects.map((e) => e.type)).not.toContain('sleep');
     expect(queue(limited.state).effects).toEqual([]);
-    expect(queue(limited.state, beads, at + 61_000).effects[0]).toMatchObject({ type: 'startAttempt' });
+    // the resume is said when dispatch resumes, not at the pause
+    expect(limited.effects.filter((e) => e.type === 'say').map((e) => e.type === 'say' && e.text).join('\n')).not.toMatch(/resuming/);
+    const resumed = queue(limited.state, beads, at + 61_000).effects;
+    expect(resumed.slice(0, 3).map((e) => (e.type === 'say' ? e.text : e.type === 'record' ? e.event.type : e.type))).toEqual(['resuming after waiting 60s for the claude limit', 'limit_resume', 'startAttempt']);
   });
 
   it('a stop waits for the slots in flight, then stops', () => {
