@@ -10,10 +10,10 @@
 //   - every other build writes its file and reports 1000 tokens.
 // It prints done / parked / waiting / lost / worked twice and exits 1 when a bead is lost or worked
 // twice, when a killed slot's bead was not built again by the restart, or when the budget did not end the run.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository } from './lib/soak-project.mjs';
 
 const JOBS = Number(process.argv[process.argv.indexOf('--jobs') + 1] ?? 4);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -21,28 +21,11 @@ const HELIX = join(ROOT, 'bin/helix');
 const STUBS = join(ROOT, 'tests/stubs');
 const BUDGET_TOKENS = 20_000;
 const started = Date.now();
-const id = (n) => `hx-${n.toString(16).padStart(8, '0')}`;
-const CHAINS = 8;
-const PER_CHAIN = 5;
-const FAIL_FOR_GOOD = [7, 12, 22].map(id);
-const LIMITED = [3, 27].map(id);
-const KILLED_IN = id(16);
-
-const work = mkdtempSync(join(tmpdir(), 'helix-soak-fleet-'));
-const repo = join(work, 'repo');
-mkdirSync(join(repo, '.ddx'), { recursive: true });
-const git = (...args) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
-git('init', '-q', '-b', 'main');
-git('config', 'user.email', 'soak@helix.invalid');
-git('config', 'user.name', 'helix soak');
-const beads = [];
-for (let n = 0; n < CHAINS * PER_CHAIN; n++) {
-  const stamp = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+const { work, repo, git } = soakRepository('helix-soak-fleet-');
+const beads = Array.from({ length: CHAINS * PER_CHAIN }, (_, n) => {
   const file = `work/chain${Math.floor(n / PER_CHAIN)}/step${n % PER_CHAIN}.txt`;
-  const bead = { id: id(n), title: `write ${file}`, description: `Create ${file}.`, acceptance: `${file} exists`, status: 'open', priority: 2, issue_type: 'task', created_at: stamp, updated_at: stamp };
-  if (n % PER_CHAIN !== 0) bead.dependencies = [{ issue_id: id(n), depends_on_id: id(n - 1), type: 'blocks', created_at: stamp }];
-  beads.push({ ...bead, file });
-}
+  return { ...soakBead(n, { title: `write ${file}`, description: `Create ${file}.`, acceptance: `${file} exists` }), file };
+});
 const beadsFile = join(repo, '.ddx', 'beads.jsonl');
 writeFileSync(beadsFile, beads.map(({ file: _f, ...b }) => `${JSON.stringify(b)}\n`).join(''));
 writeFileSync(join(repo, '.ddx', 'versions.yaml'), 'ddx_version: "v0.6.2-alpha164"\n');

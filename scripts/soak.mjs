@@ -16,10 +16,10 @@
 // It prints beads done / parked / waiting / lost / worked twice, spend against the budget,
 // notifications, limit waits and wall time, and exits 1 when any bead is lost or worked twice,
 // when the budget did not end the run, or when it took 3 minutes or more.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository } from './lib/soak-project.mjs';
 
 // `--jobs N` (N > 1): the same night with N builds in flight, on current DDx (soak-fleet.mjs)
 const jobsAt = process.argv.indexOf('--jobs');
@@ -35,30 +35,11 @@ const BUDGET_TOKENS = 15_000;
 const LIMIT_OF = 180_000;
 const started = Date.now();
 
-const id = (n) => `hx-${n.toString(16).padStart(8, '0')}`;
-const CHAINS = 8;
-const PER_CHAIN = 5;
-const FAIL_FOR_GOOD = [7, 12, 22].map(id);
-const LIMITED = [3, 27].map(id);
-const KILLED_IN = id(16);
-
 // ── the project ───────────────────────────────────────────────────────────────────────────────
-const work = mkdtempSync(join(tmpdir(), 'helix-soak-'));
-const repo = join(work, 'repo');
-mkdirSync(join(repo, '.ddx'), { recursive: true });
-const git = (...args) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
-git('init', '-q', '-b', 'main');
-git('config', 'user.email', 'soak@helix.invalid');
-git('config', 'user.name', 'helix soak');
+const { work, repo, git } = soakRepository('helix-soak-');
 git('commit', '-q', '--allow-empty', '-m', 'initial');
 
-const beads = [];
-for (let n = 0; n < CHAINS * PER_CHAIN; n++) {
-  const stamp = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
-  const bead = { id: id(n), title: `soak bead ${n}`, status: 'open', priority: 2, issue_type: 'task', created_at: stamp, updated_at: stamp };
-  if (n % PER_CHAIN !== 0) bead.dependencies = [{ issue_id: id(n), depends_on_id: id(n - 1), type: 'blocks', created_at: stamp }];
-  beads.push(bead);
-}
+const beads = Array.from({ length: CHAINS * PER_CHAIN }, (_, n) => soakBead(n, { title: `soak bead ${n}` }));
 const beadsFile = join(repo, '.ddx', 'beads.jsonl');
 writeFileSync(beadsFile, beads.map((b) => `${JSON.stringify(b)}\n`).join(''));
 

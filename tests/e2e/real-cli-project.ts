@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Bead } from '../../src/tracker/index.js';
+import { beadIn, beadsIn } from '../helpers/bead.js';
 import { HELIX_BIN, cleanEnv, runCollected, tempDir, tempGitRepo } from '../helpers/cli.js';
 import { type Api, ModelApi, type Usage } from './model-api.js';
 
@@ -140,13 +141,11 @@ export class E2EProject {
   }
 
   beads(): Bead[] {
-    return readFileSync(join(this.root, '.ddx', 'beads.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Bead);
+    return beadsIn(this.root);
   }
 
   bead(id: string): Bead {
-    const found = this.beads().find((b) => b.id === id);
-    if (!found) throw new Error(`no bead ${id}`);
-    return found;
+    return beadIn(this.root, id);
   }
 
   runState(): Record<string, unknown> {

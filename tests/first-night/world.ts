@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, join, resolve } from 'node:path';
 import type { Bead } from '../../src/tracker/index.js';
+import { beadIn, beadsIn } from '../helpers/bead.js';
 import { HELIX_BIN, runCollected, tempDir, tempGitRepo } from '../helpers/cli.js';
 import type { ModelApi } from '../e2e/model-api.js';
 import { CLIS_BIN } from '../e2e/real-cli-project.js';
@@ -125,13 +126,11 @@ export class Night {
   }
 
   beads(): Bead[] {
-    return readFileSync(join(this.root, '.ddx', 'beads.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Bead);
+    return beadsIn(this.root);
   }
 
   bead(id: string): Bead {
-    const found = this.beads().find((b) => b.id === id);
-    if (!found) throw new Error(`no bead ${id}`);
-    return found;
+    return beadIn(this.root, id);
   }
 
   /** Processes started from this world's HOME (codex's app-server daemon that DDx's harness leaves), stopped. */

@@ -59,11 +59,9 @@ export class Supervisor {
     run.persist({ stop_reason: null, interrupted_by: null, current_issue: null, cycle_start: null, cycle_end: null, cycle_duration: null, pid: process.pid });
     if (run.session.settings.jobs > 1) return this.runFleet(event);
     while (event) {
-      const next = step(run.state, event, run.session.settings);
-      assertOneNextEvent(event, next.effects);
-      run.state = next.state;
+      const effects = this.advance(event);
       event = undefined;
-      for (const effect of next.effects) {
+      for (const effect of effects) {
         // A signal that came while helix was busy in synchronous work (waiting for the tracker
         // lock, say) is only seen once the event loop turns: let it, so no new step starts after it.
         await signalsDelivered();
@@ -74,6 +72,14 @@ export class Supervisor {
       if (run.state.stop) break;
     }
     return { exitCode: run.state.stop?.exitCode ?? 1, state: run.state };
+  }
+
+  /** One step of the machine: its new state kept, its effects to perform. */
+  private advance(event: Event): Effect[] {
+    const next = step(this.context.state, event, this.context.session.settings);
+    assertOneNextEvent(event, next.effects);
+    this.context.state = next.state;
+    return next.effects;
   }
 
   /**
@@ -103,12 +109,9 @@ export class Supervisor {
     };
     try {
       while (event) {
-        const withTime: Event = event.type === 'queue' ? { ...event, at: run.now().getTime() } : event;
-        const next = step(run.state, withTime, run.session.settings);
-        assertOneNextEvent(withTime, next.effects);
-        run.state = next.state;
+        const effects = this.advance(event.type === 'queue' ? { ...event, at: run.now().getTime() } : event);
         event = undefined;
-        for (const effect of next.effects) {
+        for (const effect of effects) {
           await signalsDelivered();
           if (run.session.signal?.aborted || failure) break;
           if (effect.type === 'startAttempt') {
