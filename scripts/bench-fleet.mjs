@@ -14,13 +14,17 @@
 // The last line: `fleet: N=4 speed-up X.XX× over N=1; lost 0, twice 0, claims left 0, failed attempts landed 0, overlapping in flight 0`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const HELIX = join(ROOT, 'bin', 'helix');
 const STUBS = join(ROOT, 'tests', 'stubs');
 const AGENT = join(ROOT, 'tests', 'ddx', 'agent');
+const STANDIN = join(STUBS, 'ddx-current');
+/** The backlog's size: every bead but the one whose verification always fails must close. */
+const BEADS = backlog().length;
+const CORES = availableParallelism();
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const at = args.indexOf(name);
@@ -63,6 +67,14 @@ function project(beads, ddxFolder) {
   mkdirSync(join(root, '.ddx'));
   writeFileSync(join(root, '.ddx', 'beads.jsonl'), beads.map(({ file: _file, ...b }) => `${JSON.stringify(b)}\n`).join(''));
   writeFileSync(join(root, '.ddx', 'versions.yaml'), 'ddx_version: "v0.6.2-alpha164"\n');
+  // DDx's runtime files ignored, as `ddx init`'s .gitignore does (helix refuses --jobs without it)
+  if (ddxFolder === STANDIN) writeFileSync(join(root, '.gitignore'), '.ddx/agent-logs/\n');
+  else {
+    // the real DDx's own project files (config, .gitignore), committed as a user would after `ddx init`;
+    // without them DDx counts its own agent logs of a `ddx try` beside it as uncommitted changes
+    const ddxEnv = { ...process.env, HOME: scratch, TMPDIR: scratch, DDX_DISABLE_UPDATE_CHECK: '1' };
+    for (const args of [['init', '--silent', '--skip-claude-injection', '--no-git'], ['bead', 'list']]) spawnSync(join(ddxFolder, 'ddx'), args, { cwd: root, env: ddxEnv, encoding: 'utf8' });
+  }
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'backlog');
   // every bead's agent takes WORK_MS and writes its file
@@ -101,6 +113,18 @@ function counts(p, beads) {
       if (e.type === 'agent_done' && spans[e.bead]?.length) spans[e.bead][spans[e.bead].length - 1].end = Date.parse(e.t);
     }
   }
+  // how busy the slots were: builds in flight on average, and the seconds with only one in flight
+  const edges = Object.values(spans).flat().filter((s) => s.end !== Infinity).flatMap((s) => [[s.start, 1], [s.end, -1]]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let inFlight = 0;
+  let busy = 0;
+  let alone = 0;
+  for (let i = 0; i < edges.length; i++) {
+    inFlight += edges[i][1];
+    const until = edges[i + 1]?.[0] ?? edges[i][0];
+    busy += inFlight * (until - edges[i][0]);
+    if (inFlight === 1) alone += until - edges[i][0];
+  }
+  const meanInFlight = edges.length ? busy / (edges.at(-1)[0] - edges[0][0]) : 0;
   let overlapping = 0;
   for (const a of beads) {
     for (const b of beads) {
@@ -114,6 +138,8 @@ function counts(p, beads) {
     claimsLeft: after.filter((b) => b.status === 'in_progress' || (b.owner && b.status !== 'closed')).length,
     failedLanded: landed('hx-f0000000'),
     overlapping,
+    meanInFlight,
+    secondsAlone: alone / 1000,
     closed: beads.filter((b) => byId.get(b.id)?.status === 'closed').length,
   };
 }
@@ -124,13 +150,25 @@ function bench(label, ddxFolder) {
   for (const jobs of JOBS) {
     const p = project(beads, ddxFolder);
     const started = process.hrtime.bigint();
+    const cpuBefore = childrenCpuSeconds();
     const r = spawnSync(process.execPath, [HELIX, 'run', '--summary', '--no-auto-align', '--no-auto-review', '--jobs', String(jobs)], { cwd: p.root, env: p.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpu = childrenCpuSeconds() - cpuBefore;
     const c = counts(p, beads);
     rows.push({ jobs, seconds, rc: r.status, ...c });
-    process.stdout.write(`${label} N=${jobs}: ${seconds.toFixed(1)} s, exit ${r.status}, ${c.closed}/40 closed; lost ${c.lost}, twice ${c.twice}, claims left ${c.claimsLeft}, failed attempts landed ${c.failedLanded}, overlapping in flight ${c.overlapping} (${p.root})\n`);
+    process.stdout.write(`${label} N=${jobs}: ${seconds.toFixed(1)} s (CPU ${cpu.toFixed(1)} s over all processes: at least ${(cpu / CORES).toFixed(1)} s on ${CORES} cores), exit ${r.status}, ${c.closed}/${beads.length} closed, ${c.meanInFlight.toFixed(2)} builds in flight on average, ${c.secondsAlone.toFixed(1)} s with one; lost ${c.lost}, twice ${c.twice}, claims left ${c.claimsLeft}, failed attempts landed ${c.failedLanded}, overlapping in flight ${c.overlapping} (${p.root})\n`);
   }
   return rows;
+}
+
+/**
+ * CPU seconds of the finished children of this process and of theirs (Linux: /proc/self/stat
+ * cutime + cstime, in clock ticks of 1/100 s): what the run cost the machine, whatever N was. On a
+ * machine with fewer cores than N that, not the slots, bounds the wall time.
+ */
+function childrenCpuSeconds() {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ').pop().split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** A folder whose `ddx` is the real current binary HELIX_TEST_DDX names, if it names one. */
@@ -147,7 +185,7 @@ function realCurrentDdx() {
   return undefined;
 }
 
-const standin = bench('stand-in (ae663ca012)', join(STUBS, 'ddx-current'));
+const standin = bench('stand-in (ae663ca012)', STANDIN);
 const real = realCurrentDdx();
 const realRows = real ? bench('real DDx', real) : [];
 const rows = realRows.length ? realRows : standin;
@@ -155,4 +193,11 @@ const one = rows.find((r) => r.jobs === 1);
 const four = rows.find((r) => r.jobs === 4) ?? rows[rows.length - 1];
 const all = [...standin, ...realRows];
 const sum = (key) => all.reduce((n, r) => n + r[key], 0);
-process.stdout.write(`fleet: N=${four.jobs} speed-up ${(one.seconds / four.seconds).toFixed(2)}× over N=1; lost ${sum('lost')}, twice ${sum('twice')}, claims left ${sum('claimsLeft')}, failed attempts landed ${sum('failedLanded')}, overlapping in flight ${sum('overlapping')}\n`);
+const speedUp = one.seconds / four.seconds;
+// a run that did not build every bead it could (a refusal, a crash) is wrong too, whatever else it counted
+const unbuilt = all.reduce((n, r) => n + (r.rc === 0 ? 0 : 1) + (BEADS - 1 - r.closed), 0);
+const wrong = sum('lost') + sum('twice') + sum('claimsLeft') + sum('failedLanded') + sum('overlapping') + unbuilt;
+process.stdout.write(`fleet: N=${four.jobs} speed-up ${speedUp.toFixed(2)}× over N=1; lost ${sum('lost')}, twice ${sum('twice')}, claims left ${sum('claimsLeft')}, failed attempts landed ${sum('failedLanded')}, overlapping in flight ${sum('overlapping')}\n`);
+process.stdout.write(`targets (issue 32): speed-up ≥ 3 ${speedUp >= 3 ? 'met' : 'missed'}; every count 0 ${wrong === 0 ? 'met' : 'missed'}\n`);
+// a count above 0 is a wrong result; a speed-up short of its target is a figure, reported above
+if (wrong > 0) process.exitCode = 1;

@@ -29,6 +29,7 @@ const BENCHMARKS = [
   { name: 'memory', title: 'Memory store: recall, store, embedders', script: 'scripts/bench-memory.mjs', quick: ['--sizes', '1000,10000', '--runs', '7'] },
   { name: 'hook', title: 'Claude Code hooks, whole process', script: 'scripts/bench-hook.mjs', quick: ['--memories', '1000', '--runs', '15'] },
   { name: 'agents', title: 'Agent layer: cost of one agent call', script: 'tests/agents/bench-runner.mjs', quick: [] },
+  { name: 'fleet', title: '`helix run --jobs N` on current DDx: wall time and what went wrong', script: 'scripts/bench-fleet.mjs', quick: [] },
 ];
 
 const { values } = parseArgs({ options: { full: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } } });

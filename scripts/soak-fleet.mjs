@@ -29,6 +29,8 @@ const beads = Array.from({ length: CHAINS * PER_CHAIN }, (_, n) => {
 const beadsFile = join(repo, '.ddx', 'beads.jsonl');
 writeFileSync(beadsFile, beads.map(({ file: _f, ...b }) => `${JSON.stringify(b)}\n`).join(''));
 writeFileSync(join(repo, '.ddx', 'versions.yaml'), 'ddx_version: "v0.6.2-alpha164"\n');
+// DDx's runtime files ignored, as `ddx init`'s .gitignore does (helix refuses --jobs without it)
+writeFileSync(join(repo, '.gitignore'), '.ddx/agent-logs/\n');
 git('add', '-A');
 git('commit', '-q', '-m', 'backlog');
 

@@ -509,6 +509,7 @@ export const SCENARIOS: Scenario[] = [
       const beads = files.map((file, i) => bead({ id: `hx-0000001${i}`, title: `write ${file}`, description: `Create ${file}.`, acceptance: `${file} exists` }));
       // the second bead rewrites the first one's file: it must wait for it
       const p = t.project(beads, { responses: beads.map((b, i) => ({ when: b.id, delayMs: 1500, commit: { path: files[i], content: `${b.id}\n` } })) });
+      ignoreDdxRuntime(p);
       const r = p.helix(['run', '--summary', '--jobs', '3', '--no-auto-align'], { HELIX_BACKOFF_SLEEP: '0' });
       expect(r.status, r.stderr).toBe(0);
       for (const b of beads) expect(p.bead(b.id).status).toBe('closed');
@@ -518,6 +519,24 @@ export const SCENARIOS: Scenario[] = [
       expect(together('hx-00000010', 'hx-00000011')).toBe(false);
       // and the fleet really ran side by side
       expect(together('hx-00000010', 'hx-00000012') || together('hx-00000012', 'hx-00000013')).toBe(true);
+    },
+  },
+  {
+    name: "--jobs 2 where git does not ignore DDx's runtime files (issue 32): refused with one line before anything is claimed — two ddx try would refuse over each other's agent logs (measured)",
+    versions: ['current'],
+    run(t) {
+      const p = t.project(one());
+      // `ddx init`'s .gitignore without its runtime lines (a project set up by hand)
+      const ignored = existsSync(join(p.root, '.gitignore')) ? readFileSync(join(p.root, '.gitignore'), 'utf8') : '';
+      writeFileSync(join(p.root, '.gitignore'), ignored.split('\n').filter((l) => !l.includes('agent-logs')).join('\n'));
+      gitIn(p, 'add', '-A');
+      gitIn(p, 'commit', '-q', '--allow-empty', '-m', 'no DDx runtime ignores');
+      const before = readFileSync(p.beadsFile, 'utf8');
+      const r = p.helix(['run', '--summary', '--jobs', '2']);
+      expect(r.status).toBe(13);
+      expect(r.stderr.trim()).toMatch(/^helix: --jobs 2: git does not ignore DDx's runtime files here .*Nothing was claimed\.$/);
+      expect(readFileSync(p.beadsFile, 'utf8')).toBe(before);
+      expect(workedIds(p)).toEqual([]);
     },
   },
   {
@@ -533,6 +552,14 @@ export const SCENARIOS: Scenario[] = [
     },
   },
 ];
+
+/** DDx's runtime files ignored as `ddx init`'s .gitignore does (the real targets have it; the stand-in's projects not). */
+function ignoreDdxRuntime(p: { root: string }): void {
+  if (spawnSync('git', ['check-ignore', '-q', '.ddx/agent-logs/x'], { cwd: p.root }).status === 0) return;
+  appendFileSync(join(p.root, '.gitignore'), '.ddx/agent-logs/\n');
+  gitIn(p, 'add', '.gitignore');
+  gitIn(p, 'commit', '-q', '-m', "DDx's runtime ignores");
+}
 
 /** When each bead's build was in flight, from the run's event log (its dispatch to its agent_done). */
 function buildSpans(p: { root: string }): Record<string, { start: number; end: number }> {

@@ -12,6 +12,15 @@ function git(root: string, ...args: string[]): string | undefined {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
+/**
+ * Does git ignore DDx's runtime files (`.ddx/agent-logs/`, from the .gitignore `ddx init` writes)?
+ * Without that, two `ddx try` at once each count the other's agent log as uncommitted changes and
+ * refuse (measured on ae663ca012; docs/scale.md).
+ */
+export function ddxRuntimeIgnored(root: string): boolean {
+  return git(root, 'check-ignore', '-q', '.ddx/agent-logs/agent-loop.jsonl') !== undefined;
+}
+
 /** Uncommitted paths (tracked changes and untracked files, not ignored ones), as git names them. */
 function uncommittedPaths(root: string): string[] {
   // --no-optional-locks: a read must never write the index back (a `ddx try` may be landing meanwhile)

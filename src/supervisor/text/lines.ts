@@ -256,6 +256,9 @@ export const RUN = {
   /** --jobs > 1 without current DDx (issue 32). */
   jobsNeedCurrentDdx: (jobs: number, path: string) =>
     `helix: --jobs ${jobs} needs current DDx (\`ddx try\`, v0.6.2-alpha50 or later), which builds each bead in a worktree of its own under its own lease; ${path === 'direct' ? 'without it the agents work in your checkout' : 'DDx v0.6.x builds in your checkout'}, one bead at a time. Run without --jobs. Nothing was claimed.`,
+  /** --jobs > 1 where git does not ignore DDx's runtime files (measured on ae663ca012, docs/scale.md). */
+  jobsNeedDdxIgnores: (jobs: number) =>
+    `helix: --jobs ${jobs}: git does not ignore DDx's runtime files here (.ddx/agent-logs/ and the rest of the .gitignore \`ddx init\` writes), so each ddx try would refuse over the logs of the one beside it. Run \`ddx init\`, commit its .gitignore, and run again. Nothing was claimed.`,
   notLanded: (id: string, detail: string) => say('always', `helix: ${id} not landed: ${detail}`),
   /**
    * Work DDx landed that helix's verification then refused. helix does not revert it: the commit

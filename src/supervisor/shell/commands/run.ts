@@ -15,7 +15,7 @@ import { actionCommand } from '../../core/dispatch.js';
 import { RUN, type Say } from '../../text/lines.js';
 import { SETUP } from '../../text/setup.js';
 import { type Session, prepareSession } from '../session.js';
-import { assertDdxCanBuild } from '../ddx-repository.js';
+import { assertDdxCanBuild, ddxRuntimeIgnored } from '../ddx-repository.js';
 import { selectNext } from '../../core/selection.js';
 import { RunRecord, eventLogPath, runIdOf } from '../run-record.js';
 import { type CommandOptions, type RunOptions, interruptedBeforeStart, printBuildCommand } from './common.js';
@@ -43,6 +43,7 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
     if (watch.received) return interruptedBeforeStart(watch.received);
     // several builds at once need DDx's worktrees and leases: one line, before anything is taken
     if (settings.jobs > 1 && session.buildPath !== 'try') throw new HelixError('validation', RUN.jobsNeedCurrentDdx(settings.jobs, session.buildPath));
+    if (settings.jobs > 1 && !ddxRuntimeIgnored(session.root)) throw new HelixError('repositoryState', RUN.jobsNeedDdxIgnores(settings.jobs));
     let releaseMutex: () => void;
     try {
       releaseMutex = acquireRunMutex(session.store.dir);
