@@ -554,7 +554,7 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** DDx's runtime files ignored as `ddx init`'s .gitignore does (the real targets have it; the stand-in's projects not). */
-function ignoreDdxRuntime(p: { root: string }): void {
+function ignoreDdxRuntime(p: Parameters<typeof gitIn>[0]): void {
   if (spawnSync('git', ['check-ignore', '-q', '.ddx/agent-logs/x'], { cwd: p.root }).status === 0) return;
   appendFileSync(join(p.root, '.gitignore'), '.ddx/agent-logs/\n');
   gitIn(p, 'add', '.gitignore');

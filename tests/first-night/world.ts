@@ -7,7 +7,7 @@
 // ~/.claude/settings.json's `env`), codex's provider (~/.codex/config.toml). The network is
 // isolated by the script around the suite (scripts/test-first-night.mjs), as test:ddx does.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, join, resolve } from 'node:path';
 import type { Bead } from '../../src/tracker/index.js';
 import { beadIn, beadsIn } from '../helpers/bead.js';

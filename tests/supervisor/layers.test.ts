@@ -9,6 +9,7 @@
 // does not follow them; a type from shell/ is still refused (the core must not depend on it).
 // The runner — the loop and what it performs — is held to RUNNER_MAX_LINES: it grew from 810 to
 // 1,089 lines once; its effects have their own files in shell/ now (attempt, queue, drain, …).
+// And no two files of src/ import each other, directly or round a loop, even for types only.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -131,4 +132,29 @@ describe('the supervisor’s layers', () => {
     const long = files.map((f) => ({ f, n: readFileSync(join(REPO, 'src', f), 'utf8').split('\n').length - 1 })).filter(({ n }) => n > FILE_MAX_LINES);
     expect(long).toEqual([]);
   });
+
+  it('src/ has no import loop, type-only imports included (issue 32: RunContext ↔ HeldClaims was one)', () => {
+    expect(importLoops()).toEqual([]);
+  });
 });
+
+/** Every loop of imports among src/'s files, each once, as the chain of its files. */
+function importLoops(): string[] {
+  const files = (readdirSync(join(REPO, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(REPO, 'src', f));
+  const edges = new Map(files.map((f) => [f, importsOf(f).filter((i) => i.specifier.startsWith('.')).map((i) => target(f, i.specifier))]));
+  const loops = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') loops.add(path.slice(path.indexOf(next)).map(shown).join(' → '));
+      else if (!state.has(next) && edges.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file);
+  return [...loops];
+}

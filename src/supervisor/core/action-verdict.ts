@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Trailers } from '../../agents/trailers.js';
 import { EXIT } from '../../errors.js';
-import type { ReviewOutcome } from './machine.js';
+import type { ReviewOutcome } from './machine-types.js';
 import { BACKFILL, REVIEW } from '../text/lines.js';
 
 export type JudgedAction = 'align' | 'backfill' | 'design' | 'polish' | 'review' | 'experiment';

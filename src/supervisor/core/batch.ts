@@ -1,6 +1,6 @@
 // A cycle's batch members (related ready beads claimed beside the primary for one direct prompt),
 // counted after the attempt, and the COMPLETE and drift lines a primary and its members share.
-import type { Effect, MachineState, Step } from './machine.js';
+import type { Effect, MachineState, Step } from './machine-types.js';
 import type { MemberVerdict } from './outcome.js';
 import { DRIFT_REASON } from './judge.js';
 import { MAX_ATTEMPTS } from './policy.js';

@@ -7,7 +7,7 @@
 import type { Bead } from '../../tracker/bead.js';
 import { NO_SPEND, beadBudgetStop } from './budget.js';
 import { intractableReason } from './judge.js';
-import type { Effect, Event, MachineState, SkippedBead, Step } from './machine.js';
+import type { Effect, Event, MachineState, SkippedBead, Step } from './machine-types.js';
 import type { FailureKind } from './outcome.js';
 import { MAX_ATTEMPTS, type SupervisorSettings, backoffSeconds } from './policy.js';
 import { line, stop } from './steps.js';

@@ -9,23 +9,12 @@
 //   - the check, its NEXT_ACTION and the actions it routes to run only with every slot idle and
 //     nothing left to start, as with one slot.
 // The runner performs `startAttempt` without waiting for it; each attempt's end comes back as its event.
-import type { Effect, Event, MachineState, Step } from './machine.js';
-import { type InFlight, filesOf, whichMayStart } from './scheduler.js';
+import type { Effect, Event, FleetState, MachineState, Step } from './machine-types.js';
+
+export type { FleetState } from './machine-types.js';
+import { filesOf, whichMayStart } from './scheduler.js';
 import type { SupervisorSettings } from './policy.js';
 
-export interface FleetState {
-  inFlight: InFlight[];
-  /** Attempts started so far (each gets the next cycle number). */
-  started: number;
-  /** A bead backing off after a failed attempt, until when (ms since the epoch). */
-  notBefore: Record<string, number>;
-  /** Dispatch paused until then (a limit, an infrastructure wait). */
-  pausedUntil?: number;
-  /** What a limit's wait says and records when it ends: said when dispatch resumes. */
-  onResume?: Effect[];
-  /** A stop waiting for the beads in flight. */
-  pendingStop?: Step['effects'];
-}
 
 export const NO_FLEET: FleetState = Object.freeze({ inFlight: [], started: 0, notBefore: {} }) as FleetState;
 

@@ -2,7 +2,7 @@
 // not a failed check or action. The run waits (limit-wait.ts decides how long) and asks for the
 // same work again, or stops with reason `limit` (exit 20) when the wait would pass --max-wait.
 import { EXIT } from '../../errors.js';
-import type { Event, MachineState, Step } from './machine.js';
+import type { Event, MachineState, Step } from './machine-types.js';
 import { afterWait, limitWait } from './limit-wait.js';
 import type { SupervisorSettings } from './policy.js';
 import { line, stop } from './steps.js';

@@ -2,7 +2,7 @@
 // docs/contract/bash-interface.md §2.11, docs/contract/cli.md §6.6 where they differ) and after the
 // action it routed to.
 import type { NextAction } from '../../agents/trailers.js';
-import type { ActionPurpose, DrainAction, Effect, Event, MachineState, Step, StopReason } from './machine.js';
+import type { ActionPurpose, DrainAction, Effect, Event, MachineState, Step, StopReason } from './machine-types.js';
 import type { SupervisorSettings } from './policy.js';
 import { line, stop } from './steps.js';
 import { RUN, type Say } from '../text/lines.js';

@@ -1,5 +1,5 @@
 // The two step builders every decision of the run loop uses: a line to say, and a stop.
-import type { MachineState, Step, StopReason, Effect } from './machine.js';
+import type { MachineState, Step, StopReason, Effect } from './machine-types.js';
 import type { Say } from '../text/lines.js';
 
 /** Stops the run with its exit code and reason; the message is the line the stop says. */

@@ -8,7 +8,7 @@
 //     but the third in a row stops the run as a setup error: a failure that does not pass within
 //     a few tries needs a person, and a run must never loop on it.
 import { EXIT } from '../../errors.js';
-import type { Event, MachineState, Step } from './machine.js';
+import type { Event, MachineState, Step } from './machine-types.js';
 import { backoffSeconds } from './policy.js';
 import { line, stop } from './steps.js';
 import type { SupervisorSettings } from './policy.js';

@@ -86,3 +86,25 @@ export function writeContext(root: string, text: string): string {
   writeFileSync(file, text);
   return file;
 }
+
+/** What the context is read from: the run's facts (a RunContext is one). */
+export interface ContextSource {
+  session: { root: string; store: { file: string } };
+  state: { focusedEpic?: string };
+  snapshot(): { beads: Bead[] };
+  ready(beads: Bead[]): Bead[];
+  promptPlace(): { trackerCli: string };
+}
+
+/** `.helix/context.md`'s text for these beads (the queue as the attempt read it). */
+export function contextText(run: ContextSource, beads: Bead[] = run.snapshot().beads): string {
+  const focused = run.state.focusedEpic ? beads.find((b) => b.id === run.state.focusedEpic) : undefined;
+  return renderContext({
+    root: run.session.root,
+    trackerFile: run.session.store.file,
+    beads,
+    readyCount: run.ready(beads).length,
+    focusedEpic: focused,
+    trackerCli: run.promptPlace().trackerCli,
+  });
+}

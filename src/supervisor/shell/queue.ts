@@ -5,7 +5,7 @@ import { type Bead, closeBead, readyEpics } from '../../tracker/index.js';
 import type { Event } from '../core/machine.js';
 import { tasksToPromote } from '../core/selection.js';
 import { RUN, UPKEEP, generatedContext } from '../text/lines.js';
-import { renderContext, writeContext } from './context.js';
+import { contextText, writeContext } from './context.js';
 import type { RunContext } from './run-context.js';
 
 export function readQueue(run: RunContext): Event {
@@ -35,19 +35,6 @@ function promoteEpics(run: RunContext, beads: Bead[]): boolean {
 export function refreshContext(run: RunContext): void {
   const file = writeContext(run.session.root, contextText(run));
   run.say(generatedContext(file));
-}
-
-/** `.helix/context.md`'s text for these beads (the queue as the attempt read it). */
-export function contextText(run: RunContext, beads: Bead[] = run.snapshot().beads): string {
-  const focused = run.state.focusedEpic ? beads.find((b) => b.id === run.state.focusedEpic) : undefined;
-  return renderContext({
-    root: run.session.root,
-    trackerFile: run.session.store.file,
-    beads,
-    readyCount: run.ready(beads).length,
-    focusedEpic: focused,
-    trackerCli: run.promptPlace().trackerCli,
-  });
 }
 
 export function closeEpic(run: RunContext, epicId: string): Event {

@@ -11,7 +11,7 @@ import { type Say, UPKEEP, stamp } from '../text/lines.js';
 import { type PromptPlace, promptPlaceOf } from '../text/prompts.js';
 import { type CallContext, CallTotals, callAgent } from './agent-call.js';
 import type { AttemptPorts } from './attempt.js';
-import { contextText } from './queue.js';
+import { contextText } from './context.js';
 import { HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
 import { type RunOutput, clockTime } from './output.js';
