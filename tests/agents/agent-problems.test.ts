@@ -11,6 +11,8 @@ describe('problemIn: a failure that is not the work', () => {
     ['exec: "claude": executable file not found in $PATH', 'setup', 'the agent program is not installed'],
     ['--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons', 'setup', 'claude refuses to run unattended as root without IS_SANDBOX=1'],
     ['API Error: Connection error.', 'infrastructure', 'the provider did not answer'],
+    ['importing candidate: importing clone result: fatal: bad object worktrees/ddx-land-finalize-22109650/HEAD', 'infrastructure', "DDx's git work collided with a ddx try beside it"],
+    ["pre-execute-bead checkpoint: syncing checkpoint index: fatal: Unable to create '/p/.git/index.lock': File exists.", 'infrastructure', "DDx's git work collided with a ddx try beside it"],
     ['Error: offline coordination lock: timeout waiting for project lock (owner pid: unknown path: /p/.ddx/offline-coordination.lock)', 'infrastructure', "DDx's project lock stayed held"],
     ['API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'infrastructure', 'the provider did not answer'],
   ])('%s → %s', (text, kind, what) => {

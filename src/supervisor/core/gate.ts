@@ -102,6 +102,15 @@ export function gateInfra(bead: string, diffHead: string, what: string): GateRec
   return { bead, diff_head: diffHead, status: 'infra', message: `helix gate could not verify: ${what}` };
 }
 
+/**
+ * A gate stopped by a signal before its verification ended (`helix stop`, the run's end) blocks:
+ * `infra` would let DDx land work nobody verified, and the run that would verify it after landing
+ * is the one stopping (measured on ae663ca012: the attempt landed).
+ */
+export function gateStopped(bead: string, diffHead: string): GateRecord {
+  return { bead, diff_head: diffHead, status: 'block', message: 'helix gate was stopped before it verified: not landed unverified' };
+}
+
 /** The file DDx reads: status and message only (its `violations` list is optional). */
 export function verdictJson(record: GateVerdict): string {
   return `${JSON.stringify({ status: record.status, message: record.message })}\n`;

@@ -2,9 +2,9 @@
 // block on `ddx try`, why an attempt failed), a reopen, the crash-recovery record of injected
 // memories, the blocked mark. Each runs under the tracker lock; one that fails is said and the run
 // goes on — none of them decides an outcome.
-import { type Bead, INJECTED_KEY, reopenBead } from '../../tracker/index.js';
+import { type Bead, INJECTED_KEY, releaseDeadDdxClaim, reopenBead } from '../../tracker/index.js';
 import { parkCooldownMs } from '../core/policy.js';
-import { RUN, UPKEEP } from '../text/lines.js';
+import { ORPHANS, RUN, UPKEEP } from '../text/lines.js';
 import { markBeadBlocked } from './blockers.js';
 import { processTag } from './claimer-calls.js';
 import { withNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
@@ -69,24 +69,30 @@ export function startTryAttempt(run: BeadWrites, id: string, notes: string): voi
 }
 
 /**
- * After `ddx try`: the notes block out again, and the run's tag too — unless DDx still holds the
- * bead (in progress under owner `ddx`): a `ddx try` stopped while helix's gate ran ends without
- * releasing its claim (measured on ae663ca012, docs/ddx.md), and the tag lets the next run's
- * recovery release it once nothing of this run is left (recovery.ts).
+ * After `ddx try`: the notes block out again, and the run's tag too. A `ddx try` that ended still
+ * holding the bead (in progress under owner `ddx`: stopped while helix's gate ran, measured on
+ * ae663ca012, docs/ddx.md; or crashed) is gone, so its claim is released now as DDx's Release does
+ * and the bead can go again in this run; a claim whose lease names a process that still runs keeps
+ * the tag, for the next run's recovery (recovery.ts).
  */
 export function endTryAttempt(run: BeadWrites, id: string): void {
   try {
-    run.store.mutate((d) => {
+    const released = run.store.mutate((d) => {
       const current = d.get(id);
-      if (!current) return;
+      if (!current) return false;
       const notes = typeof current.notes === 'string' ? current.notes : '';
-      const ddxHolds = current.status === 'in_progress' && current.owner === 'ddx';
-      if (withoutNotesBlock(notes) === notes && (current[TRY_RUN_KEY] === undefined || ddxHolds)) return;
+      const ddxHeld = current.status === 'in_progress' && current.owner === 'ddx';
+      // only a lease that names a dead ddx: a ddx try still finishing (a stop) keeps its claim for the next run
+      const freed = ddxHeld ? releaseDeadDdxClaim(d, id, run.store.leaseDir, undefined, { needLease: true }) : false;
+      const keepTag = ddxHeld && !freed;
+      if (withoutNotesBlock(notes) === notes && (current[TRY_RUN_KEY] === undefined || keepTag)) return freed;
       d.change(id, (b) => {
         b.notes = withoutNotesBlock(notes);
-        if (!ddxHolds) delete b[TRY_RUN_KEY];
+        if (!keepTag) delete b[TRY_RUN_KEY];
       });
+      return freed;
     });
+    if (released) run.say(ORPHANS.ddxTryClaimReleased(id, released.pid));
   } catch (error) {
     run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
   }

@@ -14,7 +14,7 @@ import { runAgentCommand } from '../../agents/index.js';
 import { writeFileAtomically } from '../../atomic-write.js';
 import { HelixError } from '../../errors.js';
 import { isPidAlive } from '../../tracker/index.js';
-import { GATE_CHECK_NAME, type GateRecord, dependencyLinks, gateInfra, gateRecordPath, verdictJson, verdictOfRun } from '../core/gate.js';
+import { GATE_CHECK_NAME, type GateRecord, dependencyLinks, gateInfra, gateRecordPath, gateStopped, verdictJson, verdictOfRun } from '../core/gate.js';
 import { verifyCommandOf } from '../core/judge.js';
 import { GATE } from '../text/lines.js';
 import type { CommandResult } from './output.js';
@@ -80,9 +80,9 @@ async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string,
     const added = git(root, 'worktree', 'add', '--detach', worktree, diffHead);
     if (!added.ok) return gateInfra(bead, diffHead, `git worktree add ${diffHead.slice(0, 12)} failed: ${lastLine(added.err)}`);
     linkDependencies(root, worktree);
-    if (signal.aborted) return gateInfra(bead, diffHead, 'stopped by a signal');
+    if (signal.aborted) return gateStopped(bead, diffHead);
     const run = await runAgentCommand({ file: 'sh', args: ['-c', command], cwd: worktree, env: { PWD: worktree } }, { env, signal });
-    if (run.aborted) return gateInfra(bead, diffHead, 'stopped by a signal');
+    if (run.aborted) return gateStopped(bead, diffHead);
     return verdictOfRun(bead, diffHead, command, run);
   } catch (error) {
     return gateInfra(bead, diffHead, (error as Error).message);

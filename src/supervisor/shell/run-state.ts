@@ -44,11 +44,12 @@ export interface UnfinishedAttempt {
 
 /**
  * The previous run's attempt, if that run ended without finishing it: the run-state names a
- * current issue, no stop reason and no cycle end, and the run's pid is gone. (A live pid is a
- * `helix build` or run still working on it.)
+ * current issue and no cycle end, the run was killed (no stop reason) or stopped by a signal
+ * (`stopped`: DDx, cancelled while helix's gate ran, may still land and close it — measured), and
+ * the run's pid is gone. (A live pid is a `helix build` or run still working on it.)
  */
 export function unfinishedAttempt(state: Record<string, unknown> | undefined, isAlive: (pid: number) => boolean): UnfinishedAttempt | undefined {
-  if (!state || typeof state.current_issue !== 'string' || state.stop_reason !== null || state.cycle_end !== null) return undefined;
+  if (!state || typeof state.current_issue !== 'string' || (state.stop_reason !== null && state.stop_reason !== 'stopped') || state.cycle_end !== null) return undefined;
   const pid = state.run_pid;
   const since = typeof state.cycle_start === 'string' ? Date.parse(state.cycle_start) : Number.NaN;
   if (typeof pid !== 'number' || !Number.isInteger(pid) || isAlive(pid) || Number.isNaN(since)) return undefined;

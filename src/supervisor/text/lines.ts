@@ -336,6 +336,9 @@ export const ORPHANS = {
   /** helix: DDx's claim of a `ddx try` whose run was killed, released once nothing of that run is left. */
   ddxAttemptReleased: (id: string, ddxPid: number | undefined) =>
     say('always', `helix: released DDx's claim on ${id}: the ddx try of a killed run${ddxPid ? ` (ddx pid ${ddxPid})` : ''} is gone and nothing of that run is left`),
+  /** A `ddx try` that ended (a crash, a stop during helix's gate) still held its bead: released at once. */
+  ddxTryClaimReleased: (id: string, ddxPid: number | undefined) =>
+    say('always', `helix: released DDx's claim on ${id}: its ddx try${ddxPid ? ` (pid ${ddxPid})` : ''} ended without releasing it`),
   /** The line for each step the tracker's recovery reports. */
   of: (event: OrphanRecoveryEvent): Say => {
     switch (event.kind) {

@@ -180,7 +180,14 @@ function withLandLock(root, work) {
   }
 }
 
-const textOf = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+/** A file's text, '' when it is not there (a lock released between the look and the read). */
+function textOf(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 function breakStaleLandLock(lock) {
   const pid = Number.parseInt(textOf(join(lock, 'pid')), 10);
