@@ -52,8 +52,8 @@ const PATTERNS: Array<{ kind: ProblemKind; what: string; pattern: RegExp; fix?: 
   { kind: 'infrastructure', what: "DDx's project lock stayed held", pattern: /offline coordination lock: timeout waiting for project lock/i },
   // DDx's own git work colliding with a `ddx try` beside it in the same checkout (measured on
   // ae663ca012 with eight at once: `importing clone result: fatal: bad object worktrees/ddx-…`,
-  // `… .git/index.lock': File exists`, `committing tracker: …`)
-  { kind: 'infrastructure', what: "DDx's git work collided with a ddx try beside it", pattern: /importing clone result: fatal: bad object worktrees\/ddx-|unable to create '[^']*\.git\/index\.lock': file exists|execution_failed: committing tracker:|^committing tracker:/im },
+  // `… .git/index.lock': File exists`, `committing tracker: …`, `land coordination retry: land advancer: …`)
+  { kind: 'infrastructure', what: "DDx's git work collided with a ddx try beside it", pattern: /importing clone result: fatal: bad object worktrees\/ddx-|land coordination retry: land advancer:|unable to create '[^']*\.git\/index\.lock': file exists|execution_failed: committing tracker:|^committing tracker:/im },
   // a provider that is down, overloaded or unreachable; a stream that broke
   { kind: 'infrastructure', what: 'the provider did not answer', pattern: /econnrefused|connection refused|connection error|fetch failed|socket hang up|network is unreachable|stream disconnected|overloaded_error|api error: (5\d\d|overloaded)|service unavailable/i },
 ];

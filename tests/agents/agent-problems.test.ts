@@ -13,6 +13,7 @@ describe('problemIn: a failure that is not the work', () => {
     ['API Error: Connection error.', 'infrastructure', 'the provider did not answer'],
     ['importing candidate: importing clone result: fatal: bad object worktrees/ddx-land-finalize-22109650/HEAD', 'infrastructure', "DDx's git work collided with a ddx try beside it"],
     ["pre-execute-bead checkpoint: syncing checkpoint index: fatal: Unable to create '/p/.git/index.lock': File exists.", 'infrastructure', "DDx's git work collided with a ddx try beside it"],
+    ['land_retry: land coordination retry: land advancer: adding temp worktree at 1935ce4e5c90: git worktree add /s/.cache/ddx/ddx-land-wt-380419915', 'infrastructure', "DDx's git work collided with a ddx try beside it"],
     ['Error: offline coordination lock: timeout waiting for project lock (owner pid: unknown path: /p/.ddx/offline-coordination.lock)', 'infrastructure', "DDx's project lock stayed held"],
     ['API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 'infrastructure', 'the provider did not answer'],
   ])('%s → %s', (text, kind, what) => {
