@@ -97,12 +97,12 @@ describe('which DDx: versions helix does not drive, and the loop executor', () =
     expect(p.bead('hx-00000001').status).toBe('closed');
   });
 
-  it('on `ddx try`, a failed verification reopens the bead DDx closed', () => {
+  it('on `ddx try`, a failed verification keeps the attempt off the branch: helix\'s gate blocks it before DDx lands (issue 32)', () => {
     const p = ddxProject('current', [bead({ id: 'hx-00000001' })]);
     const r = p.helix(['build'], { HELIX_VERIFY_CMD: 'false' });
     expect(r.status).toBe(1);
     expect(p.bead('hx-00000001').status).toBe('open');
-    expect(p.bead('hx-00000001').notes).toMatch(/REOPENED .*verification failed/);
+    expect(p.bead('hx-00000001').notes).toMatch(/ATTEMPT FAILED .*verification failed before landing: false exited 1; DDx kept it under refs\/ddx\/iterations\/hx-00000001\/.*, not landed/);
   });
 
   it('a DDx too old to drive: one clear line, then codex directly', () => {
