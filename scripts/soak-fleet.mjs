@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository } from './lib/soak-project.mjs';
+import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository, until } from './lib/soak-project.mjs';
 
 const JOBS = Number(process.argv[process.argv.indexOf('--jobs') + 1] ?? 4);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -69,14 +69,6 @@ function helix(args) {
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   return { child, done: new Promise((r) => child.on('close', (code, signal) => r({ code, signal, stderr }))) };
-}
-
-async function until(condition, what, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`soak: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 // run 1: SIGKILLed while the never-ending build and others are in flight

@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository } from './lib/soak-project.mjs';
+import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository, until } from './lib/soak-project.mjs';
 
 // `--jobs N` (N > 1): the same night with N builds in flight, on current DDx (soak-fleet.mjs)
 const jobsAt = process.argv.indexOf('--jobs');
@@ -86,14 +86,6 @@ function helix(args) {
   child.stderr.on('data', (d) => (stderr += d));
   const done = new Promise((resolveDone) => child.on('close', (code, signal) => resolveDone({ code, signal, stderr })));
   return { child, done };
-}
-
-async function until(condition, what, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`soak: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 // ── run 1: killed mid-build ─────────────────────────────────────────────────────────────────────

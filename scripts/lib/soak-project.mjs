@@ -32,3 +32,12 @@ export function soakBead(n, fields) {
   if (n % PER_CHAIN !== 0) bead.dependencies = [{ issue_id: id(n), depends_on_id: id(n - 1), type: 'blocks', created_at: stamp }];
   return bead;
 }
+
+/** Waits for a condition the soak watches from outside (a file, a call log), polling; a bound, not a sleep. */
+export async function until(condition, what, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`soak: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
