@@ -10,10 +10,9 @@
 //   - every other build writes its file and reports 1000 tokens.
 // It prints done / parked / waiting / lost / worked twice and exits 1 when a bead is lost or worked
 // twice, when a killed slot's bead was not built again by the restart, or when the budget did not end the run.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository, until } from './lib/soak-project.mjs';
+import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, jsonLines, soakBead, soakEnv, soakRepository, startHelix, until } from './lib/soak-project.mjs';
 
 const JOBS = Number(process.argv[process.argv.indexOf('--jobs') + 1] ?? 4);
 const ROOT = resolve(import.meta.dirname, '..');
@@ -46,9 +45,7 @@ const script = {
 const scriptPath = join(work, 'script.json');
 writeFileSync(scriptPath, JSON.stringify(script));
 const stubLog = join(work, 'calls.jsonl');
-const env = {};
-for (const [key, value] of Object.entries(process.env)) if (!/^(HELIX_|DDX_)/.test(key)) env[key] = value;
-Object.assign(env, {
+const env = soakEnv({
   PATH: `${join(STUBS, 'ddx-current')}:${STUBS}:${process.env.PATH ?? ''}`,
   HELIX_STUB_SCRIPT: scriptPath,
   HELIX_STUB_LOG: stubLog,
@@ -61,15 +58,9 @@ Object.assign(env, {
   TMPDIR: work,
 });
 const RUN = ['run', '--summary', '--jobs', String(JOBS), '--no-auto-align', '--no-auto-review'];
-const calls = () => (existsSync(stubLog) ? readFileSync(stubLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-const finalBeads = () => readFileSync(beadsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-
-function helix(args) {
-  const child = spawn(process.execPath, [HELIX, ...args], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  return { child, done: new Promise((r) => child.on('close', (code, signal) => r({ code, signal, stderr }))) };
-}
+const calls = () => jsonLines(stubLog);
+const finalBeads = () => jsonLines(beadsFile);
+const helix = (args) => startHelix(HELIX, repo, env, args);
 
 // run 1: SIGKILLed while the never-ending build and others are in flight
 const first = helix(RUN);
@@ -79,7 +70,7 @@ const firstEnd = await first.done;
 // the builds in flight at the kill, from run 1's own event log: dispatched, not yet answered
 // (run-state.json is no witness: current DDx writes its own summary over it during `ddx try`)
 const logs = join(repo, '.helix-logs');
-const firstEvents = readdirSync(logs).filter((n) => n.endsWith('.events.ndjson')).flatMap((n) => readFileSync(join(logs, n), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+const firstEvents = readdirSync(logs).filter((n) => n.endsWith('.events.ndjson')).flatMap((n) => jsonLines(join(logs, n)));
 const count = (type, bead) => firstEvents.filter((e) => e.type === type && e.bead === bead).length;
 const inFlightAtKill = [...new Set(firstEvents.filter((e) => e.type === 'dispatch').map((e) => e.bead))].filter((b) => count('dispatch', b) > count('agent_done', b));
 // a crash takes the slots' processes too: the stand-in ddx processes of this run

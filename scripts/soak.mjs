@@ -16,10 +16,9 @@
 // It prints beads done / parked / waiting / lost / worked twice, spend against the budget,
 // notifications, limit waits and wall time, and exits 1 when any bead is lost or worked twice,
 // when the budget did not end the run, or when it took 3 minutes or more.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, soakBead, soakRepository, until } from './lib/soak-project.mjs';
+import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, jsonLines, soakBead, soakEnv, soakRepository, startHelix, until } from './lib/soak-project.mjs';
 
 // `--jobs N` (N > 1): the same night with N builds in flight, on current DDx (soak-fleet.mjs)
 const jobsAt = process.argv.indexOf('--jobs');
@@ -61,9 +60,7 @@ const notified = join(work, 'notified.jsonl');
 const notifier = join(work, 'notify.mjs');
 writeFileSync(notifier, "import { appendFileSync } from 'node:fs';\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d));\nprocess.stdin.on('end', () => appendFileSync(process.argv[2], s));\n");
 
-const env = {};
-for (const [key, value] of Object.entries(process.env)) if (!/^(HELIX_|DDX_)/.test(key)) env[key] = value;
-Object.assign(env, {
+const env = soakEnv({
   PATH: `${STUBS}:${process.env.PATH ?? ''}`,
   HELIX_STUB_SCRIPT: scriptPath,
   HELIX_STUB_LOG: stubLog,
@@ -75,18 +72,12 @@ Object.assign(env, {
   HELIX_NOTIFY: JSON.stringify([process.execPath, notifier, notified]),
 });
 
-const calls = () => (existsSync(stubLog) ? readFileSync(stubLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+const calls = () => jsonLines(stubLog);
 const runState = () => JSON.parse(readFileSync(join(repo, '.ddx', 'run-state.json'), 'utf8'));
-const finalBeads = () => readFileSync(beadsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const finalBeads = () => jsonLines(beadsFile);
 const RUN = ['run', '--summary', '--agent', 'codex', '--no-auto-align', '--no-auto-review'];
 
-function helix(args) {
-  const child = spawn(process.execPath, [HELIX, ...args], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise((resolveDone) => child.on('close', (code, signal) => resolveDone({ code, signal, stderr })));
-  return { child, done };
-}
+const helix = (args) => startHelix(HELIX, repo, env, args);
 
 // ── run 1: killed mid-build ─────────────────────────────────────────────────────────────────────
 const first = helix(RUN);
@@ -128,7 +119,7 @@ const waiting = end.filter((b) => b.status === 'open' && !parked.includes(b) && 
 const successes = new Map();
 for (const c of calls()) if (c.action === 'implementation' && c.response === null) successes.set(c.id, (successes.get(c.id) ?? 0) + 1);
 const workedTwice = [...successes].filter(([, n]) => n > 1).map(([bead]) => bead);
-const notes = existsSync(notified) ? readFileSync(notified, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const notes = jsonLines(notified);
 const byType = {};
 for (const n of notes) byType[n.type] = (byType[n.type] ?? 0) + 1;
 const events = [firstState.events, secondState.events].flatMap((path) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));

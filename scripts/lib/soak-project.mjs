@@ -1,8 +1,8 @@
 // The overnight both soaks work (scripts/soak.mjs, soak-fleet.mjs): 40 beads in 8 chains of 5, each
 // bead blocked by the one before it, in a fresh git repository; which beads hit a limit, fail for
 // good, or are in flight when helix is killed.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,4 +40,24 @@ export async function until(condition, what, timeoutMs = 120_000) {
     if (Date.now() > deadline) throw new Error(`soak: timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** This process's environment without any HELIX_* or DDX_* setting, then the soak's own. */
+export function soakEnv(settings) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^(HELIX_|DDX_)/.test(key)) env[key] = value;
+  return { ...env, ...settings };
+}
+
+/** The JSON lines of a file (a stub's call log, a bead file); none when it is not there yet. */
+export function jsonLines(path) {
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+}
+
+/** `helix <args>` started in the repository; `done` resolves with its exit code or signal and its stderr. */
+export function startHelix(helixBin, repo, env, args) {
+  const child = spawn(process.execPath, [helixBin, ...args], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return { child, done: new Promise((resolveDone) => child.on('close', (code, signal) => resolveDone({ code, signal, stderr }))) };
 }
