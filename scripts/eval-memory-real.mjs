@@ -10,11 +10,15 @@
 //        [--trackers helix,ddx] [--no-synthetic] [--items]   (--items: each task's gold and injection)
 //        [--helix DIR]   the built dist/ of another checkout (e.g. main, for "before"); the rule
 //                        (which lessons fit which beads) is this checkout's either way
-import { existsSync, readFileSync } from 'node:fs';
+//        [--write-slice FILE]   write HELIX's tune items and their beads (the test's fixture)
+//        [--disambiguation-only] [--misses]   only the disambiguation table (issue #39,
+//                        scripts/eval-memory-disambiguation.mjs); --misses: the items whose gold is not first
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GOALS, SYNTHETIC_SPACING, SYNTHETIC_START, evaluateSet, f3, figuresTable, helixModules, inSplit, syntheticItems } from './lib/gate-eval.mjs';
 import { readTracker, realSet, recallByLink } from './lib/real-beads.mjs';
+import { KINDS, disambiguationSet, disambiguationTable, misses, rankItems, slice } from './eval-memory-disambiguation.mjs';
 
 const here = resolve(import.meta.dirname, '..');
 const { values: opts } = parseArgs({
@@ -26,6 +30,9 @@ const { values: opts } = parseArgs({
     trackers: { type: 'string', default: 'helix,ddx' },
     'no-synthetic': { type: 'boolean', default: false },
     items: { type: 'boolean', default: false },
+    'disambiguation-only': { type: 'boolean', default: false },
+    misses: { type: 'boolean', default: false },
+    'write-slice': { type: 'string' },
   },
 });
 // The real trackers sit next to the checkout (as tests/faults/files.test.ts finds them).
@@ -41,6 +48,37 @@ const helpers = {
   filePatterns: (await import(join(here, 'dist/memory/files.js'))).filePatterns,
   namedIdentifiers: (await import(join(here, 'dist/memory/values.js'))).namedIdentifiers,
 };
+
+// Near-duplicates told apart by a detail (issue #39): one table per embedder, both trackers.
+const stopwords = (await import(join(here, 'dist/memory/text.js'))).STOPWORDS;
+if (opts['write-slice']) {
+  const beads = readTracker(join(data, TRACKERS.helix));
+  const tune = disambiguationSet(beads, { stopwords }).items.filter((q) => !q.heldout);
+  writeFileSync(opts['write-slice'], `${JSON.stringify(slice(beads, tune), null, 1)}\n`);
+  console.log(`wrote the ${tune.length} tune items' beads to ${opts['write-slice']}`);
+  process.exit(0);
+}
+for (const choice of opts.embedders.split(',')) {
+  const rows = [];
+  const counts = [];
+  for (const key of opts.trackers.split(',')) {
+    const beads = readTracker(join(data, TRACKERS[key]));
+    const set = disambiguationSet(beads, { stopwords });
+    const r = await rankItems(mods, choice, set);
+    if (r.skipped) break;
+    counts.push(`${key}: ${set.items.length} items from ${set.groups} groups of near-duplicates (${KINDS.map((k) => `${set.items.filter((q) => q.kind === k).length} ${k}`).join(', ')}; ${set.items.filter((q) => q.heldout).length} held out), ${set.memories.length} lessons`);
+    rows.push({ label: `${key} (${r.embedderId})`, items: r.items });
+    if (opts.misses) {
+      const title = new Map(beads.map((b) => [b.id, b.title]));
+      console.log(`\n${key} (${r.embedderId}): items whose gold is not first\n${misses(r.items, (id) => title.get(id) ?? id).join('\n')}`);
+    }
+  }
+  if (rows.length === 0) continue;
+  const all = rows.flatMap((r) => r.items);
+  console.log(`\n## Near-duplicates told apart by a detail (${choice}): R@1 / R@5 (a gold lesson in the top 5) / MRR, (items)\n\n${counts.join('\n')}\n`);
+  console.log(disambiguationTable([...rows, ...(rows.length > 1 ? [{ label: 'both trackers', items: all }] : [])]));
+}
+if (opts['disambiguation-only']) process.exit(0);
 
 const summary = [];
 const row = (set, r) => {

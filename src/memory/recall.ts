@@ -9,7 +9,7 @@
 //     raw cosine.
 // A query equal to a memory's text (normalised) has relevance 1. Recall only reads: it never
 // changes counters or last_used.
-import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
+import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MATCH_IN_RELEVANCE, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { HelixError } from '../errors.js';
 import { baseName, cleanPath, queryPaths, sharedSuffix } from './files.js';
@@ -136,6 +136,12 @@ export async function relevances(
     relevance.set(id, 1);
     match.set(id, { ...(match.get(id) ?? { words: [], files: [], side: 'task' }), match: 1 });
   }
+  // Where the detail decides (issue #39): near-duplicates share most of a bead's words, and BM25
+  // over a long bead sums them, so the memory echoing most of its boilerplate came first. The match
+  // weighs each term by how rare it is in the store and also asks how much of the memory's own
+  // situation the query states: a look-alike whose detail (its commit, component, file) the query
+  // does not name loses that share, and the one naming the query's detail keeps it.
+  for (const [id, fused] of relevance) relevance.set(id, (1 - MATCH_IN_RELEVANCE) * fused + MATCH_IN_RELEVANCE * (match.get(id)?.match ?? 0));
   // lists[1] is the path list: the memories naming one of the files.
   return { relevance, named: new Set(lists[1].ids), match };
 }

@@ -46,7 +46,9 @@ describe('the relevance gate', () => {
 
   it('recall reports the absolute match next to the relative relevance, and --min-match filters by it', async () => {
     const [first] = await store.recall('Show a toast when an order is saved', { limit: 1 });
-    expect(first!._relevance).toBeGreaterThan(0.9); // first place of the fused ranking: relative
+    // First place of the fused ranking, which is relative: 0.7 of relevance (the match decides the
+    // other 0.3 since issue #39, constants.ts MATCH_IN_RELEVANCE).
+    expect(first!._relevance).toBeGreaterThan(0.75);
     expect(first!._match).toBeLessThan(0.4); // but it answers little of the query
     expect(await store.recall('Show a toast when an order is saved', { minMatch: 0.4 })).toEqual([]);
   });
