@@ -35,7 +35,7 @@ const str = (v) => (typeof v === 'string' ? v : '');
 const fold = (text) => str(text).replace(DIGEST, ' ').replace(/\s+/g, ' ').trim();
 
 /** Porter stems as SQLite's FTS5 computes them (the store's index), memoised. */
-function stemmer() {
+export function stemmer() {
   const db = new Database(':memory:');
   db.exec(`CREATE VIRTUAL TABLE w USING fts5(t, tokenize = "porter unicode61 tokenchars '_'"); CREATE VIRTUAL TABLE v USING fts5vocab(w, 'row');`);
   const memo = new Map();

@@ -11,14 +11,17 @@
 //        [--helix DIR]   the built dist/ of another checkout (e.g. main, for "before"); the rule
 //                        (which lessons fit which beads) is this checkout's either way
 //        [--write-slice FILE]   write HELIX's tune items and their beads (the test's fixture)
+//        [--write-silence-slice FILE]   DDx's lessons and the first 12 tune beads nothing fits (a fixture)
+//        [--silence-only]   only the larger silence split (issue #39, scripts/eval-memory-silence.mjs)
 //        [--disambiguation-only] [--misses]   only the disambiguation table (issue #39,
 //                        scripts/eval-memory-disambiguation.mjs); --misses: the items whose gold is not first
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GOALS, SYNTHETIC_SPACING, SYNTHETIC_START, evaluateSet, f3, figuresTable, helixModules, inSplit, syntheticItems } from './lib/gate-eval.mjs';
+import { GOALS, SYNTHETIC_SPACING, SYNTHETIC_START, evaluateSet, f3, figuresTable, helixModules, inSplit, injectionFigures, syntheticItems } from './lib/gate-eval.mjs';
 import { readTracker, realSet, recallByLink } from './lib/real-beads.mjs';
-import { KINDS, disambiguationSet, disambiguationTable, misses, rankItems, slice } from './eval-memory-disambiguation.mjs';
+import { KINDS, disambiguationSet, disambiguationTable, misses, rankItems, slice, stemmer } from './eval-memory-disambiguation.mjs';
+import { silenceSet } from './eval-memory-silence.mjs';
 
 const here = resolve(import.meta.dirname, '..');
 const { values: opts } = parseArgs({
@@ -33,6 +36,9 @@ const { values: opts } = parseArgs({
     'disambiguation-only': { type: 'boolean', default: false },
     misses: { type: 'boolean', default: false },
     'write-slice': { type: 'string' },
+    'silence-only': { type: 'boolean', default: false },
+    'write-silence-slice': { type: 'string' },
+    'tune-misses': { type: 'boolean', default: false },
   },
 });
 // The real trackers sit next to the checkout (as tests/faults/files.test.ts finds them).
@@ -51,6 +57,46 @@ const helpers = {
 
 // Near-duplicates told apart by a detail (issue #39): one table per embedder, both trackers.
 const stopwords = (await import(join(here, 'dist/memory/text.js'))).STOPWORDS;
+// Silence out of sample (issue #39): beads nothing fits and beads with near-duplicate lessons,
+// through the run's memory port, tune and held-out halves by time.
+if (opts['write-silence-slice']) {
+  const stems = stemmer();
+  const set = silenceSet(readTracker(join(data, TRACKERS.ddx)), { stopwords, stem: stems.stem, ...helpers });
+  const nothing = set.items.filter((q) => !q.heldout && q.relevant.length === 0).slice(0, 12);
+  const keep = ['id', 'title', 'description', 'acceptance', 'status', 'created_at'];
+  const beads = nothing.map((q) => Object.fromEntries(keep.filter((k) => q.bead[k] !== undefined).map((k) => [k, q.bead[k]])));
+  writeFileSync(opts['write-silence-slice'], `${JSON.stringify({ T: set.T, memories: set.memories, beads }, null, 1)}\n`);
+  console.log(`wrote ${set.memories.length} lessons and ${beads.length} beads nothing fits to ${opts['write-silence-slice']}`);
+  process.exit(0);
+}
+if (!opts['disambiguation-only']) {
+  const stems = stemmer();
+  for (const choice of opts.embedders.split(',')) {
+    const lines = [];
+    for (const key of opts.trackers.split(',')) {
+      const beads = readTracker(join(data, TRACKERS[key]));
+      const set = silenceSet(beads, { stopwords, stem: stems.stem, ...helpers });
+      const r = await evaluateSet(mods, choice, { memories: set.memories, beads: set.items, edits: [], strict: false, now: Date.parse(set.T), rounds: 0 });
+      if (r.skipped) break;
+      const fits = set.items.filter((q) => q.relevant.length).length;
+      console.log(`\n### silence split, ${key} (${r.embedderId}): ${set.memories.length} lessons closed before ${set.T}; ${set.items.length} later beads: ${fits} with near-duplicate lessons, ${set.items.length - fits} nothing fits (${set.between} related to a lesson but a near-duplicate of none, left out)\n`);
+      for (const [split, pick] of [['tune', (q) => !q.heldout], ['held-out', (q) => q.heldout]]) {
+        const chosen = r.beadItems.filter(pick);
+        console.log(`${split}: ${figuresTable([{ label: 'beads (port inject)', figures: injectionFigures(chosen), kind: 'beads' }]).split('\n').slice(2).join('')}`);
+        if (opts.misses && (split === 'held-out') === !opts['tune-misses']) {
+          for (const q of chosen) {
+            const wrong = q.injected.filter((id) => !q.relevant.includes(id));
+            const missed = q.relevant.filter((id) => !q.injected.includes(id));
+            if (wrong.length || (q.relevant.length && missed.length === q.relevant.length)) console.log(`  ${q.id} ${q.relevant.length ? `gold [${q.relevant.join(', ')}]` : 'nothing fits'} got [${q.injected.join(', ')}] — ${q.bead.title.slice(0, 70)}`);
+          }
+        }
+      }
+      lines.push(r);
+    }
+  }
+  stems.close();
+}
+if (opts['silence-only']) process.exit(0);
 if (opts['write-slice']) {
   const beads = readTracker(join(data, TRACKERS.helix));
   const tune = disambiguationSet(beads, { stopwords }).items.filter((q) => !q.heldout);
