@@ -128,6 +128,16 @@ export class Project {
     }
   }
 
+  /** A memory's session uses (the Stop hook's UTILIZED names), read straight from the SQLite file. */
+  sessionUses(name: string): number {
+    const db = new Database(this.dbPath, { readonly: true });
+    try {
+      return (db.prepare('SELECT session_uses AS n FROM memories WHERE name = ?').get(name) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+
   helix(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
     return helix(args, { cwd: this.root, env: { ...this.env, ...env } });
   }
