@@ -6,9 +6,10 @@
 // is what was written.
 // Each bead names its file, so the files gate lets them run side by side (src/supervisor/core/scheduler.ts).
 // Ordering without sleeps: the later bead depends on the lesson's bead; the writers start when the
-// later bead's attempt starts (a marker its agent writes); that agent finishes only once the
-// second process is halfway, so helix credits the lesson while the writers write; a third bead's
-// agent holds its slot until every writer is done, so the run cannot end before them.
+// later bead's attempt starts (a marker its agent writes); the second process steps a counter
+// without pause until the commands and hooks are done, and the later bead's agent finishes only
+// once it has begun, so helix credits the lesson while every writer writes; a third bead's agent
+// holds its slot until every writer is done, so the run cannot end before them.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,10 +24,9 @@ const STUBS = join(REPO_ROOT, 'tests/stubs');
 const LESSON_BEAD = { title: 'Write invoice CSV exports with a UTF-8 BOM', description: 'Excel shows the accented names of invoice CSV exports (work/invoices.txt) as garbage.', acceptance: 'Invoice CSV exports open in Excel with accents intact.' };
 const LEARNED = 'Invoice CSV exports need a UTF-8 byte order mark before the header row, or Excel reads them as Latin-1';
 const LATER_BEAD = { title: 'Credit note CSV exports garble accented names in Excel', description: 'Like the invoice CSV exports before their UTF-8 BOM fix, credit note CSV exports (work/credit-notes.txt) show accented names as garbage in Excel.', acceptance: 'Credit note CSV exports open in Excel with accents intact.' };
-const WRITER_MEMORY = { trigger: 'Nightly writer counter memory for the feedback count', resolution: 'Counts every feedback step the night writers give' };
-const CLI_MEMORY = { trigger: 'Command line feedback counter for the night', resolution: 'Counts every helix memory feedback call' };
+const WRITER_MEMORY = { trigger: 'Nightly writer counter memory for the feedback count', resolution: 'Counts every feedback step the night writers give it' };
 const HOOK_MEMORY = { trigger: 'Editing src/reports/ledger.ts needs the ledger lock', resolution: 'Take the ledger lock before writing src/reports/ledger.ts' };
-const WRITES = { library: 24, cli: 6, sessions: 4 };
+const WRITES = { lessons: 12, cli: 6, sessions: 4 };
 
 /** Waits for a file another process writes (a marker), failing after `ms`. */
 async function marker(path: string, said: () => string, ms = 60_000): Promise<void> {
@@ -61,7 +61,7 @@ describe('a lesson learned in one slot reaches a later bead in another (--jobs 3
   it('is injected, credited by verification, and no write of the night is lost', async () => {
     // HELIX_EMBEDDER pins the default embedder (a cached USE-lite would change nothing here but speed).
     const p = new Project({ PATH: `${STANDIN}:${STUBS}:${process.env.PATH ?? ''}`, HELIX_EMBEDDER: 'lexical' });
-    const [writerMemory, cliMemory, hookMemory] = await p.remember(WRITER_MEMORY, CLI_MEMORY, HOOK_MEMORY);
+    const [sharedMemory, hookMemory] = await p.remember(WRITER_MEMORY, HOOK_MEMORY);
     const lessonBead = p.bead(LESSON_BEAD);
     const busyBead = p.bead({ title: 'Rename the admin menu entry Orders to Sales', description: 'The admin menu (work/menu.txt) says Orders; product wants Sales.', acceptance: 'The admin menu says Sales.' });
     const laterBead = p.bead({ ...LATER_BEAD, deps: [lessonBead] });
@@ -80,9 +80,9 @@ describe('a lesson learned in one slot reaches a later bead in another (--jobs 3
     await marker(mark('later-started'), run.stderr);
     // the night's other writers, all at once, while the run's slots are busy
     const env = { ...cleanEnv(), ...p.env };
-    const second = finished(process.execPath, [join(REPO_ROOT, 'tests/learning/night-writer.mjs'), p.dbPath, writerMemory!, String(WRITES.library), mark('go'), mark('halfway'), join(REPO_ROOT, 'dist/memory/index.js')], { cwd: p.root, env });
+    const second = finished(process.execPath, [join(REPO_ROOT, 'tests/learning/night-writer.mjs'), p.dbPath, sharedMemory!, String(WRITES.lessons), mark('go'), mark('halfway'), mark('stop-stepping'), join(REPO_ROOT, 'dist/memory/index.js')], { cwd: p.root, env });
     const cli = (async () => {
-      for (let i = 0; i < WRITES.cli; i++) expect((await finished(process.execPath, [HELIX_BIN, 'memory', 'feedback', '--names', JSON.stringify([cliMemory]), '--delta', '1'], { cwd: p.root, env })).code).toBe(0);
+      for (let i = 0; i < WRITES.cli; i++) expect((await finished(process.execPath, [HELIX_BIN, 'memory', 'feedback', '--names', JSON.stringify([sharedMemory]), '--delta', '1'], { cwd: p.root, env })).code).toBe(0);
     })();
     const hooks = (async () => {
       for (let i = 0; i < WRITES.sessions; i++) {
@@ -94,14 +94,17 @@ describe('a lesson learned in one slot reaches a later bead in another (--jobs 3
       }
     })();
     appendFileSync(mark('go'), 'go\n');
-    const [secondDone] = await Promise.all([second, cli, hooks]);
+    // the second process steps its counter until the commands and hooks are done: they write into it
+    await Promise.all([cli, hooks]);
+    appendFileSync(mark('stop-stepping'), 'stop\n');
+    const written = JSON.parse((await second).stdout) as { steps: number; stored: string[] };
     appendFileSync(mark('writers-done'), 'done\n');
     expect(await run.exited, run.stderr()).toBe(0);
 
     // the lesson reached the later bead, in a slot beside a busy one, and its verification credited it
     const log = events(p.root);
     const injected = log.find((e) => e.type === 'memory_injected' && e.bead === laterBead);
-    expect(injected?.names).toContain(lesson);
+    expect(injected?.names ?? []).toContain(lesson);
     const started = (bead: string) => log.find((e) => e.type === 'dispatch' && e.action === 'build' && e.bead === bead)!.t;
     const ended = (bead: string) => log.find((e) => e.type === 'agent_done' && e.bead === bead)?.t ?? '';
     expect(started(laterBead) > ended(lessonBead) && started(laterBead) < ended(busyBead)).toBe(true);
@@ -112,10 +115,11 @@ describe('a lesson learned in one slot reaches a later bead in another (--jobs 3
     // nothing lost: every write of every writer is in the store
     const counts = p.counts();
     expect(counts[lesson]).toMatchObject({ type: 'pattern', helped: 0.5, failed: 0 });
-    expect(counts[writerMemory!]!.helped).toBe(WRITES.library);
-    expect(JSON.parse(secondDone.stdout)).toEqual(Array(WRITES.library).fill('added'));
-    expect(Object.values(counts).filter((m) => m.trigger.startsWith('Night writer lesson'))).toHaveLength(WRITES.library);
-    expect(counts[cliMemory!]!.helped).toBe(WRITES.cli);
+    // the second process and `helix memory feedback` both step one memory's counter
+    expect(written.steps).toBeGreaterThan(0);
+    expect(counts[sharedMemory!]!.helped).toBe(written.steps + WRITES.cli);
+    expect(written.stored).toEqual(Array(WRITES.lessons).fill('added'));
+    expect(Object.values(counts).filter((m) => m.trigger.startsWith('Night writer lesson'))).toHaveLength(WRITES.lessons);
     expect(Object.values(counts).filter((m) => m.trigger.startsWith('Learned in a session: Ledger session'))).toHaveLength(WRITES.sessions);
     expect(p.sessionUses(hookMemory!)).toBe(WRITES.sessions);
   }, 180_000);
