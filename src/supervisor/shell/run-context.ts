@@ -81,7 +81,7 @@ export class RunContext {
       buildPath: session.buildPath,
       skipped: () => new Set(this.state.skipped.map((s) => s.id)),
     });
-    this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store } };
+    this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store }, tagActions: session.settings.jobs > 1 };
     this.attemptPorts = {
       store: session.store,
       now: this.now,
