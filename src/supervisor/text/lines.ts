@@ -32,6 +32,17 @@ const stamped = (level: LineLevel, text: string): Say => ({ level, text, stamped
 /** `helix: [<t>] <text>`: a line carrying the local wall-clock time. */
 export const stamp = (time: string, text: string): string => `helix: [${time}] ${text}`;
 
+/**
+ * A line that names what it is about (docs/contract/cli.md §6.10: with several slots, every line of
+ * an attempt names its bead): `helix: [<tag>] …`, `helix: [HH:MM:SS] [<tag>] …` when stamped, and
+ * `[<tag>] …` for a line of its own (an agent's progress).
+ */
+export function tagged(line: Say, tag: string): Say {
+  if (line.text.includes(tag)) return line; // it names its bead already (the cycle, FAILED and COMPLETE lines)
+  const text = !line.stamped && line.text.startsWith('helix: ') ? `helix: [${tag}] ${line.text.slice('helix: '.length)}` : `[${tag}] ${line.text}`;
+  return { ...line, text };
+}
+
 /** The longest reason a one-line failure carries (a FAILED line): more is in the log and the notes. */
 export const REASON_CHARS = 200;
 

@@ -87,7 +87,7 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     const ready = readyBeads(beads, { execution: true, held: session.store.leased() }).length;
     // `open`: the backlog the run may reach (`helix log -f`'s bead n of m), not only what is ready now
     const open = beads.filter((b) => b.status === 'open' || b.status === 'in_progress').length;
-    await record.record({ type: 'run_start', pid: process.pid, ready, open, agent: session.plan.primary.agent, root: session.root });
+    await record.record({ type: 'run_start', pid: process.pid, ready, open, agent: session.plan.primary.agent, root: session.root, jobs: settings.jobs });
     supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal, record, startedAt });
     outcome = { value: await supervisor.run() };
   } catch (error) {
