@@ -409,6 +409,13 @@ export const REVIEW = {
   // helix: the follow-up bead for findings the reviewer counted but did not file
   followUpFiled: (id: string, reviewed: string) => `helix: filed review follow-up ${id} for ${reviewed}`,
   followUpFailed: (message: string) => `helix: could not file review findings: ${message}`,
+  // helix: a review of a bead at the end of its review chain files nothing more (core/review-chain.ts)
+  chainEnded: (id: string, depth: number, limit: number, ineligible: string[]) =>
+    `helix: review of ${id} ends its follow-up chain at depth ${depth} (limit ${limit}): findings left in its notes, no follow-up filed` +
+    (ineligible.length > 0 ? `; ${ineligible.join(', ')} filed by the reviewer set execution-ineligible` : ''),
+  /** The reviewed bead's notes at the end of its chain: why, then the review's answer. */
+  chainEndedNote: (depth: number, limit: number, excerpt: string) =>
+    `Review findings not filed: this bead is at depth ${depth} of its review chain (limit ${limit}). Review answer:\n\n${excerpt}`,
 };
 
 // ── §10 experiment, §11 build ───────────────────────────────────────────────────────────────
