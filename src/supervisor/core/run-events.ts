@@ -24,8 +24,36 @@ export interface SpendFields {
 
 /** Every event type and its own fields (docs/events.md describes each). */
 export type EventBody =
-  | { type: 'run_start'; pid: number; ready: number; open?: number; agent: string; root: string }
-  | { type: 'claim'; bead: string; attempt: number }
+  /** `jobs`: the run's slots (`--jobs N`; 1 without it). */
+  | { type: 'run_start'; pid: number; ready: number; open?: number; agent: string; root: string; jobs?: number }
+  /** `slot`: 1…jobs, the lane the attempt runs in until its `attempt_end`; `title`: the bead's, for a board or report that reads no tracker. */
+  | { type: 'claim'; bead: string; attempt: number; slot?: number; title?: string }
+  /**
+   * What an attempt is doing now, as helix sees it (PHASES). Written by the run, and by `helix gate`
+   * (`gate`), which DDx runs as a child of its own: a reader finds the slot and attempt from the
+   * bead's last `claim`.
+   */
+  | { type: 'phase'; bead: string; phase: Phase; slot?: number; attempt?: number; /** spent by the attempt so far (DDx's sessions ended) */ tokens?: number }
+  /** `helix gate`'s verdict on an attempt's result (current DDx), written by the gate process; `cpu_ms`: that process's own CPU. */
+  | { type: 'gate'; bead: string; verdict: 'pass' | 'block' | 'infra'; seconds: number; detail: string; cpu_ms?: number }
+  /**
+   * How one attempt ended (OUTCOMES), once per `claim`: what a board, `helix status` and `helix report`
+   * draw an attempt with. `output`: what verification printed last (bounded as `blockers`), on a verification failure.
+   */
+  | {
+      type: 'attempt_end';
+      bead: string;
+      attempt: number;
+      slot?: number;
+      outcome: AttemptEndOutcome;
+      reason: string | null;
+      seconds: number;
+      tokens: number;
+      cost_usd: number | null;
+      output?: string[];
+      /** The session log's lines of the build's framed block (docs/contract/bash-interface.md §0.3). */
+      log?: { first: number; last: number };
+    }
   | { type: 'dispatch'; bead: string | null; action: string; agent: string; model: string | null; effort: string | null }
   | { type: 'agent_done'; bead: string | null; action: string; agent: string; rc: number; seconds: number; tokens: number; cost_usd: number | null }
   | { type: 'verify'; bead: string; command: string; rc: number; passed: boolean }
@@ -44,8 +72,26 @@ export type EventBody =
    * store recorded for each injected name — a verified attempt does not credit a memory it did not use.
    */
   | { type: 'memory_credited'; bead: string; names: string[]; outcome: 'success' | 'failure'; helped: string[]; failed: string[]; left_alone: string[] }
-  | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields; root?: string }
+  /** `report_html`: the night's page (`helix report`), or null when it could not be written; `cpu_ms`: this helix process's own CPU. */
+  | { type: 'stop'; reason: string; exit: number; detail: string; spent: SpendFields; root?: string; report_html?: string | null; cpu_ms?: number }
   | { type: 'blockers'; beads: BlockerEntry[]; report: string | null; root?: string };
+
+/**
+ * The phases of an attempt helix can see. On `ddx try`: `claim` (helix's own steps), then DDx's
+ * sessions as each ends (`intake` done → `build`, `build` done → `review`), `gate` (helix's gate
+ * runs), `landing` (the gate passed: DDx lands), `verify` (helix's own verification).
+ */
+export const PHASES = ['claim', 'intake', 'build', 'review', 'gate', 'landing', 'verify'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/**
+ * How an attempt ended: `landed` (closed and verified), `verification_failed` (the agent's work was
+ * refuted by verification or the gate), `failed` (the agent failed or did not complete),
+ * `drift` (the bead changed under it), `infrastructure` (setup or infrastructure, not the bead's),
+ * `limit` (a usage or rate limit), `stopped` (a signal or a lost reader cut it short).
+ */
+export const ATTEMPT_END_OUTCOMES = ['landed', 'verification_failed', 'failed', 'drift', 'infrastructure', 'limit', 'stopped'] as const;
+export type AttemptEndOutcome = (typeof ATTEMPT_END_OUTCOMES)[number];
 
 /** A skipped bead in the `blockers` event: why it was skipped, why its last attempt failed, what verification printed last. */
 export interface BlockerEntry {
