@@ -11,7 +11,6 @@
 //        [--helix DIR]   the built dist/ of another checkout (e.g. main, for "before"); the rule
 //                        (which lessons fit which beads) is this checkout's either way
 //        [--write-slice FILE]   write HELIX's tune items and their beads (the test's fixture)
-//        [--write-silence-slice FILE]   DDx's lessons and the first 12 tune beads nothing fits (a fixture)
 //        [--silence-only]   only the larger silence split (issue #39, scripts/eval-memory-silence.mjs)
 //        [--disambiguation-only] [--misses]   only the disambiguation table (issue #39,
 //                        scripts/eval-memory-disambiguation.mjs); --misses: the items whose gold is not first
@@ -37,7 +36,6 @@ const { values: opts } = parseArgs({
     misses: { type: 'boolean', default: false },
     'write-slice': { type: 'string' },
     'silence-only': { type: 'boolean', default: false },
-    'write-silence-slice': { type: 'string' },
     'tune-misses': { type: 'boolean', default: false },
   },
 });
@@ -59,16 +57,6 @@ const helpers = {
 const stopwords = (await import(join(here, 'dist/memory/text.js'))).STOPWORDS;
 // Silence out of sample (issue #39): beads nothing fits and beads with near-duplicate lessons,
 // through the run's memory port, tune and held-out halves by time.
-if (opts['write-silence-slice']) {
-  const stems = stemmer();
-  const set = silenceSet(readTracker(join(data, TRACKERS.ddx)), { stopwords, stem: stems.stem, ...helpers });
-  const nothing = set.items.filter((q) => !q.heldout && q.relevant.length === 0).slice(0, 12);
-  const keep = ['id', 'title', 'description', 'acceptance', 'status', 'created_at'];
-  const beads = nothing.map((q) => Object.fromEntries(keep.filter((k) => q.bead[k] !== undefined).map((k) => [k, q.bead[k]])));
-  writeFileSync(opts['write-silence-slice'], `${JSON.stringify({ T: set.T, memories: set.memories, beads }, null, 1)}\n`);
-  console.log(`wrote ${set.memories.length} lessons and ${beads.length} beads nothing fits to ${opts['write-silence-slice']}`);
-  process.exit(0);
-}
 if (!opts['disambiguation-only']) {
   const stems = stemmer();
   for (const choice of opts.embedders.split(',')) {

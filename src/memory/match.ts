@@ -148,7 +148,6 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
   const present = taskWords(db, prose(query));
   const taskSegments = task.paths.map(segmentsOf);
   const wordWeight = new Map<string, number>();
-  const triggerShares = new Map<number, { share: number; words: string[]; files: string[] }>();
   for (const row of rows) {
     const situation = row.trigger.replace(SYSTEMIC_LABEL, '');
     const own: Evidence = { words: matchTerms(situation), paths: queryPaths(situation) };
@@ -176,12 +175,9 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
       }
     }
     const terms = own.words.length + own.paths.length;
-    triggerShares.set(row.id, { share: all > 0 ? (sum / all) * Math.min(1, terms / SITUATION_TERMS) : 0, words, files: shared });
-  }
-  const chance = chanceCoverage([...triggerShares.values()].map((t) => t.share));
-  for (const [id, t] of triggerShares) {
-    const share = beyondChance(t.share, chance);
-    if (share > out.get(id)!.match) out.set(id, { match: share, words: t.words, files: t.files, side: 'trigger' });
+    const share = all > 0 ? (sum / all) * Math.min(1, terms / SITUATION_TERMS) : 0;
+    const current = out.get(row.id)!;
+    if (share > current.match) out.set(row.id, { match: share, words, files: shared, side: 'trigger' });
   }
   // The file query (the contract's second query, docs/contract/design.md §6): a memory naming one
   // of the task's files surfaces with it even when the task shares none of its words ("circular
@@ -197,27 +193,6 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
     }
   }
   return out;
-}
-
-/**
- * How much of a memory's situation the task covers by chance: the median cover over the
- * candidates (issue #39). A long bead holds most words of many short triggers — on DDx's tracker a
- * 2,700-character bead covered half of every lesson's title — so a cover is evidence only as far
- * as it exceeds what the task gives any memory. Short tasks cover little of most triggers: their
- * median is near 0 and nothing changes.
- */
-export function chanceCoverage(shares: number[]): number {
-  if (shares.length < CHANCE_MIN_CANDIDATES) return 0;
-  const sorted = [...shares].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** Fewer candidates than this say nothing about chance. */
-export const CHANCE_MIN_CANDIDATES = 5;
-
-/** A cover beyond chance, rescaled to [0, 1]. */
-export function beyondChance(share: number, chance: number): number {
-  return chance >= 1 ? 0 : Math.max(0, (share - chance) / (1 - chance));
 }
 
 /** The match alone (recall's `_match`, the gate). */
