@@ -113,6 +113,8 @@ export function addEvent(night: Night, event: HelixEvent): void {
       night.tokens += event.tokens;
       night.costUsd += event.cost_usd ?? 0;
       if (event.cost_usd === null) night.unknownCostCalls++;
+      // a log without attempt_end: the attempt's spend is its builds' calls
+      if (night.legacy && event.bead) spentLegacy(night, event.bead, event.tokens, event.cost_usd);
       return;
     case 'attempt_end':
       return ended(night, event, at);
@@ -154,7 +156,12 @@ export function addEvent(night: Night, event: HelixEvent): void {
     }
     case 'blockers':
       night.blockers = event.beads;
-      for (const entry of event.beads) rowOf(night, entry.id, entry.title).gaveUp = true;
+      for (const entry of event.beads) {
+        const row = rowOf(night, entry.id, entry.title);
+        row.gaveUp = true;
+        // a log without attempt_end has the verification's output only here
+        if (row.output.length === 0) row.output = entry.output;
+      }
       return;
     case 'stop':
       night.stop = { at, reason: event.reason, exit: event.exit, detail: event.detail, reportHtml: event.report_html ?? null };
@@ -222,6 +229,13 @@ function ended(night: Night, event: Extract<HelixEvent, { type: 'attempt_end' }>
   if (event.output) bar.output = event.output;
   if (event.log) bar.log = event.log;
   endBar(night, bar, at, event.outcome, event.reason);
+}
+
+function spentLegacy(night: Night, bead: string, tokens: number, costUsd: number | null): void {
+  const bar = openBar(night, bead);
+  if (!bar) return;
+  bar.tokens += tokens;
+  if (costUsd !== null) bar.costUsd = (bar.costUsd ?? 0) + costUsd;
 }
 
 function endLegacy(night: Night, bead: string, at: number, outcome: AttemptEndOutcome, reason: string | null): void {
