@@ -3,7 +3,7 @@
 // the totals. One fold over the events, shared by the live board (shell/board.ts), `helix status`
 // (its slots) and `helix report` (text/report-html.ts, text/trace.ts) — so the three never disagree.
 // Pure: times are the events' own; the reader passes "now" where it needs one.
-import type { AttemptEndOutcome, BlockerEntry, HelixEvent, Phase } from './run-events.js';
+import type { AttemptEndOutcome, BlockerEntry, HelixEvent, Phase, SpendFields } from './run-events.js';
 
 /** One attempt, from its claim to its end (open while `end` is undefined). */
 export interface AttemptBar {
@@ -69,7 +69,8 @@ export interface Night {
   unknownCostCalls: number;
   limitPauses: number;
   blockers: BlockerEntry[];
-  stop?: { at: number; reason: string; exit: number; detail: string; reportHtml: string | null };
+  /** `spent`: the whole run's, the check's and the actions' calls included (the builds' alone are `tokens`, `costUsd`). */
+  stop?: { at: number; reason: string; exit: number; detail: string; reportHtml: string | null; spent?: SpendFields };
   /** The log predates attempt_end (no `jobs` on run_start): attempts end on their close, backoff or park. */
   legacy: boolean;
   lastEventAt?: number;
@@ -164,7 +165,7 @@ export function addEvent(night: Night, event: HelixEvent): void {
       }
       return;
     case 'stop':
-      night.stop = { at, reason: event.reason, exit: event.exit, detail: event.detail, reportHtml: event.report_html ?? null };
+      night.stop = { at, reason: event.reason, exit: event.exit, detail: event.detail, reportHtml: event.report_html ?? null, spent: event.spent };
       for (const bar of night.attempts) if (bar.end === undefined) endBar(night, bar, at, 'stopped', event.detail);
       // a stopped run's pause ends with it
       for (const pause of night.pauses) if (pause.end === undefined || pause.end > at) pause.end = at;

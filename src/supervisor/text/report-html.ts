@@ -57,7 +57,8 @@ function frameOf(night: Night, now: number): Frame {
 
 const outcomeOf = (bar: AttemptBar): BarOutcome => bar.outcome ?? 'running';
 const utc = (at: number) => new Date(at).toISOString().slice(11, 19);
-const tokens = (n: number) => n.toLocaleString('en-US');
+// thousands apart with commas, as en-US writes them (toLocaleString is ten times slower over thousands of cells)
+const tokens = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const dollars = (usd: number) => `$${usd.toFixed(usd !== 0 && usd < 1 ? 4 : 2)}`;
 const num = (n: number) => (Math.round(n * 10) / 10).toString();
 
@@ -105,7 +106,10 @@ function summaryHtml(night: Night, frame: Frame): string {
   const totals = totalsOf(night, frame.end);
   const paused = (kind: Pause['kind']) => night.pauses.filter((p) => p.kind === kind);
   const pausedFor = (pauses: Pause[]) => clock(pauses.reduce((ms, p) => ms + (Math.min(p.end ?? frame.end, frame.end) - p.start), 0));
-  const unknown = night.unknownCostCalls > 0 ? ` (+${plural(night.unknownCostCalls, 'call')} of unknown cost)` : '';
+  // the stop's spend is the whole run's (the check and the actions too); the builds' is the attempts'
+  const spent = night.stop?.spent ?? { tokens: night.tokens, cost_usd: night.costUsd, unknown_cost_calls: night.unknownCostCalls };
+  const unknown = spent.unknown_cost_calls > 0 ? ` (+${plural(spent.unknown_cost_calls, 'call')} of unknown cost)` : '';
+  const builds = spent.tokens !== night.tokens ? ` (the builds: ${tokens(night.tokens)} tokens · ${dollars(night.costUsd)})` : '';
   const stop = night.stop ? `${escapeHtml(night.stop.reason)} (exit ${night.stop.exit})${night.stop.detail ? ` — ${escapeHtml(night.stop.detail)}` : ''}` : 'still running (drawn up to the last event)';
   const limits = paused('limit');
   const waits = paused('infrastructure');
@@ -117,7 +121,7 @@ function summaryHtml(night: Night, frame: Frame): string {
     ['slots', String(night.jobs)],
     ['attempts', String(night.attempts.length)],
     ['beads', `${totals.closed} closed · ${totals.failed} failed · ${totals.parked} parked · ${totals.left} left${totals.inFlight ? ` · ${totals.inFlight} in flight` : ''}`],
-    ['spent', `${tokens(night.tokens)} tokens · ${dollars(night.costUsd)}${unknown}`],
+    ['spent', `${tokens(spent.tokens)} tokens · ${dollars(spent.cost_usd)}${unknown}${builds}`],
     ['limit pauses', limits.length ? `${limits.length}, ${pausedFor(limits)} in all` : 'none'],
     ['infrastructure waits', waits.length ? `${waits.length}, ${pausedFor(waits)} in all` : 'none'],
   ];
@@ -249,18 +253,17 @@ function outputHtml(lines: string[]): string {
 }
 
 function beadTableHtml(night: Night, byBead: Map<string, AttemptBar[]>): string {
-  const rows = [...night.beads.values()].filter((row) => row.attempts > 0 || byBead.has(row.id)).map((row) => beadRowHtml(night, row, byBead.get(row.id) ?? []));
-  const head = ['bead', 'attempts', 'outcome', 'reason', 'tokens', 'cost', 'time', 'log lines', 'memories'].map((h) => `<th>${h}</th>`).join('');
+  const rows = [...night.beads.values()].filter((row) => row.attempts > 0 || byBead.has(row.id)).map((row) => beadRowHtml(row, byBead.get(row.id) ?? []));
+  const head = ['bead', 'attempts', 'outcome', 'reason', 'tokens', 'cost', 'time', `lines of <code>${escapeHtml(night.run)}.log</code>`, 'memories'].map((h) => `<th>${h}</th>`).join('');
   return `<h2>Beads (${night.beads.size})</h2><table class="beads"><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }
 
-function beadRowHtml(night: Night, row: BeadRow, bars: AttemptBar[]): string {
+function beadRowHtml(row: BeadRow, bars: AttemptBar[]): string {
   const chips = bars.map((bar) => `<span class="chip o-${outcomeOf(bar)}" title="attempt ${bar.attempt}: ${OUTCOME_LOOK[outcomeOf(bar)].label}${bar.end ? `, ${clock(bar.end - bar.start)}` : ''}">${bar.attempt}</span>`).join('');
   const last = bars[bars.length - 1];
   const outcome = last ? outcomeOf(last) : undefined;
   const state = row.parkedUntil ? ` · parked until ${escapeHtml(row.parkedUntil)}` : row.gaveUp && row.outcome !== 'landed' ? ' · given up' : '';
-  const logs = row.logs.map((l) => `L${l.first}–L${l.last}`).join(', ');
-  const log = logs ? `<code>${escapeHtml(night.run)}.log</code> ${logs}` : '';
+  const log = row.logs.map((l) => `L${l.first}–L${l.last}`).join(', ');
   const cells = [
     `<code>${escapeHtml(row.id)}</code><div class="title">${escapeHtml(row.title || '?')}</div>`,
     `${row.attempts} ${chips}`,
@@ -302,7 +305,7 @@ const STYLE = [
   ...(Object.keys(OUTCOME_LOOK) as BarOutcome[]).map((o) => `.o-${o} rect,rect.o-${o}{fill:${OUTCOME_LOOK[o].colour}}i.o-${o},.chip.o-${o},.tag.o-${o}{background:${OUTCOME_LOOK[o].colour}}`),
   '.chip,.tag{display:inline-block;color:#fff;border-radius:3px;padding:0 5px;margin:1px;font-size:12px}',
   'table.beads{border-collapse:collapse;width:100%;max-width:1400px}.beads th,.beads td{border-bottom:1px solid #dee2e6;padding:4px 6px;text-align:left;vertical-align:top}',
-  '.beads td:nth-child(5),.beads td:nth-child(6),.beads td:nth-child(7){text-align:right;white-space:nowrap}.beads tr.lit{background:#fff3bf}.title{color:#495057}',
+  '.beads td:first-child{min-width:14em}.beads td:nth-child(3){min-width:9em}.beads td:nth-child(4){min-width:16em}.beads td:nth-child(5),.beads td:nth-child(6),.beads td:nth-child(7){text-align:right;white-space:nowrap}.beads tr.lit{background:#fff3bf}.title{color:#495057}',
   'pre{background:#f1f3f5;padding:6px;max-height:260px;overflow:auto;white-space:pre-wrap;font:12px ui-monospace,monospace}.blockers li{margin-bottom:8px}',
 ].join('\n');
 

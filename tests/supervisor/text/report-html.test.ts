@@ -66,7 +66,8 @@ describe('the report page', () => {
     const row = (id: string) => new RegExp(`<tr id="bead-${id}"[^]*?</tr>`).exec(html)?.[0] ?? '';
     expect(row('hx-b')).toContain('>2 <span class="chip o-verification_failed"');
     expect(row('hx-b')).toContain('landed');
-    expect(row('hx-b')).toContain('helix-20261201-220000.log</code> L21–L30, L40–L52');
+    expect(row('hx-b')).toContain('<td>L21–L30, L40–L52</td>');
+    expect(html).toContain('<th>lines of <code>helix-20261201-220000.log</code></th>');
     expect(row('hx-b')).toContain('3,000'); // 1000 + 2000 tokens
     expect(row('hx-b')).toContain('$0.0300');
     expect(row('hx-b')).toContain('2m47s'); // 88 s + 79 s
@@ -83,6 +84,8 @@ describe('the report page', () => {
     expect(html).toContain('<dt>attempts</dt><dd>5</dd>');
     expect(html).toContain('<dt>ended</dt><dd>completed (exit 0) — helix: stopping after check returned STOP</dd>');
     expect(html).toContain('<dt>limit pauses</dt><dd>1, 5m00s in all</dd>');
+    // the stop's spend is the whole run's; the builds' beside it
+    expect(html).toContain('<dt>spent</dt><dd>6,000 tokens · $0.0600 (the builds: 1,000 tokens · $0.0100)</dd>');
     expect(html).toContain('<h2>Blockers (1 bead)</h2>');
     expect(html).toContain('<code>hx-c</code></a> — failed 2 times');
   });

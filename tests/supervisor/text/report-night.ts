@@ -26,6 +26,7 @@ export function sampleEvents(): HelixEvent[] {
     [2, { type: 'claim', bead: 'hx-b', attempt: 1, slot: 2, title: HOSTILE_TITLE }],
     [5, { type: 'phase', bead: 'hx-a', phase: 'build' }],
     [40, { type: 'phase', bead: 'hx-a', phase: 'verify' }],
+    [39, { type: 'agent_done', bead: 'hx-a', action: 'build', agent: 'claude', rc: 0, seconds: 34, tokens: 1000, cost_usd: 0.01 }],
     [60, ended('hx-a', 1, 1, 'landed', 59, { log: { first: 10, last: 19 } })],
     [60, { type: 'memory_credited', bead: 'hx-a', names: ['mem-strict-mode', 'mem-unrelated'], outcome: 'success', helped: ['mem-strict-mode'], failed: [], left_alone: ['mem-unrelated'] }],
     [90, ended('hx-b', 1, 2, 'verification_failed', 88, { reason: HOSTILE_REASON, output: ['not ok 2 - the answer', HOSTILE_OUTPUT], log: { first: 21, last: 30 } })],
