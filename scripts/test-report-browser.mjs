@@ -48,7 +48,7 @@ try {
   check('no request leaves the page', page.requests.length >= 1 && others.length === 0, others.length ? others.join(', ') : `${page.requests.length} request: the page itself`);
   const drawn = await page.evaluate(`[...document.querySelectorAll('[data-attempt]')].map((g) => { const r = g.getBoundingClientRect(); return [g.dataset.bead, g.dataset.attempt, g.dataset.outcome, r.width > 0 && r.height > 0]; })`);
   check('an attempt element for each attempt of the event log', drawn.length === claims.length, `${drawn.length} elements, ${claims.length} claims`);
-  check('each names its bead, attempt and outcome, and is drawn', drawn.every(([bead, attempt, outcome, shown]) => bead && attempt && outcome && shown));
+  check('each names its bead, attempt and outcome, and is drawn', drawn.length > 0 && drawn.every(([bead, attempt, outcome, shown]) => bead && attempt && outcome && shown));
   const drawnOutcomes = drawn.map((d) => d[2]).sort().join(',');
   check('their outcomes are the log\'s', drawnOutcomes === [...outcomes].sort().join(','), drawnOutcomes);
   const shot = await page.screenshot();
