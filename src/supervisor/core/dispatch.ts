@@ -116,7 +116,7 @@ export interface CallInfo {
   beadId?: string;
   /** The action an `action` call runs (check, align, polish, …). */
   action?: ActionName;
-  /** With several slots: what each of its lines names first, the bead (or the action) it is for (cli.md §6.10). */
+  /** With several slots: what each of its lines names first, the bead (or the action) it is for (docs/contract/cli.md §6.10). */
   tag?: string;
 }
 

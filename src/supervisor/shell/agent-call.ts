@@ -58,6 +58,8 @@ export interface CallContext {
    * in one line and the run goes on (core/dispatch.ts lostBeadsStopRun).
    */
   loop?: { store: BeadStore };
+  /** Several slots (`--jobs` above 1): an action's lines name the action, as an attempt's name its bead (docs/contract/cli.md §6.10). */
+  tagActions?: boolean;
 }
 
 /** Tokens of every call this process made, for the `<total> total` of the completion lines. */
@@ -218,7 +220,8 @@ function callShape(ctx: CallContext, command: AgentCommand, call: CallInfo): Cal
     bytes: Buffer.byteLength(call.prompt ?? '', 'utf8'),
     time,
     print: (raw) => {
-      const line = call.tag ? tagged(raw, call.tag) : raw;
+      const tag = call.tag ?? (ctx.tagActions && call.purpose === 'action' ? call.action : undefined);
+      const line = tag ? tagged(raw, tag) : raw;
       ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text);
     },
   };

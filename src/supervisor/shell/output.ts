@@ -38,6 +38,15 @@ export function onStderr(level: LineLevel, mode: OutputMode): boolean {
   }
 }
 
+/**
+ * Under the live board (docs/watching.md) stderr keeps only what stays on the screen above it: the
+ * `--summary` lines (each bead's start and end, every failure with its reason, limits) and what is
+ * said in every mode; the board shows the rest as it happens, and the session log keeps all of it.
+ */
+export function aboveBoard(level: LineLevel): boolean {
+  return level === 'always' || level === 'summary';
+}
+
 /** Whether it goes to the session log: every line, except the form of a pair the mode does not use. */
 export function inLog(level: LineLevel, mode: OutputMode): boolean {
   if (level === 'summary') return mode === 'summary';
@@ -98,6 +107,9 @@ export class SessionOutput implements RunOutput {
   private readonly stderr: (text: string) => void;
   private readonly stdout: (text: string) => void;
 
+  /** The live board is on: stderr gets only the lines that stay above it (aboveBoard). */
+  underBoard = false;
+
   constructor(
     root: string,
     mode: OutputMode,
@@ -131,7 +143,7 @@ export class SessionOutput implements RunOutput {
 
   line(level: LineLevel, text: string): void {
     if (inLog(level, this.mode)) this.toLog(`${text}\n`);
-    if (onStderr(level, this.mode)) this.stderr(`${text}\n`);
+    if (this.underBoard ? aboveBoard(level) : onStderr(level, this.mode)) this.stderr(`${text}\n`);
   }
 
   always(text: string): void {

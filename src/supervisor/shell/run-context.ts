@@ -81,7 +81,7 @@ export class RunContext {
       buildPath: session.buildPath,
       skipped: () => new Set(this.state.skipped.map((s) => s.id)),
     });
-    this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store } };
+    this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store }, tagActions: session.settings.jobs > 1 };
     this.attemptPorts = {
       store: session.store,
       now: this.now,
@@ -100,7 +100,7 @@ export class RunContext {
 
   /**
    * The ports of an attempt in `slot`: its events name the slot (docs/events.md `claim`, `phase`,
-   * `attempt_end`), and with several slots every line it prints names its bead (cli.md §6.10).
+   * `attempt_end`), and with several slots every line it prints names its bead (docs/contract/cli.md §6.10).
    */
   attemptPortsFor(slot: number, beadId: string): AttemptPorts {
     const ports = this.attemptPorts;

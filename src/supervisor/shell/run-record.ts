@@ -25,6 +25,8 @@ export function runIdOf(sessionLog: string): string {
 export class RunRecord {
   private log: EventLog | undefined;
   private readonly notifier: NotifyCommand | undefined;
+  /** Told after each event is in the log (the live board reads it from there). */
+  recorded: (() => void) | undefined;
   /** Notifications sent, and how many of them failed. */
   sent = 0;
   failed = 0;
@@ -66,6 +68,7 @@ export class RunRecord {
         this.log = undefined;
       }
     }
+    this.recorded?.();
     if (!this.notifier || !NOTIFIED.has(body.type)) return;
     this.sent++;
     const outcome: NotifyOutcome = await notify(this.notifier, event, { env: this.env, cwd: this.cwd });

@@ -34,8 +34,8 @@ export const stamp = (time: string, text: string): string => `helix: [${time}] $
 
 /**
  * A line that names what it is about (docs/contract/cli.md §6.10: with several slots, every line of
- * an attempt names its bead): `helix: [<tag>] …`, `helix: [HH:MM:SS] [<tag>] …` when stamped, and
- * `[<tag>] …` for a line of its own (an agent's progress).
+ * an attempt names its bead; the lines themselves are docs/contract/bash-interface.md's):
+ * `helix: [<tag>] …`, `helix: [HH:MM:SS] [<tag>] …` when stamped, `[<tag>] …` for a line of its own.
  */
 export function tagged(line: Say, tag: string): Say {
   if (line.text.includes(tag)) return line; // it names its bead already (the cycle, FAILED and COMPLETE lines)
