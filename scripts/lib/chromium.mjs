@@ -1,6 +1,6 @@
 // Debian's Chromium, headless, driven over the DevTools protocol on a pipe (--remote-debugging-pipe:
 // JSON messages ended by NUL on fds 3 and 4) — no npm package, no browser download, no port. Used by
-// the report's browser lane (scripts/test-report-browser.mjs) and its screenshots (docs-screens.mjs).
+// the report's browser lane (scripts/test-report-browser.mjs) and its screenshot (report-screens.mjs).
 // Launched as the machine notes say (docs/design-notes.md): headless, no sandbox as root, no GPU,
 // none of Chromium's own background traffic, a new empty profile; in a network namespace of its own
 // with no interface up where the machine allows one (root + unshare), so nothing can leave.

@@ -58,7 +58,7 @@ export interface CallContext {
    * in one line and the run goes on (core/dispatch.ts lostBeadsStopRun).
    */
   loop?: { store: BeadStore };
-  /** Several slots (`--jobs` above 1): an action's lines name the action, as an attempt's name its bead (docs/contract/cli.md §6.10). */
+  /** Several slots (`--jobs` above 1): an action's lines name the action, as an attempt's name its bead (docs/contract/cli.md §6.10; the lines are docs/contract/bash-interface.md's). */
   tagActions?: boolean;
 }
 
@@ -222,7 +222,7 @@ function callShape(ctx: CallContext, command: AgentCommand, call: CallInfo): Cal
     print: (raw) => {
       const tag = call.tag ?? (ctx.tagActions && call.purpose === 'action' ? call.action : undefined);
       const line = tag ? tagged(raw, tag) : raw;
-      ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text);
+      ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text, line.live);
     },
   };
 }

@@ -49,7 +49,7 @@ export class LiveBoard {
     for (const event of this.follower.read()) addEvent(this.night, event);
     if (!this.timer) return;
     const size = { columns: this.stderr.columns || 80, rows: this.stderr.rows || 24 };
-    this.shown = boardRows(this.night, this.now(), size, this.clock);
+    this.shown = boardRows(this.night, this.now(), size, this.clock, stringWidth);
     this.region(this.shown.join('\n'));
   }
 

@@ -40,8 +40,9 @@ export function onStderr(level: LineLevel, mode: OutputMode): boolean {
 
 /**
  * Under the live board (docs/watching.md) stderr keeps only what stays on the screen above it: the
- * `--summary` lines (each bead's start and end, every failure with its reason, limits) and what is
- * said in every mode; the board shows the rest as it happens, and the session log keeps all of it.
+ * `--summary` lines — but for the progress the board itself shows as it happens (a `live` line: an
+ * attempt's start, its agent's completion) —, so each bead's end, every failure with its reason,
+ * limits and the run's end, and what is said in every mode. The session log keeps all of it.
  */
 export function aboveBoard(level: LineLevel): boolean {
   return level === 'always' || level === 'summary';
@@ -75,7 +76,8 @@ export interface RunOutput {
   readonly mode: OutputMode;
   /** Absolute path of the session log ('-' when there is none). */
   readonly logName: string;
-  line(level: LineLevel, text: string): void;
+  /** `live`: progress the live board shows as it happens; under the board, the session log only. */
+  line(level: LineLevel, text: string, live?: boolean): void;
   /** Shown in every mode. */
   always(text: string): void;
   /** Progress: stderr in normal and --quiet, the log only with --summary. */
@@ -141,9 +143,9 @@ export class SessionOutput implements RunOutput {
     this.lines += text.split('\n').length - 1;
   }
 
-  line(level: LineLevel, text: string): void {
+  line(level: LineLevel, text: string, live = false): void {
     if (inLog(level, this.mode)) this.toLog(`${text}\n`);
-    if (this.underBoard ? aboveBoard(level) : onStderr(level, this.mode)) this.stderr(`${text}\n`);
+    if (this.underBoard ? aboveBoard(level) && !live : onStderr(level, this.mode)) this.stderr(`${text}\n`);
   }
 
   always(text: string): void {

@@ -116,7 +116,7 @@ export class RunContext {
 
   /** Prints a line of lines.ts at its level; stamped lines get the wall-clock time. */
   say(line: Say): void {
-    this.session.output.line(line.level, line.stamped ? stamp(clockTime(this.now()), line.text) : line.text);
+    this.session.output.line(line.level, line.stamped ? stamp(clockTime(this.now()), line.text) : line.text, line.live);
   }
 
   /** Appends an event to the run's event log (one a notifier hears about is sent, not waited for). */

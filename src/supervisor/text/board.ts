@@ -2,7 +2,6 @@
 // so far, the title cut to what is left of the width — and a totals line. Pure: the night comes
 // folded (core/night.ts), the terminal's size and the local clock are handed in, and every row
 // is cut to the width so the terminal never wraps one.
-import stringWidth from 'string-width';
 import { printable } from '../../terminal-text.js';
 import { type AttemptBar, type Night, inFlight, pauseAt, totalsOf } from '../core/night.js';
 
@@ -11,18 +10,21 @@ export interface BoardSize {
   rows: number;
 }
 
+/** The cells a text takes on the terminal (wide characters two): string-width, handed in by the shell. */
+export type CellWidth = (text: string) => number;
+
 /** Local wall-clock time of a moment (`14:05`), from the shell's clock. */
 export type ClockText = (ms: number) => string;
 
 /** The board: at most `rows - 1` lines (the cursor keeps the last), none wider than `columns - 1`. */
-export function boardRows(night: Night, now: number, size: BoardSize, clock: ClockText): string[] {
+export function boardRows(night: Night, now: number, size: BoardSize, clock: ClockText, cells: CellWidth): string[] {
   const width = Math.max(1, size.columns - 1);
   const room = Math.max(1, size.rows - 1);
   const slots = slotRows(night, now, clock);
   const slotRoom = room - 1;
   const shown = slots.length <= slotRoom ? slots : [...slots.slice(0, slotRoom - 1), `  … ${slots.length - (slotRoom - 1)} more slots`];
   // a title is the bead's text: shown, never obeyed by the terminal
-  return [...shown.slice(0, slotRoom), totalsRow(night, now, clock)].map((row) => cut(printable(row), width));
+  return [...shown.slice(0, slotRoom), totalsRow(night, now, clock)].map((row) => cut(printable(row), width, cells));
 }
 
 function slotRows(night: Night, now: number, clock: ClockText): string[] {
@@ -87,12 +89,12 @@ export function tokensText(tokens: number): string {
 }
 
 /** `text` cut to `width` terminal cells (wide characters count two), `…` marking a cut. */
-export function cut(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
+export function cut(text: string, width: number, cells: CellWidth): string {
+  if (cells(text) <= width) return text;
   let out = '';
   let used = 0;
   for (const char of text) {
-    const w = stringWidth(char);
+    const w = cells(char);
     if (used + w > width - 1) break;
     out += char;
     used += w;

@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { nightOf } from '../../../src/supervisor/core/night.js';
 import type { EventBody, HelixEvent } from '../../../src/supervisor/core/run-events.js';
-import { boardRows, cut, tokensText } from '../../../src/supervisor/text/board.js';
+import stringWidth from 'string-width';
+import { boardRows as rowsOf, cut as cutIn, tokensText } from '../../../src/supervisor/text/board.js';
+
+// the terminal's measure, as the shell hands it in
+const boardRows = (...args: [Parameters<typeof rowsOf>[0], number, { columns: number; rows: number }, (ms: number) => string]) => rowsOf(...args, stringWidth);
+const cut = (text: string, width: number) => cutIn(text, width, stringWidth);
 
 const t0 = Date.parse('2026-12-01T22:00:00Z');
 const log = (...items: Array<[number, EventBody]>): HelixEvent[] => items.map(([s, body]) => ({ v: 1, t: new Date(t0 + s * 1000).toISOString(), run: 'r', ...body }) as HelixEvent);
