@@ -156,14 +156,7 @@ export function addEvent(night: Night, event: HelixEvent): void {
       return;
     }
     case 'blockers':
-      night.blockers = event.beads;
-      for (const entry of event.beads) {
-        const row = rowOf(night, entry.id, entry.title);
-        row.gaveUp = true;
-        // a log without attempt_end has the verification's output only here
-        if (row.output.length === 0) row.output = entry.output;
-      }
-      return;
+      return blocked(night, event.beads);
     case 'stop':
       night.stop = { at, reason: event.reason, exit: event.exit, detail: event.detail, reportHtml: event.report_html ?? null, spent: event.spent };
       for (const bar of night.attempts) if (bar.end === undefined) endBar(night, bar, at, 'stopped', event.detail);
@@ -230,6 +223,16 @@ function ended(night: Night, event: Extract<HelixEvent, { type: 'attempt_end' }>
   if (event.output) bar.output = event.output;
   if (event.log) bar.log = event.log;
   endBar(night, bar, at, event.outcome, event.reason);
+}
+
+/** The beads the run skipped: given up; a log without attempt_end has their verification's output only here. */
+function blocked(night: Night, entries: BlockerEntry[]): void {
+  night.blockers = entries;
+  for (const entry of entries) {
+    const row = rowOf(night, entry.id, entry.title);
+    row.gaveUp = true;
+    if (row.output.length === 0) row.output = entry.output;
+  }
 }
 
 function spentLegacy(night: Night, bead: string, tokens: number, costUsd: number | null): void {
