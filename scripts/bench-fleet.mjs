@@ -11,6 +11,10 @@
 //   claims left beads still in_progress or owned at the end
 //   failed attempts landed  commits of the always-failing bead on the branch
 //   overlapping in flight   pairs of beads sharing a file whose builds were in flight together (the run's event log)
+// Beside each N, the backlog's own bound (issue 38 item 3): its work over N and its longest serial
+// path, in attempts of --work-ms — no schedule can beat it — and for N=4 what helix itself cost a
+// bead: the CPU each helix process recorded at its exit (the run's stop event, every gate's event)
+// beside the CPU of every process the run started.
 // The last line: `fleet: N=4 speed-up X.XX× over N=1; lost 0, twice 0, claims left 0, failed attempts landed 0, overlapping in flight 0`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -31,6 +35,8 @@ const option = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const WORK_MS = Number(option('--work-ms', '1000'));
+/** Attempts helix gives a bead in one run (docs/contract/cli.md §6.4: four, then it is skipped). */
+const ATTEMPTS = 4;
 const JOBS = option('--jobs', '1,2,4,8').split(',').map(Number);
 
 function git(cwd, ...a) {
@@ -55,6 +61,22 @@ function backlog() {
   for (let i = 0; i < 4; i++) add(`hx-s${i}000000`, `work/shared/pair${Math.floor(i / 2)}.txt`);
   add('hx-f0000000', 'work/fails.txt', { verify: 'test -f work/never-there.txt' });
   return beads;
+}
+
+/**
+ * The backlog's own bound, in attempts: its work (every bead once, the always-failing one four
+ * times) over N slots, and its longest serial path — a chain of beads each waiting on the one
+ * before, or the beads that share a file (never in flight together), or one bead's repeats.
+ */
+function bound(beads, jobs) {
+  const attempts = (b) => (b.verify ? ATTEMPTS : 1);
+  const work = beads.reduce((n, b) => n + attempts(b), 0);
+  const byId = new Map(beads.map((b) => [b.id, b]));
+  const chain = (b) => attempts(b) + Math.max(0, ...(b.dependencies ?? []).map((d) => chain(byId.get(d.depends_on_id))));
+  const byFile = new Map();
+  for (const b of beads) byFile.set(b.file, (byFile.get(b.file) ?? 0) + attempts(b));
+  const serial = Math.max(...beads.map(chain), ...byFile.values());
+  return { work, serial, attempts: Math.max(work / jobs, serial) };
 }
 
 function project(beads, ddxFolder) {
@@ -141,7 +163,24 @@ function counts(p, beads) {
     meanInFlight,
     secondsAlone: alone / 1000,
     closed: beads.filter((b) => byId.get(b.id)?.status === 'closed').length,
+    helixCpuMs: helixCpuMs(logs),
   };
+}
+
+/** The CPU the run's helix processes recorded at their exit: the run's (its stop event) and every gate's (its gate event). */
+function helixCpuMs(logs) {
+  let ms = 0;
+  let recorded = 0;
+  for (const file of existsSync(logs) ? readdirSync(logs).filter((f) => f.endsWith('.events.ndjson')) : []) {
+    for (const line of readFileSync(join(logs, file), 'utf8').split('\n').filter(Boolean)) {
+      const e = JSON.parse(line);
+      if ((e.type === 'stop' || e.type === 'gate') && typeof e.cpu_ms === 'number') {
+        ms += e.cpu_ms;
+        recorded++;
+      }
+    }
+  }
+  return recorded > 0 ? ms : undefined;
 }
 
 function bench(label, ddxFolder) {
@@ -155,8 +194,15 @@ function bench(label, ddxFolder) {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = childrenCpuSeconds() - cpuBefore;
     const c = counts(p, beads);
-    rows.push({ jobs, seconds, rc: r.status, ...c });
-    process.stdout.write(`${label} N=${jobs}: ${seconds.toFixed(1)} s (CPU ${cpu.toFixed(1)} s over all processes: at least ${(cpu / CORES).toFixed(1)} s on ${CORES} cores), exit ${r.status}, ${c.closed}/${beads.length} closed, ${c.meanInFlight.toFixed(2)} builds in flight on average, ${c.secondsAlone.toFixed(1)} s with one; lost ${c.lost}, twice ${c.twice}, claims left ${c.claimsLeft}, failed attempts landed ${c.failedLanded}, overlapping in flight ${c.overlapping} (${p.root})\n`);
+    rows.push({ jobs, seconds, rc: r.status, cpu, ...c });
+    const b = bound(beads, jobs);
+    const one = rows.find((row) => row.jobs === 1);
+    const ideal = one ? ` · bound ${(bound(beads, 1).attempts / b.attempts).toFixed(2)}× (work ${b.work} attempts / ${jobs} = ${(b.work / jobs).toFixed(2)}, longest serial path ${b.serial}), speed-up ${(one.seconds / seconds).toFixed(2)}×` : '';
+    process.stdout.write(`${label} N=${jobs}: ${seconds.toFixed(1)} s (CPU ${cpu.toFixed(1)} s over all processes: at least ${(cpu / CORES).toFixed(1)} s on ${CORES} cores), exit ${r.status}, ${c.closed}/${beads.length} closed, ${c.meanInFlight.toFixed(2)} builds in flight on average, ${c.secondsAlone.toFixed(1)} s with one${ideal}; lost ${c.lost}, twice ${c.twice}, claims left ${c.claimsLeft}, failed attempts landed ${c.failedLanded}, overlapping in flight ${c.overlapping} (${p.root})\n`);
+    if (jobs === 4) {
+      const helix = c.helixCpuMs === undefined ? 'not recorded (a helix before issue 38)' : `${Math.round(c.helixCpuMs / beads.length)} ms`;
+      process.stdout.write(`cpu: helix ${helix} a bead, all processes ${Math.round((cpu * 1000) / beads.length)} ms a bead\n`);
+    }
   }
   return rows;
 }

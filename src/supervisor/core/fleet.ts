@@ -12,7 +12,7 @@
 import type { Effect, Event, FleetState, MachineState, Step } from './machine-types.js';
 
 export type { FleetState } from './machine-types.js';
-import { filesOf, whichMayStart } from './scheduler.js';
+import { filesOf, fleetOrder, whichMayStart } from './scheduler.js';
 import type { SupervisorSettings } from './policy.js';
 
 
@@ -35,7 +35,8 @@ export function fleetQueue(state: MachineState, event: Extract<Event, { type: 'q
     const resumed = fleetQueue({ ...state, fleet: rest }, event, settings, single);
     return { state: resumed.state, effects: [...onResume, ...resumed.effects] };
   }
-  const start = whichMayStart({ ready: event.ready, inFlight: fleet.inFlight, slots: settings.jobs, excluded, paused });
+  const ordered = fleetOrder(event.ready, event.beads, (id) => state.failures[id]?.count ?? 0);
+  const start = whichMayStart({ ready: ordered, inFlight: fleet.inFlight, slots: settings.jobs, excluded, paused });
   // the caps, --max-cycles and the drain are the one-slot decisions
   const probe = single(state, { ...event, ready: start.length > 0 ? event.ready : [] });
   if (probe.state.stop) return holdStop(probe);

@@ -10,6 +10,8 @@
 // `relevant_files`, and the globs of its `touches:<glob>` labels. A bead that names no files could
 // touch anything: it overlaps with every other bead and runs alone.
 
+import { type Bead, blockingDependencyIds, priorityOf } from '../../tracker/bead.js';
+
 export interface FileClaim {
   /** Named paths (files or folders), relative to the repository root, without `./`. */
   paths: string[];
@@ -120,4 +122,51 @@ export function whichMayStart<B extends BeadText>(input: SchedulingInput<B>): B[
     if (!clash) chosen.push(bead);
   }
   return chosen;
+}
+
+/**
+ * The order several slots take the beads that may start (docs/contract/cli.md §6.2), so that no slot
+ * idles at the end of a night while one bead's repeats or one chain's last steps run alone:
+ *   1. priority, as the queue has it — a P0 still goes before a P2;
+ *   2. the longer expected work first (longest processing time first, which shortens the makespan):
+ *      a bead that failed tonight, or whose last attempt before tonight failed, will be repeated;
+ *      a bead that carries its own verify command can be refuted and repeated; the rest cannot;
+ *   3. the work it unblocks: the longest chain of open beads waiting on it, longest first;
+ *   4. the queue's order.
+ * With one slot the queue order alone decides (the Bash CLI's), and epic focus with it.
+ */
+export function fleetOrder<B extends Bead>(ready: B[], beads: readonly Bead[], failedTonight: (id: string) => number): B[] {
+  const depth = waitingChains(beads);
+  const keyed = ready.map((bead, index) => ({ bead, index, priority: priorityOf(bead), repeats: expectedRepeats(bead, failedTonight(bead.id)), unblocks: depth.get(bead.id) ?? 0 }));
+  keyed.sort((a, b) => a.priority - b.priority || b.repeats - a.repeats || b.unblocks - a.unblocks || a.index - b.index);
+  return keyed.map((k) => k.bead);
+}
+
+/** 2: it failed (tonight, or the attempt before tonight); 1: its own verification may refute it; 0: neither. */
+function expectedRepeats(bead: Bead, failures: number): number {
+  const last = bead['work-last-status'];
+  if (failures > 0 || (typeof last === 'string' && last !== '' && last !== 'success')) return 2;
+  return typeof bead.verify === 'string' && bead.verify.trim() !== '' ? 1 : 0;
+}
+
+/** For each open bead, how many open beads wait on it in the longest chain behind it (0: none). */
+function waitingChains(beads: readonly Bead[]): Map<string, number> {
+  const open = new Map(beads.filter((b) => b.status !== 'closed').map((b) => [b.id, b]));
+  const waiting = new Map<string, string[]>();
+  for (const bead of open.values()) {
+    for (const on of blockingDependencyIds(bead)) if (open.has(on)) waiting.set(on, [...(waiting.get(on) ?? []), bead.id]);
+  }
+  const depth = new Map<string, number>();
+  const visit = (id: string, path: Set<string>): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    if (path.has(id)) return 0; // a dependency cycle: the tracker refuses one, a hand-edited file may hold one
+    path.add(id);
+    const behind = Math.max(0, ...(waiting.get(id) ?? []).map((next) => 1 + visit(next, path)));
+    path.delete(id);
+    depth.set(id, behind);
+    return behind;
+  };
+  for (const id of open.keys()) visit(id, new Set());
+  return depth;
 }

@@ -1,6 +1,6 @@
 // Which beads may start now (core/scheduler.ts): slots, the files gate, pauses, the queue's order.
 import { describe, expect, it } from 'vitest';
-import { ANY_FILES, filesOf, overlaps, whichMayStart } from '../../../src/supervisor/core/scheduler.js';
+import { ANY_FILES, filesOf, fleetOrder, overlaps, whichMayStart } from '../../../src/supervisor/core/scheduler.js';
 import { bead } from '../../helpers/bead.js';
 
 const b = (id: string, description: string, extra: Record<string, unknown> = {}) => bead({ id, title: id, description, ...extra });
@@ -64,5 +64,34 @@ describe('which beads may start now', () => {
 
   it('excluded beads (skipped, backing off) and beads already in flight are not started', () => {
     expect(ids(whichMayStart({ ready: queue, inFlight: [], slots: 4, excluded: new Set(['hx-a']), paused: false }))).toEqual(['hx-b', 'hx-c', 'hx-d']);
+  });
+});
+
+describe('the order several slots take the beads that may start (issue 38 item 3)', () => {
+  const b = (id: string, fields: Record<string, unknown> = {}) => bead({ id, title: id, description: `edit src/${id}.ts`, ...fields });
+  const none = () => 0;
+  const ids = (beads: Array<{ id: string }>) => beads.map((x) => x.id);
+
+  it('priority first, as the queue has it', () => {
+    const ready = [b('hx-p2', { priority: 2, verify: 'npm test' }), b('hx-p0', { priority: 0 })];
+    expect(ids(fleetOrder(ready, ready, none))).toEqual(['hx-p0', 'hx-p2']);
+  });
+
+  it('then the bead that will be repeated: failed tonight, failed the attempt before, or refutable by its own verify command', () => {
+    const ready = [b('hx-plain'), b('hx-verify', { verify: 'npm test' }), b('hx-failed'), b('hx-parked', { 'work-last-status': 'execution_failed' })];
+    expect(ids(fleetOrder(ready, ready, (id) => (id === 'hx-failed' ? 1 : 0)))).toEqual(['hx-failed', 'hx-parked', 'hx-verify', 'hx-plain']);
+  });
+
+  it('then the work it unblocks: the longest chain of open beads waiting on it', () => {
+    const dep = (id: string, on: string) => ({ dependencies: [{ issue_id: id, depends_on_id: on, type: 'blocks' }] });
+    const all = [b('hx-alone'), b('hx-head2'), b('hx-a', dep('hx-a', 'hx-head2')), b('hx-head3'), b('hx-x', dep('hx-x', 'hx-head3')), b('hx-y', dep('hx-y', 'hx-x')), b('hx-done', { status: 'closed' }), b('hx-z', dep('hx-z', 'hx-done'))];
+    const ready = [all[0]!, all[1]!, all[3]!, all[7]!];
+    expect(ids(fleetOrder(ready, all, none))).toEqual(['hx-head3', 'hx-head2', 'hx-alone', 'hx-z']);
+  });
+
+  it('keeps the queue order among equals, and survives a dependency cycle in a hand-edited file', () => {
+    const dep = (id: string, on: string) => ({ dependencies: [{ issue_id: id, depends_on_id: on, type: 'blocks' }] });
+    const all = [b('hx-1', dep('hx-1', 'hx-2')), b('hx-2', dep('hx-2', 'hx-1')), b('hx-3'), b('hx-4')];
+    expect(ids(fleetOrder([all[2]!, all[3]!], all, none))).toEqual(['hx-3', 'hx-4']);
   });
 });
