@@ -51,10 +51,14 @@ export class RunRecord {
     }
   }
 
-  /** Appends the event; resolves once a notifier that must hear it has finished (or was given up on). */
-  async record(body: EventBody): Promise<void> {
+  /**
+   * Appends the event, at `at` (now unless the caller already showed the event elsewhere: the run's
+   * page draws its stop before it is written); resolves once a notifier that must hear it has
+   * finished (or was given up on).
+   */
+  async record(body: EventBody, at: Date = this.now()): Promise<void> {
     // what a person hears about names the project it is about: one notifier may serve several
-    const event = makeEvent(this.runId, this.now(), NOTIFIED.has(body.type) ? ({ ...body, root: this.cwd } as EventBody) : body);
+    const event = makeEvent(this.runId, at, NOTIFIED.has(body.type) ? ({ ...body, root: this.cwd } as EventBody) : body);
     if (this.log) {
       try {
         this.log.append(event);

@@ -240,6 +240,9 @@ export const RUN = {
   /** helix: after the title, why the bead's last attempt failed (one line; the report has the output). */
   blockerLastFailure: (reason: string) => `helix:     last failure: ${reason}`,
   blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
+  /** helix: the run's last line, after §2.13's: the night's page (`helix report`), beside the log. */
+  runReportWritten: (file: string) => `helix: run report written to ${file}`,
+  runReportFailed: (message: string) => `helix: could not write the run report: ${message}`,
 
   // helix: lines of cli.md's own mechanisms (verification, typed stops, batches, memory)
   runStarted: (pid: number, agent: string, path: string, log: string) => say('narrative', `helix: run started (pid=${pid}, agent=${agent}, build path=${path}, log=${log})`),
