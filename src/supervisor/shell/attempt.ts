@@ -31,13 +31,13 @@ import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf
 import { renderNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
-import { type AgentCall, answerOf, limitOfCall, problemOfCall } from './agent-call.js';
-import { type BeadWrites, clearInjected, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
+import { type AgentCall, type CallStop, answerOf, limitOfCall, problemOfCall } from './agent-call.js';
+import { type BeadWrites, clearInjected, clearTryRun, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary, HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
 import type { OutputMode } from './output.js';
 import { changeSize, commitExists, gitHead } from './git.js';
-import { gateAfterTry, prepareGate } from './gate-check.js';
+import { gateAfterTry, prepareGate, stopTryAfterGate } from './gate-check.js';
 import { startHeartbeats } from './heartbeats.js';
 import { countInRunState, readRunState } from './run-state.js';
 
@@ -51,7 +51,9 @@ export interface AttemptPorts extends BeadWrites {
   claims: HeldClaims;
   snapshot(): Snapshot;
   event(body: EventBody): void;
-  call(command: AgentCommand, info: CallInfo): Promise<AgentCall>;
+  call(command: AgentCommand, info: CallInfo, stop?: CallStop): Promise<AgentCall>;
+  /** The run's event log (`helix run`): `helix gate` appends its phase and verdict there. */
+  eventLog?: string;
   /** Merges into run-state (the attempt in flight, for a crash to find). */
   persist(extra: Record<string, unknown>): void;
   promptPlace(): PromptPlace;
@@ -99,7 +101,7 @@ export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number
     ports.setup.buildPath === 'try' ? renderNotesBlock({ action: `Follow the HELIX implementation action at ${actionFile('implementation', ports.setup.env)}.`, context: ports.context(queue), memory }) : undefined;
   // ── call site 1 of the gate (issue 32, verified before it lands; shell/gate-check.ts) ──
   // current DDx runs helix's verification as a pre-merge check: in place before each `ddx try`
-  if (ports.setup.buildPath === 'try') prepareGate(ports.setup.root, bead, (line) => ports.say(line));
+  if (ports.setup.buildPath === 'try') prepareGate(ports.setup.root, bead, (line) => ports.say(line), ports.eventLog);
   // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
   // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
   const stopHeartbeats = startHeartbeats(ports);
@@ -115,7 +117,9 @@ export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number
     try {
       const build = buildCall(ports, bead, prompt, command);
       ports.event({ type: 'dispatch', bead: bead.id, action: 'build', agent: build.call.label, model: build.call.model ?? null, effort: ports.setup.plan.primary.effort ?? null });
-      call = await ports.call(build.command, build.call);
+      // stopped (a signal, the timeout), `ddx try` hears it only after its gate answered: DDx, cancelled, lands what no check passed
+      const stop: CallStop = ports.setup.buildPath === 'try' ? { stopWith: () => stopTryAfterGate(ports.setup.root, bead.id) } : {};
+      call = await ports.call(build.command, build.call, stop);
       limit = limitOfCall(build.command, call, ports.now());
       problem = limit ? undefined : problemOfCall(build.command, call);
     } catch (error) {
@@ -139,6 +143,7 @@ export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number
     if (!limit && read.result && !('invalid' in read.result)) limit = ddxUsageLimit(read.result as unknown as Record<string, unknown>);
     // Not the bead's failure: nothing is counted against it, and DDx's park of it is undone.
     if (limit || problem) {
+      if (notes) clearTryRun(ports, bead.id);
       undoDdxPark(ports, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
       return notTheBeads(ports, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent, lastBuildBefore);
     }
@@ -157,6 +162,8 @@ export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number
       if (verdict.kind === 'completed') ports.event({ type: 'close', bead: member.bead.id, how: 'closed' });
       batch.push({ bead: member.bead, outcome: verdict });
     }
+    // settled: nothing of this `ddx try` is left for the next run to finish (recovery.ts)
+    if (notes) clearTryRun(ports, bead.id);
   } finally {
     stopHeartbeats();
   }
