@@ -58,9 +58,11 @@ export interface RunAgentOptions {
   killGraceMs?: number;
   /**
    * For a program whose own handling of SIGTERM does harm (`ddx try`: cancelled, it lands work no
-   * check passed): on an abort or a timeout, does what must come first and answers the signal the
-   * group and the call's tagged processes get first (SIGKILL: no grace). The watchdog, which cannot
-   * ask, kills such a call outright when helix dies.
+   * check passed): on an abort or a timeout, does what must come first and answers how the call
+   * stops — SIGKILL to the group and the call's tagged processes at once, or SIGTERM to the program
+   * alone, which stops what it started itself (DDx cancels its children through its context; a
+   * SIGTERM to its group would kill the git of a land half way), and SIGKILL to everything after
+   * the grace. The watchdog, which cannot ask, kills such a call outright when helix dies.
    */
   stopWith?: () => Promise<'SIGTERM' | 'SIGKILL'>;
 }
@@ -172,11 +174,14 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     timers.push(timer);
   };
   let ended = false;
-  /** The group and the call's tagged processes get `first`, and SIGKILL after the grace. */
-  const signalCall = (first: NodeJS.Signals) => {
+  /** The group and the call's tagged processes (`alone`: the program, the group's leader) get `first`, and SIGKILL after the grace. */
+  const signalCall = (first: NodeJS.Signals, alone = false) => {
     if (pgid === undefined || ended) return;
-    signalGroup(pgid, first);
-    strays += signalTagged(tag, first);
+    if (alone) signalProcess(pgid, first);
+    else {
+      signalGroup(pgid, first);
+      strays += signalTagged(tag, first);
+    }
     if (first === 'SIGKILL') return;
     later(graceMs, () => {
       signalGroup(pgid, 'SIGKILL');
@@ -188,7 +193,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     if (stopping) return;
     stopping = true;
     if (!options.stopWith) return signalCall('SIGTERM');
-    void options.stopWith().then(signalCall, () => signalCall('SIGKILL'));
+    void options.stopWith().then((first) => signalCall(first, first === 'SIGTERM'), () => signalCall('SIGKILL'));
   };
   const onAbort = () => {
     aborted = true;

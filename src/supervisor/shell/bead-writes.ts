@@ -82,9 +82,8 @@ export function endTryAttempt(run: BeadWrites, id: string): void {
       const current = d.get(id);
       if (!current) return false;
       const notes = typeof current.notes === 'string' ? current.notes : '';
-      const ddxHeld = current.status === 'in_progress' && current.owner === 'ddx';
       // only a lease that names a dead ddx: a ddx try still finishing (a stop) keeps its claim for the next run
-      const freed = ddxHeld ? releaseDeadDdxClaim(d, id, run.store.leaseDir, undefined, { needLease: true }) : false;
+      const freed = releaseDeadDdxClaim(d, id, run.store.leaseDir, undefined, { needLease: true });
       if (withoutNotesBlock(notes) !== notes) d.change(id, (b) => { b.notes = withoutNotesBlock(notes); });
       return freed;
     });

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { runAgentCommand } from '../../agents/index.js';
 import { writeFileAtomically } from '../../atomic-write.js';
 import { HelixError } from '../../errors.js';
@@ -71,7 +72,8 @@ export async function runGate(env: NodeJS.ProcessEnv, options: { events?: string
     writeFileAtomically(gateRecordPath(root, bead), `${JSON.stringify(verdict)}\n`);
   }
   const cpu = process.resourceUsage();
-  if (bead) record?.({ type: 'gate', bead, verdict: verdict.status, seconds: Math.round((Date.now() - started) / 100) / 10, detail: verdict.message, cpu_ms: Math.round((cpu.userCPUTime + cpu.systemCPUTime) / 1000) });
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  if (bead) record?.({ type: 'gate', bead, verdict: verdict.status, seconds, detail: verdict.message, cpu_ms: Math.round((cpu.userCPUTime + cpu.systemCPUTime) / 1000), ...(diffHead ? { diff_head: diffHead } : {}) });
   // exit 0 whatever the verdict: a non-zero exit is DDx's `error`, and the verdict is in the file
   return { exitCode: 0, stderr: [GATE.verdict(bead || '?', verdict.status, verdict.message)] };
 }
@@ -122,7 +124,7 @@ async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string,
     return gateInfra(bead, diffHead, `no folder for its worktree: ${(error as Error).message}`);
   }
   try {
-    const added = git(root, 'worktree', 'add', '--detach', worktree, diffHead);
+    const added = await addWorktree(root, worktree, diffHead);
     if (!added.ok) return gateInfra(bead, diffHead, `git worktree add ${diffHead.slice(0, 12)} failed: ${lastLine(added.err)}`);
     linkDependencies(root, worktree);
     if (signal.aborted) return gateStopped(bead, diffHead);
@@ -133,6 +135,25 @@ async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string,
     return gateInfra(bead, diffHead, (error as Error).message);
   } finally {
     removeWorktree(root, worktree);
+  }
+}
+
+/** How often `git worktree add` is tried when another worktree's metadata was half written. */
+const WORKTREE_ADD_TRIES = 5;
+
+/**
+ * `git worktree add --detach`, tried again while it fails on another worktree being made at the same
+ * moment — two gates at once, or DDx's own attempt worktrees (`fatal: failed to read
+ * .git/worktrees/<name>/commondir`: found by `npm run soak -- --kills` at --jobs 3; an infra verdict
+ * there would let DDx land the attempt unverified).
+ */
+async function addWorktree(root: string, worktree: string, diffHead: string): Promise<{ ok: boolean; err: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const added = git(root, 'worktree', 'add', '--detach', worktree, diffHead);
+    if (added.ok || attempt === WORKTREE_ADD_TRIES || !added.err.includes('.git/worktrees/')) return added;
+    rmSync(worktree, { recursive: true, force: true });
+    mkdirSync(worktree);
+    await delay(50 * attempt);
   }
 }
 

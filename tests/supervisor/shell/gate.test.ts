@@ -128,7 +128,7 @@ describe('helix gate', () => {
     const written = readFileSync(events, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(written).toEqual([
       { v: 1, t: expect.any(String), run: 'helix-20260101-000000', type: 'phase', bead: ID, phase: 'gate' },
-      { v: 1, t: expect.any(String), run: 'helix-20260101-000000', type: 'gate', bead: ID, verdict: 'pass', seconds: expect.any(Number), detail: 'echo checked exited 0: checked', cpu_ms: expect.any(Number) },
+      { v: 1, t: expect.any(String), run: 'helix-20260101-000000', type: 'gate', bead: ID, verdict: 'pass', seconds: expect.any(Number), detail: 'echo checked exited 0: checked', cpu_ms: expect.any(Number), diff_head: w.head },
     ]);
   });
 
