@@ -89,13 +89,22 @@ const eventFiles = () => (existsSync(logs) ? readdirSync(logs).filter((n) => n.e
 /** The event log of the run with this pid (its first event says so). */
 const eventsOf = (pid) => eventFiles().map(jsonLines).find((events) => events[0]?.type === 'run_start' && events[0].pid === pid) ?? [];
 
-/** Each bead's phase now, from the run's events: build (dispatched), gate (phase gate), land (gate passed), until its agent_done. */
+/**
+ * Each bead's phase now, from the run's events: build (dispatched: DDx's intake, build and review),
+ * gate (`phase` gate, written by helix's gate), land (a `gate` pass), until its agent_done. Only
+ * forward within an attempt: the run reads DDx's sessions every 2 s, and may write `review` after
+ * the gate has begun.
+ */
 function phasesNow(pid) {
+  const order = ['build', 'gate', 'land', 'after the gate'];
   const now = new Map();
+  const enter = (bead, phase) => {
+    if (order.indexOf(phase) > order.indexOf(now.get(bead) ?? 'build')) now.set(bead, phase);
+  };
   for (const e of eventsOf(pid)) {
     if (e.type === 'dispatch' && e.action === 'build') now.set(e.bead, 'build');
-    else if (e.type === 'phase' && e.phase === 'gate') now.set(e.bead, 'gate');
-    else if (e.type === 'gate') now.set(e.bead, e.verdict === 'pass' ? 'land' : 'after the gate');
+    else if (e.type === 'phase' && e.phase === 'gate') enter(e.bead, 'gate');
+    else if (e.type === 'gate') enter(e.bead, e.verdict === 'pass' ? 'land' : 'after the gate');
     else if (e.type === 'agent_done' && e.action === 'build') now.delete(e.bead);
   }
   return now;

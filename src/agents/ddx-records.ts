@@ -136,7 +136,7 @@ function sessionLog(projectRoot: string, row: Json): SessionLog {
  * a bead. Without one (an action's `ddx run`): only sessions without a bead, so the work of a DDx
  * worker running beside helix is not counted as helix's call.
  */
-export function readDdxRecord(projectRoot: string, since: Date, options: { beadId?: string; until?: Date } = {}): DdxCallRecord {
+export function readDdxRecord(projectRoot: string, since: Date, options: { beadId?: string; until?: Date; /** false: the index alone, no session log read (a watch while the call runs) */ logs?: boolean } = {}): DdxCallRecord {
   const from = since.getTime();
   const folder = join(projectRoot, '.ddx', 'agent-logs', 'sessions');
   const rows = monthFiles(since, options.until ?? new Date()).flatMap((name) => parseLines(readText(join(folder, name)) ?? ''));
@@ -147,7 +147,7 @@ export function readDdxRecord(projectRoot: string, since: Date, options: { beadI
     if (!id || !(startedAt >= from)) continue;
     const beadId = str(row.beadID);
     if (beadId !== undefined && beadId !== options.beadId) continue;
-    const log = sessionLog(projectRoot, row);
+    const log = options.logs === false ? {} : sessionLog(projectRoot, row);
     const output = log.output;
     const costUsd = row.costPresent === false ? undefined : num(row.cost);
     const ref = str(row.nativeLogRef);

@@ -1,7 +1,8 @@
 // The options every agent-running command hands to src/supervisor, from the common flags (the
 // output mode, the agent and its model and effort), and the flags `run` and `start` share.
 import { Option } from 'commander';
-import { parseNumber } from '../numbers.js';
+import { parseNumber, quoted } from '../numbers.js';
+import { HelixError } from '../errors.js';
 import { parseDurationFlag } from '../durations.js';
 import { type CommandContext, type CommonOptions, type HelixCommand, chosenAgent } from './program.js';
 
@@ -33,6 +34,13 @@ export interface RunFlags extends CommonOptions {
   maxTokens?: string;
   maxDuration?: string;
   jobs?: number;
+  progress?: 'auto' | 'plain';
+}
+
+/** `--progress auto|plain`; anything else is one line and exit 7, as every bad run flag. */
+function progressFlag(value: string): 'auto' | 'plain' {
+  if (value === 'auto' || value === 'plain') return value;
+  throw new HelixError('validation', `helix: --progress must be auto or plain, got ${quoted(value)}`);
 }
 
 /** Checks a value as it is parsed (a bad one is one line and exit 7), keeps the text for the supervisor's parser. */
@@ -55,6 +63,7 @@ export function withRunFlags(command: HelixCommand): HelixCommand {
     .option('--max-cost <usd>', 'stop once the agents report this many US dollars spent (0 = no cap)', checked((v) => parseNumber('--max-cost', v, { min: 0, max: Number.MAX_SAFE_INTEGER, fraction: true })))
     .option('--max-tokens <n>', 'stop once this many tokens are spent (0 = no cap)', checked((v) => parseNumber('--max-tokens', v, { min: 0, max: Number.MAX_SAFE_INTEGER })))
     .option('--max-duration <duration>', 'start no attempt once the run is this old, Go syntax (0 = no cap)', checked((v) => parseDurationFlag('--max-duration', v)))
+    .option('--progress <mode>', 'auto (default): a live board of the slots on a terminal (not in CI, NO_COLOR or TERM=dumb); plain: lines only', progressFlag)
     .option('--jobs <n>', `builds in flight at once, each in DDx's own worktree (current DDx only; default 1, at most ${MAX_JOBS})`, (v) => parseNumber('--jobs', v, { min: 1, max: MAX_JOBS })) as HelixCommand;
 }
 

@@ -271,6 +271,17 @@ describe('helix review on its own', () => {
     expect(r.stderr.match(/review follow-up/g)).toHaveLength(1);
   });
 
+  it('ISSUES_FOUND on a bead at the end of its review chain (depth 3): nothing filed, the answer in its notes, one line, exit 10 still', () => {
+    const w = new World({ responses: [review('error swallowed in parse()\nREVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 1\n')] });
+    const deep = w.bead({ title: 'a follow-up of a follow-up of a follow-up', labels: ['review-finding'], set: ['helix-review-depth=3'] });
+    const r = w.helix(['review', deep.id]);
+    expect(r.status).toBe(10);
+    expect(w.beads().map((b) => b.id)).toEqual([deep.id]);
+    expect(w.beads()[0]!.notes).toContain('this bead is at depth 3 of its review chain (limit 3');
+    expect(w.beads()[0]!.notes).toContain('error swallowed in parse()');
+    expect(r.stderr).toContain(`helix: review of ${deep.id} ends its follow-up chain at depth 3 (limit 3): findings left in its notes, no follow-up filed\n`);
+  });
+
   it('ISSUES_FOUND on last-commit with nothing filed: one follow-up without links, named after the scope', () => {
     const w = new World({ responses: [review('REVIEW_STATUS: ISSUES_FOUND\nISSUES_COUNT: 2\n')] });
     const unrelated = w.bead({ title: 'unrelated' });

@@ -71,8 +71,10 @@ describe('helix status', () => {
     });
     const before = JSON.parse(p.helix(['status', '--json']).stdout) as Record<string, unknown>;
     expect(Object.keys(before).sort()).toEqual(
-      ['active_run', 'claimed_beads', 'current_cycle', 'ddx', 'injected_supervisory', 'last_limit', 'last_stop_reason', 'memory', 'parked_beads', 'running_bead', 'run', 'tracker'].sort(),
+      ['active_run', 'claimed_beads', 'current_cycle', 'ddx', 'injected_supervisory', 'last_limit', 'last_stop_reason', 'memory', 'night', 'parked_beads', 'running_bead', 'run', 'slots', 'tracker'].sort(),
     );
+    // helix: no run is active, so no slots and no night (tests/run/status-slots.test.ts reads them during one)
+    expect(before).toMatchObject({ slots: [], night: null });
     // helix: each bead in progress and its claimer (a dead pid here; no start time recorded, so the threshold applies)
     expect(before.claimed_beads).toEqual([{ id: 'hx-00000004', pid: dead, claimer: 'gone', reclaimable: true }]);
     // docs/contract/bash-interface.md §14.2: last_stop_reason is a string, never null; run is {} without run-state

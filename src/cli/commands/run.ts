@@ -26,6 +26,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
         ...baseOptions(ctx, o),
         reviewAgent: o.reviewAgent,
         settings,
+        progress: o.progress ?? 'auto',
         openMemory: memoryOn ? (root, say) => openMemoryPort(root, ctx.env, say) : undefined,
       }));
     });

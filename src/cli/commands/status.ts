@@ -21,7 +21,7 @@ export async function statusRun(ctx: CommandContext, options: { json?: boolean }
   const { root, store } = openStore(ctx.cwd, ctx.env);
   await warnIfDamaged(ctx.io, store.file, store.read().problems);
   const now = new Date();
-  const report = buildStatus(store, now, ctx.env, await memoryHealth(root, ctx.env), await detectDdx(ctx.env, root));
+  const report = buildStatus(store, now, ctx.env, await memoryHealth(root, ctx.env), await detectDdx(ctx.env, root), root);
   if (options.json) {
     printJson(ctx.io, report);
     return { exitCode: 0 };

@@ -116,6 +116,8 @@ export interface CallInfo {
   beadId?: string;
   /** The action an `action` call runs (check, align, polish, …). */
   action?: ActionName;
+  /** With several slots: what each of its lines names first, the bead (or the action) it is for (docs/contract/cli.md §6.10). */
+  tag?: string;
 }
 
 /** The planning actions: rewriting the queue is their work, so beads they remove are saved and the run goes on. */

@@ -73,8 +73,11 @@ export interface MachineState {
 
 
 export type ReviewKind = 'post-implementation' | 'post-epic';
-/** How a review's answer read: CLEAN, ISSUES_FOUND with a count, or neither. */
-export type ReviewOutcome = 'clean' | 'issues' | 'unparseable';
+/**
+ * How a review's answer read: CLEAN, ISSUES_FOUND with a count, or neither; `noted`: issues found
+ * at the end of the bead's review chain, left in its notes (core/review-chain.ts).
+ */
+export type ReviewOutcome = 'clean' | 'issues' | 'noted' | 'unparseable';
 
 export type Event =
   /** `noCostAgent`: the builds run on an agent that reports no cost (codex, called directly). */

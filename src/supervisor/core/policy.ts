@@ -39,6 +39,17 @@ export function backoffOverride(env: NodeJS.ProcessEnv): number | undefined {
   return parseNumber('HELIX_BACKOFF_SLEEP', raw, { min: 0, max: MAX_TIMER_SECONDS, fraction: true });
 }
 
+/**
+ * How deep a chain of review findings may grow (docs/contract/cli.md §6.5): a finding of a review
+ * of a bead a person filed is depth 1, a finding of that finding's review depth 2, … The review of
+ * a bead at this depth files nothing more: its findings stay in that bead's notes. 3: a piece of
+ * work gets at most 4 builds along its chain — the work, its fix, the fix's fix, one more — as
+ * many as a failing bead gets attempts (MAX_ATTEMPTS). A reviewer still finding issues after that
+ * is not converging (it always finds something, or it and the builder disagree), and each further
+ * round is a build and a review that a person's look settles better.
+ */
+export const MAX_REVIEW_CHAIN_DEPTH = 3;
+
 /** `.helix/context.md` is refreshed every this many completed cycles (docs/contract/design.md §1). */
 export const CONTEXT_REFRESH_EVERY = 5;
 

@@ -33,7 +33,7 @@ export type EventBody =
    * (`gate`), which DDx runs as a child of its own: a reader finds the slot and attempt from the
    * bead's last `claim`.
    */
-  | { type: 'phase'; bead: string; phase: Phase; slot?: number; attempt?: number }
+  | { type: 'phase'; bead: string; phase: Phase; slot?: number; attempt?: number; /** spent by the attempt so far (DDx's sessions ended) */ tokens?: number }
   /**
    * `helix gate`'s verdict on an attempt's result (current DDx), written by the gate process; `cpu_ms`:
    * that process's own CPU; `diff_head`: the result it judged (DDx's DIFF_HEAD: the commit that lands).

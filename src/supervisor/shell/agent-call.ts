@@ -28,15 +28,15 @@ import {
 import { CHILD_EXIT } from '../../errors.js';
 import { type BeadStore, archivedIds, beadsLostError, saveLostBeads, vanishedIds } from '../../tracker/index.js';
 import { type CallInfo, type CallKind, callKind, ddxCommandWords, lostBeadsStopRun } from '../core/dispatch.js';
-import { AGENT_CALL, FRAME, type Say, stamp } from '../text/lines.js';
-import { type RunOutput, clockTime } from './output.js';
+import { AGENT_CALL, FRAME, type Say, stamp, tagged } from '../text/lines.js';
+import { type LogRange, type RunOutput, clockTime } from './output.js';
 import { withProcessTag } from './claimer-calls.js';
 
 /**
  * An agent call's result; `startFailure` says why the program could not be started at all (and
  * `startCode` its system error code); `ddx` is DDx's own record of a ddx call (agents/ddx-records.ts).
  */
-export type AgentCall = AgentRunResult & { startFailure?: string; startCode?: string; ddx?: DdxCallRecord };
+export type AgentCall = AgentRunResult & { startFailure?: string; startCode?: string; ddx?: DdxCallRecord; /** its framed block in the session log (§0.3) */ log?: LogRange };
 
 function harnessOf(command: AgentCommand, fallback: string): string {
   const at = command.args.indexOf('--harness');
@@ -58,6 +58,8 @@ export interface CallContext {
    * in one line and the run goes on (core/dispatch.ts lostBeadsStopRun).
    */
   loop?: { store: BeadStore };
+  /** Several slots (`--jobs` above 1): an action's lines name the action, as an attempt's name its bead (docs/contract/cli.md §6.10; the lines are docs/contract/bash-interface.md's). */
+  tagActions?: boolean;
 }
 
 /** Tokens of every call this process made, for the `<total> total` of the completion lines. */
@@ -122,7 +124,7 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
   const ddx = command.file === 'ddx' ? unseen(ctx.totals, readDdxRecord(command.cwd, new Date(started), call.beadId ? { beadId: call.beadId } : {})) : undefined;
   if (ddx?.spent) result = { ...result, tokens: ddx.spent.tokens, usage: { ...(result.usage ?? NO_USAGE), ...(ddx.spent.costUsd !== undefined ? { costUsd: ddx.spent.costUsd } : {}) } };
   ctx.totals.tokens += result.tokens;
-  printEnd(shape, result);
+  const log = printEnd(shape, result);
   if (result.aborted) throw new RunInterrupted();
   if (ctx.loop && before) {
     const lost = vanishedIds(before, ctx.loop.store.read(), () => archivedIds(ctx.loop!.store.dir));
@@ -130,7 +132,7 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
     // a planning action rewrote the queue: what it removed is kept where import puts it back, and said
     if (lost.length > 0) ctx.output.always(AGENT_CALL.beadsRemoved(saveLostBeads(ctx.loop.store.dir, before, lost, call.label, ctx.now()), call.action ?? 'action'));
   }
-  return ddx ? { ...result, ddx } : result;
+  return { ...result, log, ...(ddx ? { ddx } : {}) };
 }
 
 const NO_USAGE = { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };
@@ -223,7 +225,11 @@ function callShape(ctx: CallContext, command: AgentCommand, call: CallInfo): Cal
     timeoutSec: call.timeoutSec ?? agentTimeoutSeconds(ctx.env),
     bytes: Buffer.byteLength(call.prompt ?? '', 'utf8'),
     time,
-    print: (line) => ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text),
+    print: (raw) => {
+      const tag = call.tag ?? (ctx.tagActions && call.purpose === 'action' ? call.action : undefined);
+      const line = tag ? tagged(raw, tag) : raw;
+      ctx.output.line(line.level, line.stamped ? stamp(time(), line.text) : line.text, line.live);
+    },
   };
 }
 
@@ -239,8 +245,8 @@ function printStart({ kind, command, call, harness, bytes, timeoutSec, print }: 
   }
 }
 
-/** The timeout line, the framed block in the log, and the completion lines. */
-function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }: CallShape, result: AgentRunResult): void {
+/** The timeout line, the framed block in the log (its range returned), and the completion lines. */
+function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }: CallShape, result: AgentRunResult): LogRange {
   const { output, totals } = ctx;
   const seconds = Math.round(result.durationMs / 1000);
   const rc = result.exitCode;
@@ -281,4 +287,5 @@ function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }
   }
   // claude refuses its bypass flags as root: say what to do (the agents module words the advice)
   if (command.format === 'claude-stream-json' && rc !== 0 && rootRefusalIn(result.stderr)) output.always(claudeRootHint());
+  return range;
 }

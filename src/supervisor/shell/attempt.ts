@@ -31,7 +31,10 @@ import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf
 import { renderNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
-import { type AgentCall, type CallStop, answerOf, limitOfCall, problemOfCall } from './agent-call.js';
+import { type AgentCall, type CallStop, RunInterrupted, answerOf, limitOfCall, problemOfCall } from './agent-call.js';
+import { attemptEndOf, stoppedAttemptEnd } from '../core/attempt-end.js';
+import type { LogRange } from './output.js';
+import { watchTryPhases } from './try-watch.js';
 import { type BeadWrites, clearInjected, clearTryRun, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary, HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
@@ -72,12 +75,40 @@ export interface AttemptPorts extends BeadWrites {
 /** Which command asked for the attempt: the loop prints the cycle line, and the delegation line differs. */
 export type AttemptCommand = 'run' | 'build';
 
+/**
+ * One attempt, and the event log's `attempt_end` for it (docs/events.md): how it ended, or that a
+ * signal cut it short — one for each `claim`, so a board or a report never shows an attempt that
+ * never ends.
+ */
 export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number, ready: Bead[], readyCount: number, command: AttemptCommand): Promise<Event> {
+  const started = ports.now();
+  const trace: AttemptTrace = {};
+  const facts = () => ({ bead: trace.bead ?? selected.id, attempt: trace.attempt ?? 1, seconds: (ports.now().getTime() - started.getTime()) / 1000, ...(trace.log ? { log: trace.log } : {}) });
+  try {
+    const done = await attemptSteps(ports, selected, cycle, ready, readyCount, command, trace);
+    const end = trace.bead ? attemptEndOf(done, facts()) : undefined;
+    if (end) ports.event(end);
+    return done;
+  } catch (error) {
+    if (trace.bead) ports.event(stoppedAttemptEnd(facts(), error instanceof RunInterrupted ? 'the run was stopped' : `helix failed: ${(error as Error).message}`));
+    throw error;
+  }
+}
+
+/** What an attempt has done so far, for its `attempt_end`: the bead it claimed, which attempt, its build's log block. */
+interface AttemptTrace {
+  bead?: string;
+  attempt?: number;
+  log?: LogRange;
+}
+
+async function attemptSteps(ports: AttemptPorts, selected: Bead, cycle: number, ready: Bead[], readyCount: number, command: AttemptCommand, trace: AttemptTrace): Promise<Event> {
   const started = ports.now();
   const claim = ports.claims.claimSelected(selected);
   if ('passedOver' in claim) return { type: 'attempted', bead: selected, outcome: { kind: 'passed-over', reason: claim.passedOver }, durationSec: 0, tokens: 0 };
   const { bead, queue } = claim;
-  if (command === 'run') ports.event({ type: 'claim', bead: bead.id, attempt: ports.failures(bead.id) + 1 });
+  Object.assign(trace, { bead: bead.id, attempt: ports.failures(bead.id) + 1 });
+  if (command === 'run') ports.event({ type: 'claim', bead: bead.id, attempt: trace.attempt!, title: bead.title });
   // a build attempt from now on: the next drained run aligns again (core/alignment-due.ts); undone below if the call does not get through
   const lastBuildBefore = readRunState(ports.store.dir)?.last_build_attempt ?? null;
   const inFlight = { current_issue: bead.id, stop_reason: null, cycle_start: started.toISOString(), cycle_end: null, cycle_duration: null, last_build_attempt: started.toISOString() };
@@ -117,9 +148,17 @@ export async function attempt(ports: AttemptPorts, selected: Bead, cycle: number
     try {
       const build = buildCall(ports, bead, prompt, command);
       ports.event({ type: 'dispatch', bead: bead.id, action: 'build', agent: build.call.label, model: build.call.model ?? null, effort: ports.setup.plan.primary.effort ?? null });
+      // on `ddx try` DDx's intake comes first; its sessions move the phase on as each ends (try-watch.ts)
+      ports.event({ type: 'phase', bead: bead.id, attempt: trace.attempt!, phase: ports.setup.buildPath === 'try' ? 'intake' : 'build' });
+      const watch = ports.setup.buildPath === 'try' ? watchTryPhases(ports.setup.root, bead.id, ports.now(), (phase, tokens) => ports.event({ type: 'phase', bead: bead.id, attempt: trace.attempt!, phase, tokens })) : undefined;
       // stopped (a signal, the timeout), `ddx try` hears it only after its gate answered: DDx, cancelled, lands what no check passed
       const stop: CallStop = ports.setup.buildPath === 'try' ? { stopWith: () => stopTryAfterGate(ports.setup.root, bead.id) } : {};
-      call = await ports.call(build.command, build.call, stop);
+      try {
+        call = await ports.call(build.command, build.call, stop);
+      } finally {
+        watch?.stop();
+      }
+      if (call.log) trace.log = call.log;
       limit = limitOfCall(build.command, call, ports.now());
       problem = limit ? undefined : problemOfCall(build.command, call);
     } catch (error) {
@@ -351,6 +390,7 @@ async function settleBatchMember(ports: AttemptPorts, member: ClaimedBead, verif
 
 /** Runs the bead's verify command (`sh -c`, in the repository): passed on exit 0, with its last lines. */
 async function verifyWith(ports: AttemptPorts, id: string, commandText: string): Promise<Verification> {
+  ports.event({ type: 'phase', bead: id, phase: 'verify' });
   ports.say(RUN.verifying(commandText));
   const call = await ports.call({ file: 'sh', args: ['-c', commandText], cwd: ports.setup.root, env: {} }, { label: 'verify', purpose: 'verify' });
   const verification = verificationOf(commandText, call);

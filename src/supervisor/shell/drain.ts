@@ -50,8 +50,10 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
   const limited = notThrough(run, command, answered, { type: 'runReview', kind, scope, cycle, beadId });
   if (limited) return limited;
   const review = { store: run.session.store, before, reviewedId: beadId, cycle, now: run.now() };
-  const { trailers, verdict } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
-  return { type: 'reviewed', kind, cycle, beadId, outcome: reviewOutcomeOf(verdict, trailers), rc: verdict.exitCode, ...spentOn(answered) };
+  const { trailers, verdict, followUp } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
+  // at the end of its review chain the findings went into the bead's notes, not into follow-ups
+  const outcome = followUp.outcome === 'ended' ? 'noted' : reviewOutcomeOf(verdict, trailers);
+  return { type: 'reviewed', kind, cycle, beadId, outcome, rc: verdict.exitCode, ...spentOn(answered) };
 }
 
 export async function runCheck(run: RunContext): Promise<Event> {

@@ -85,7 +85,7 @@ export function answerAction(
       )
     : { outcome: 'none' };
   if (followUp.outcome === 'filed') output.line(filedLevel, followUp.line);
-  if (followUp.outcome === 'failed') output.always(followUp.line);
+  if (followUp.outcome === 'failed' || followUp.outcome === 'ended') output.always(followUp.line);
   return { trailers, verdict, followUp };
 }
 

@@ -38,6 +38,16 @@ export function onStderr(level: LineLevel, mode: OutputMode): boolean {
   }
 }
 
+/**
+ * Under the live board (docs/watching.md) stderr keeps only what stays on the screen above it: the
+ * `--summary` lines — but for the progress the board itself shows as it happens (a `live` line: an
+ * attempt's start, its agent's completion) —, so each bead's end, every failure with its reason,
+ * limits and the run's end, and what is said in every mode. The session log keeps all of it.
+ */
+export function aboveBoard(level: LineLevel): boolean {
+  return level === 'always' || level === 'summary';
+}
+
 /** Whether it goes to the session log: every line, except the form of a pair the mode does not use. */
 export function inLog(level: LineLevel, mode: OutputMode): boolean {
   if (level === 'summary') return mode === 'summary';
@@ -66,7 +76,8 @@ export interface RunOutput {
   readonly mode: OutputMode;
   /** Absolute path of the session log ('-' when there is none). */
   readonly logName: string;
-  line(level: LineLevel, text: string): void;
+  /** `live`: progress the live board shows as it happens; under the board, the session log only. */
+  line(level: LineLevel, text: string, live?: boolean): void;
   /** Shown in every mode. */
   always(text: string): void;
   /** Progress: stderr in normal and --quiet, the log only with --summary. */
@@ -97,6 +108,9 @@ export class SessionOutput implements RunOutput {
   private lines = 0;
   private readonly stderr: (text: string) => void;
   private readonly stdout: (text: string) => void;
+
+  /** The live board is on: stderr gets only the lines that stay above it (aboveBoard). */
+  underBoard = false;
 
   constructor(
     root: string,
@@ -129,9 +143,9 @@ export class SessionOutput implements RunOutput {
     this.lines += text.split('\n').length - 1;
   }
 
-  line(level: LineLevel, text: string): void {
+  line(level: LineLevel, text: string, live = false): void {
     if (inLog(level, this.mode)) this.toLog(`${text}\n`);
-    if (onStderr(level, this.mode)) this.stderr(`${text}\n`);
+    if (this.underBoard ? aboveBoard(level) && !live : onStderr(level, this.mode)) this.stderr(`${text}\n`);
   }
 
   always(text: string): void {

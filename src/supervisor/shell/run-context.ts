@@ -7,7 +7,7 @@ import { type Bead, type BeadStore, type Snapshot, problemsWarning, readyBeads }
 import type { BuildPath } from '../core/dispatch.js';
 import { type MachineState, initialState } from '../core/machine.js';
 import type { SupervisorSettings } from '../core/policy.js';
-import { type Say, UPKEEP, stamp } from '../text/lines.js';
+import { type Say, UPKEEP, stamp, tagged } from '../text/lines.js';
 import { type PromptPlace, promptPlaceOf } from '../text/prompts.js';
 import { type CallContext, CallTotals, callAgent } from './agent-call.js';
 import type { AttemptPorts } from './attempt.js';
@@ -81,7 +81,7 @@ export class RunContext {
       buildPath: session.buildPath,
       skipped: () => new Set(this.state.skipped.map((s) => s.id)),
     });
-    this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store } };
+    this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store }, tagActions: session.settings.jobs > 1 };
     this.attemptPorts = {
       store: session.store,
       now: this.now,
@@ -99,6 +99,17 @@ export class RunContext {
     };
   }
 
+  /**
+   * The ports of an attempt in `slot`: its events name the slot (docs/events.md `claim`, `phase`,
+   * `attempt_end`), and with several slots every line it prints names its bead (docs/contract/cli.md §6.10).
+   */
+  attemptPortsFor(slot: number, beadId: string): AttemptPorts {
+    const ports = this.attemptPorts;
+    const slotted: AttemptPorts = { ...ports, event: (body) => ports.event(inSlot(body, slot)) };
+    if (this.session.settings.jobs <= 1) return slotted;
+    return { ...slotted, say: (line) => ports.say(tagged(line, beadId)), call: (command, info, stop) => ports.call(command, { ...info, tag: beadId }, stop) };
+  }
+
   /** The tracker (a bead write's port). */
   get store(): BeadStore {
     return this.session.store;
@@ -106,7 +117,7 @@ export class RunContext {
 
   /** Prints a line of lines.ts at its level; stamped lines get the wall-clock time. */
   say(line: Say): void {
-    this.session.output.line(line.level, line.stamped ? stamp(clockTime(this.now()), line.text) : line.text);
+    this.session.output.line(line.level, line.stamped ? stamp(clockTime(this.now()), line.text) : line.text, line.live);
   }
 
   /** Appends an event to the run's event log (one a notifier hears about is sent, not waited for). */
@@ -166,4 +177,9 @@ export class RunContext {
       this.say(UPKEEP.runStateFailed((error as Error).message));
     }
   }
+}
+
+/** An attempt's event with its slot: the lane a board and a report draw it in. */
+function inSlot(body: EventBody, slot: number): EventBody {
+  return body.type === 'claim' || body.type === 'phase' || body.type === 'attempt_end' ? { ...body, slot } : body;
 }

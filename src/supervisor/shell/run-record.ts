@@ -30,6 +30,8 @@ export function runIdOfEventLog(path: string): string {
 export class RunRecord {
   private log: EventLog | undefined;
   private readonly notifier: NotifyCommand | undefined;
+  /** Told after each event is in the log (the live board reads it from there). */
+  recorded: (() => void) | undefined;
   /** Notifications sent, and how many of them failed. */
   sent = 0;
   failed = 0;
@@ -67,6 +69,7 @@ export class RunRecord {
         this.log = undefined;
       }
     }
+    this.recorded?.();
     if (!this.notifier || !NOTIFIED.has(body.type)) return;
     this.sent++;
     const outcome: NotifyOutcome = await notify(this.notifier, event, { env: this.env, cwd: this.cwd });

@@ -95,12 +95,22 @@ export class Supervisor {
     let wake: (() => void) | undefined;
     let failure: unknown;
     let event: Event | undefined = first;
+    // each attempt in flight holds a lane (1…N) from its claim to its end: the board's row, the report's lane
+    const lanes = new Map<string, number>();
+    const freeLane = () => {
+      const held = new Set(lanes.values());
+      let lane = 1;
+      while (held.has(lane)) lane++;
+      return lane;
+    };
     const start = (bead: Bead, cycle: number, readyCount: number) => {
-      const slot = attempt(run.attemptPorts, bead, cycle, [], readyCount, 'run')
+      lanes.set(bead.id, freeLane());
+      const slot = attempt(run.attemptPortsFor(lanes.get(bead.id)!, bead.id), bead, cycle, [], readyCount, 'run')
         .then((done) => void ended.push({ ...done, at: run.now().getTime(), ...(done.type === 'attempted' ? { cycle } : {}) } as Event))
         .catch((error: unknown) => void (failure ??= error))
         .finally(() => {
           slots.delete(bead.id);
+          lanes.delete(bead.id);
           this.persistInFlight(slots);
           wake?.();
         });
@@ -201,7 +211,7 @@ export class Supervisor {
       case 'readQueue':
         return readQueue(run);
       case 'attempt':
-        return attempt(run.attemptPorts, effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
+        return attempt(run.attemptPortsFor(1, effect.bead.id), effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
       case 'startAttempt':
         throw new Error('helix internal error: startAttempt outside the fleet loop');
       case 'closeEpic':

@@ -8,11 +8,13 @@ import { isPidAlive, thisMachine } from '../../tracker/process.js';
 import { blockedBeads, retryAfterOf, statusCounts } from '../../tracker/ready.js';
 import { orphanThresholdSec, staleClaims } from '../../tracker/stale.js';
 import type { BeadStore } from '../../tracker/store.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type Night, nightOf } from '../core/night.js';
 import { readPidFile, removeStalePidFile } from './mutex.js';
 import { readRunState } from './run-state.js';
 import { parseEvents } from './events.js';
-import type { StatusReport } from '../text/status.js';
+import { type StatusReport, statusNightOf, statusSlotsOf } from '../text/status.js';
 import { claimerCallsGone } from './claimer-calls.js';
 
 /** Labels of the beads review, alignment and acceptance checks file (docs/contract/bash-interface.md §14.2). */
@@ -76,6 +78,39 @@ function onePerBead(parked: StatusReport['parked_beads']): StatusReport['parked_
   return [...chosen.values()];
 }
 
+/** The event logs a run may be writing: the newest few in `.helix-logs/`, newest first. */
+const NEWEST_LOGS = 5;
+
+/**
+ * The active run's night, from its own event log: the newest log whose `run_start` names the
+ * run's pid (run-state names the log too, but current DDx writes over run-state during `ddx try`).
+ */
+function activeNight(root: string, pid: number): Night | undefined {
+  const folder = join(root, '.helix-logs');
+  let logs: Array<{ path: string; mtime: number }>;
+  try {
+    logs = readdirSync(folder)
+      .filter((name) => name.endsWith('.events.ndjson'))
+      .map((name) => ({ path: join(folder, name), mtime: statSync(join(folder, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime)
+      .slice(0, NEWEST_LOGS);
+  } catch {
+    return undefined;
+  }
+  for (const log of logs) {
+    let text: string;
+    try {
+      text = readFileSync(log.path, 'utf8');
+    } catch {
+      continue;
+    }
+    const events = parseEvents(text).events;
+    const start = events.find((e) => e.type === 'run_start');
+    if (start?.type === 'run_start' && start.pid === pid) return nightOf(events);
+  }
+  return undefined;
+}
+
 /** The last run's last `limit` event, when that run stopped on a limit: which agent, and when it resets. */
 function lastLimit(run: Record<string, unknown>): StatusReport['last_limit'] {
   if (run.stop_reason !== 'limit' || typeof run.events !== 'string') return null;
@@ -108,6 +143,7 @@ export function buildStatus(
   env: NodeJS.ProcessEnv,
   memory: Record<string, unknown> | null,
   ddx: { version?: string; surface?: string; path: string } | undefined = undefined,
+  root: string = dirname(store.dir),
 ): StatusReport {
   const beads = store.read().beads;
   const run = readRunState(store.dir) ?? {};
@@ -146,6 +182,7 @@ export function buildStatus(
       return { id: b.id, type, triggering_cycle: cause.cycle, triggering_bead: cause.bead, created_at: typeof b.created_at === 'string' ? b.created_at : null };
     });
   const attempted = run.attempted_cycles;
+  const night = active ? activeNight(root, active.pid) : undefined;
   return {
     current_cycle: typeof attempted === 'number' && Number.isFinite(attempted) ? Math.floor(attempted) : 0,
     running_bead: runningBead
@@ -165,6 +202,8 @@ export function buildStatus(
     tracker: { ...statusCounts(beads), by_status: beadsByStatus(beads) },
     run,
     active_run: active,
+    slots: night ? statusSlotsOf(night) : [],
+    night: night ? statusNightOf(night, now.getTime()) : null,
     memory,
     ddx: ddx ? { version: ddx.version ?? null, surface: ddx.surface ?? null, path: ddx.path, supported: Boolean(ddx.surface) } : null,
   };

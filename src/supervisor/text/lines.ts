@@ -24,13 +24,30 @@ export interface Say {
   text: string;
   /** Printed as `helix: [HH:MM:SS] <text>`. */
   stamped?: boolean;
+  /**
+   * Progress the live board shows as it happens (an attempt's start, its agent's completion):
+   * under the board it goes to the session log only (docs/contract/cli.md §6.10).
+   */
+  live?: boolean;
 }
 
 const say = (level: LineLevel, text: string): Say => ({ level, text });
 const stamped = (level: LineLevel, text: string): Say => ({ level, text, stamped: true });
+const stampedLive = (level: LineLevel, text: string): Say => ({ level, text, stamped: true, live: true });
 
 /** `helix: [<t>] <text>`: a line carrying the local wall-clock time. */
 export const stamp = (time: string, text: string): string => `helix: [${time}] ${text}`;
+
+/**
+ * A line that names what it is about (docs/contract/cli.md §6.10: with several slots, every line of
+ * an attempt names its bead; the lines themselves are docs/contract/bash-interface.md's):
+ * `helix: [<tag>] …`, `helix: [HH:MM:SS] [<tag>] …` when stamped, `[<tag>] …` for a line of its own.
+ */
+export function tagged(line: Say, tag: string): Say {
+  if (line.text.includes(tag)) return line; // it names its bead already (the cycle, FAILED and COMPLETE lines)
+  const text = !line.stamped && line.text.startsWith('helix: ') ? `helix: [${tag}] ${line.text.slice('helix: '.length)}` : `[${tag}] ${line.text}`;
+  return { ...line, text };
+}
 
 /** The longest reason a one-line failure carries (a FAILED line): more is in the log and the notes. */
 export const REASON_CHARS = 200;
@@ -73,7 +90,7 @@ export const AGENT_CALL = {
   codexComplete: (p: { rc: number; seconds: number; tokens: number; total: number }) =>
     stamped('noise', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens, ${p.total} total)`),
   codexCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
-    stamped('summary', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+    stampedLive('summary', `codex complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
   codexTimeout: (timeoutSec: number) => stamped('always', `codex timeout after ${timeoutSec}s`),
 
   /** `<command>` is the DDx command helix really runs (`ddx agent run` on DDx 0.6). */
@@ -83,7 +100,7 @@ export const AGENT_CALL = {
   ddxRunComplete: (p: { harness: string; exit: number; seconds: number; tokens: number; costUsd: number; total: number }) =>
     stamped('noise', `${p.harness} complete (rc=${p.exit}, ${p.seconds}s, ${p.tokens} tokens, $${p.costUsd}, ${p.total} total)`),
   ddxRunCompleteSummary: (p: { harness: string; exit: number; seconds: number; tokens: number; costUsd: number; first: number; last: number; log: string }) =>
-    stamped('summary', `${p.harness} complete (rc=${p.exit}, ${p.seconds}s, ${p.tokens} tokens, $${p.costUsd}) — log L${p.first}–L${p.last} in ${p.log}`),
+    stampedLive('summary', `${p.harness} complete (rc=${p.exit}, ${p.seconds}s, ${p.tokens} tokens, $${p.costUsd}) — log L${p.first}–L${p.last} in ${p.log}`),
 
   claudeStart: (p: { model?: string; timeoutSec: number }) => stamped('noise', `claude -p --no-session-persistence ${modelPart(p.model)} (timeout ${p.timeoutSec}s)`),
   /** The prompt echoed under the claude start line, one line each (not stamped). */
@@ -95,13 +112,13 @@ export const AGENT_CALL = {
     stamped('noise', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}, ${p.total} total)`),
   /** The Bash line had no tokens (it could not read them); helix reads claude's usage and cost. */
   claudeCompleteSummary: (p: { rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
-    stamped('summary', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+    stampedLive('summary', `claude complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
 
   /** helix: a DDx build call or the verify command, named by its label (the harness). */
   otherComplete: (p: { label: string; rc: number; seconds: number; tokens: number; total: number }) =>
     stamped('noise', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens, ${p.total} total)`),
   otherCompleteSummary: (p: { label: string; rc: number; seconds: number; tokens: number; costUsd?: number; first: number; last: number; log: string }) =>
-    stamped('summary', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
+    stampedLive('summary', `${p.label} complete (rc=${p.rc}, ${p.seconds}s, ${p.tokens} tokens${costPart(p.costUsd)}) — log L${p.first}–L${p.last} in ${p.log}`),
   /** §0.4 live progress (a tool call, a thinking block, a tool result), as the agents module words it. */
   progress: (text: string) => stamped('noise', text),
   otherTimeout: (label: string, timeoutSec: number) => stamped('always', `${label} timeout after ${timeoutSec}s`),
@@ -152,10 +169,10 @@ export const RUN = {
   // §2.4 the cycle line (stamped)
   cycle: (ready: number, cycle: number, id: string) => stamped('terminal', `ready=${ready}, cycle=${cycle}, issue=${id}`),
   cycleBatch: (ready: number, cycle: number, ids: string[]) => stamped('terminal', `ready=${ready}, cycle=${cycle}, batch=${ids.length} issues (${ids.join(',')})`),
-  cycleSummary: (ready: number, cycle: number, id: string) => stamped('summary', `cycle ${cycle}: ${id} (${ready} ready)`),
-  cycleBatchSummary: (ready: number, cycle: number, ids: string[]) => stamped('summary', `cycle ${cycle}: batch ${ids.length} issues (${ids.join(',')}), ${ready} ready`),
+  cycleSummary: (ready: number, cycle: number, id: string) => stampedLive('summary', `cycle ${cycle}: ${id} (${ready} ready)`),
+  cycleBatchSummary: (ready: number, cycle: number, ids: string[]) => stampedLive('summary', `cycle ${cycle}: batch ${ids.length} issues (${ids.join(',')}), ${ready} ready`),
   /** With memory on (docs/contract/cli.md §9); a narrative line in the other modes (helix). */
-  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stamped(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${plural(count, 'memory', 'memories')}`),
+  injectedMemories: (cycle: number, count: number, summaryMode: boolean) => stampedLive(summaryMode ? 'summary' : 'narrative', `cycle ${cycle}: injected ${plural(count, 'memory', 'memories')}`),
 
   // docs/contract/bash-interface.md §2.5 dispatch
   delegatingLoop: (command: string) => say('narrative', `helix: delegating helix run build cycle to ${command}`),
@@ -392,6 +409,13 @@ export const REVIEW = {
   // helix: the follow-up bead for findings the reviewer counted but did not file
   followUpFiled: (id: string, reviewed: string) => `helix: filed review follow-up ${id} for ${reviewed}`,
   followUpFailed: (message: string) => `helix: could not file review findings: ${message}`,
+  // helix: a review of a bead at the end of its review chain files nothing more (core/review-chain.ts)
+  chainEnded: (id: string, depth: number, limit: number, ineligible: string[]) =>
+    `helix: review of ${id} ends its follow-up chain at depth ${depth} (limit ${limit}): findings left in its notes, no follow-up filed` +
+    (ineligible.length > 0 ? `; ${ineligible.join(', ')} filed by the reviewer set execution-ineligible` : ''),
+  /** The reviewed bead's notes at the end of its chain: why, then the review's answer. */
+  chainEndedNote: (depth: number, limit: number, excerpt: string) =>
+    `Review findings not filed: this bead is at depth ${depth} of its review chain (limit ${limit}). Review answer:\n\n${excerpt}`,
 };
 
 // ── §10 experiment, §11 build ───────────────────────────────────────────────────────────────

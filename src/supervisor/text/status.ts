@@ -3,6 +3,7 @@
 import type { Bead } from '../../tracker/bead.js';
 import type { statusCounts } from '../../tracker/ready.js';
 import { plural } from '../../numbers.js';
+import { type Night, inFlight, totalsOf } from '../core/night.js';
 
 /** The `helix status --json` document; the first five keys are always present with these types (§14.2). */
 export interface StatusReport {
@@ -24,9 +25,66 @@ export interface StatusReport {
   /** The run-state object, `{}` when there is none. */
   run: Record<string, unknown>;
   active_run: { pid: number; started: string; log: string | null } | null;
+  /**
+   * helix: each slot of the active run (one with `--jobs 1`) from its event log — never from
+   * run-state, which current DDx writes over during `ddx try`; empty when no run is active.
+   */
+  slots: StatusSlot[];
+  /** helix: the active run's night so far, from its event log; null when no run is active. */
+  night: StatusNight | null;
   memory: Record<string, unknown> | null;
   /** The DDx on PATH: version, surface (`agent` = v0.6.x `ddx agent …`, `current` = `ddx try/run/work`) and path. */
   ddx: { version: string | null; surface: string | null; path: string; supported: boolean } | null;
+}
+
+/** A slot of the active run: its bead, phase, since when (ISO) and which attempt; a free slot has `bead: null`. */
+export interface StatusSlot {
+  slot: number;
+  bead: string | null;
+  title: string | null;
+  phase: string;
+  since: string | null;
+  attempt: number | null;
+}
+
+export interface StatusNight {
+  run: string;
+  started: string | null;
+  closed: number;
+  failed: number;
+  parked: number;
+  left: number;
+  in_flight: number;
+  tokens: number;
+  cost_usd: number;
+  limit_pauses: number;
+}
+
+/** The slots of a night in flight: every slot 1…jobs, its attempt if it has one. */
+export function statusSlotsOf(night: Night): StatusSlot[] {
+  const bars = new Map(inFlight(night).map((bar) => [bar.slot, bar]));
+  const count = Math.max(night.jobs, ...bars.keys());
+  return Array.from({ length: count }, (_, i) => {
+    const bar = bars.get(i + 1);
+    if (!bar) return { slot: i + 1, bead: null, title: null, phase: 'idle', since: null, attempt: null };
+    return { slot: bar.slot, bead: bar.bead, title: night.beads.get(bar.bead)?.title || null, phase: bar.phase, since: new Date(bar.phaseSince).toISOString(), attempt: bar.attempt };
+  });
+}
+
+export function statusNightOf(night: Night, now: number): StatusNight {
+  const t = totalsOf(night, now);
+  return {
+    run: night.run,
+    started: night.startedAt === undefined ? null : new Date(night.startedAt).toISOString(),
+    closed: t.closed,
+    failed: t.failed,
+    parked: t.parked,
+    left: t.left,
+    in_flight: t.inFlight,
+    tokens: night.tokens,
+    cost_usd: Number(night.costUsd.toFixed(6)),
+    limit_pauses: night.limitPauses,
+  };
 }
 
 /** The text view (docs/contract/bash-interface.md §14.1). */
@@ -42,6 +100,9 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
     if (active.started) lines.push(`  Started:  ${active.started}`);
     lines.push(`  Log:      ${active.log ?? 'unknown'}`);
   }
+  // helix: what each slot of the active run does now, and the night so far (its event log)
+  if (report.slots.length > 0) lines.push('', 'Slots:', ...report.slots.map(slotLine));
+  if (report.night) lines.push(`  Night so far: ${nightLine(report.night)}`);
   if (claimedBeads.length > 0) {
     lines.push('', 'Claimed:');
     const claims = new Map(report.claimed_beads.map((c) => [c.id, c]));
@@ -88,6 +149,16 @@ export function statusText(report: StatusReport, claimedBeads: Bead[], hasRunSta
     lines.push('', `Memory: ${plural(Number(memory.total_memories ?? 0), 'memory', 'memories')}, ${String(memory.with_feedback ?? 0)} with feedback, effectiveness ${eff}, embedder ${String(memory.embedder ?? '-')}${memory.unavailable ? ` (unavailable: ${String(memory.unavailable)})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `  2  hx-00000012  review  since 2026-12-03T14:02:11.000Z  attempt 2  write the parser`, or `  3  idle`. */
+function slotLine(s: StatusSlot): string {
+  if (!s.bead) return `  ${s.slot}  ${s.phase}`;
+  return `  ${s.slot}  ${s.bead}  ${s.phase}  since ${s.since ?? 'unknown'}  attempt ${s.attempt ?? '?'}${s.title ? `  ${s.title}` : ''}`;
+}
+
+function nightLine(n: StatusNight): string {
+  return `${n.closed} closed, ${n.failed} failed, ${n.parked} parked, ${n.left} left · ${n.in_flight} in flight · ${n.tokens} tokens · $${n.cost_usd.toFixed(2)} · ${plural(n.limit_pauses, 'limit pause')}`;
 }
 
 /** helix: after a claimed bead whose claimer is gone, what becomes of it. */

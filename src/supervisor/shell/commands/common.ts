@@ -6,6 +6,7 @@ import { type Interrupt } from '../interrupts.js';
 import type { MemoryPort } from '../memory-port.js';
 import { type CommandResult, type OutputMode, SILENT_OUTPUT } from '../output.js';
 import { type SupervisorSettings } from '../../core/policy.js';
+import type { ProgressFlag } from '../../core/progress-mode.js';
 import { implementationPrompt, promptPlaceOf } from '../../text/prompts.js';
 import { buildCommand, ownershipOf } from '../../core/dispatch.js';
 import { BUILD, RUN } from '../../text/lines.js';
@@ -22,6 +23,8 @@ export interface CommandOptions extends SessionFlags {
 
 export interface RunOptions extends CommandOptions {
   settings?: Partial<SupervisorSettings>;
+  /** `--progress`: the live board on a terminal (auto, the default) or plain lines (core/progress-mode.ts). */
+  progress?: ProgressFlag;
   memory?: MemoryPort;
   /** Opens the memory port once the session is known (the run loop's learning hooks). */
   openMemory?: (root: string, say: (line: string) => void) => Promise<MemoryPort | undefined>;

@@ -8,7 +8,9 @@ import type { MemoryPort } from '../memory-port.js';
 import { type RunSummary, Supervisor } from '../runner.js';
 import { acquireRunMutex } from '../mutex.js';
 import { countInRunState, writeRunState } from '../run-state.js';
-import { type CommandResult, SILENT_OUTPUT, SessionOutput } from '../output.js';
+import { type CommandResult, SILENT_OUTPUT, SessionOutput, clockTime } from '../output.js';
+import { LiveBoard } from '../live-board.js';
+import { liveBoardWanted } from '../../core/progress-mode.js';
 import { type SupervisorSettings, defaultSettings } from '../../core/policy.js';
 import { actionPrompt, promptPlaceOf } from '../../text/prompts.js';
 import { actionCommand } from '../../core/dispatch.js';
@@ -66,7 +68,9 @@ export async function runLoop(options: RunOptions): Promise<CommandResult> {
 /** The run between taking the mutex and giving it back, with its one exit path. */
 async function superviseRun(session: Session, options: RunOptions, settings: SupervisorSettings, watch: InterruptWatch): Promise<number> {
   excludeRuntimeFiles(session.root);
-  const output = new SessionOutput(session.root, options.mode);
+  // on a terminal the board shows what each slot does; its lines and answers print above it
+  let board: LiveBoard | undefined;
+  const output = new SessionOutput(session.root, options.mode, new Date(), (text) => (board ? board.above('stderr', text) : process.stderr.write(text)), (text) => (board ? board.above('stdout', text) : process.stdout.write(text)));
   for (const line of [RUN.runStarted(process.pid, session.plan.primary.agent, session.buildPath, output.logName), RUN.ddxDescribed(describeDdx(session.ddx)), ...setupLines(session, options.env)]) {
     output.line(line.level, line.text);
   }
@@ -75,6 +79,11 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
   let outcome: { value: RunSummary } | { error: unknown };
   const startedAt = new Date();
   const record = new RunRecord(eventLogPath(output.logName), runIdOf(output.logName), options.env, session.root, () => new Date(), (line) => output.line(line.level, line.text));
+  if (liveBoardWanted(options.progress ?? 'auto', process.stderr.isTTY === true, options.env)) {
+    board = new LiveBoard(eventLogPath(output.logName), process.stderr, process.stdout, (ms) => clockTime(new Date(ms)).slice(0, 5));
+    output.underBoard = true;
+    record.recorded = () => board?.refresh();
+  }
   try {
     const { beads } = session.store.read();
     // a new project: the run still asks the check (docs/contract/bash-interface.md §2.11), and says so first
@@ -87,13 +96,16 @@ async function superviseRun(session: Session, options: RunOptions, settings: Sup
     const ready = readyBeads(beads, { execution: true, held: session.store.leased() }).length;
     // `open`: the backlog the run may reach (`helix log -f`'s bead n of m), not only what is ready now
     const open = beads.filter((b) => b.status === 'open' || b.status === 'in_progress').length;
-    await record.record({ type: 'run_start', pid: process.pid, ready, open, agent: session.plan.primary.agent, root: session.root });
+    await record.record({ type: 'run_start', pid: process.pid, ready, open, agent: session.plan.primary.agent, root: session.root, jobs: settings.jobs });
+    board?.start();
     supervisor = new Supervisor({ ...session, env: options.env, settings, output, memory, signal: watch.signal, record, startedAt });
     outcome = { value: await supervisor.run() };
   } catch (error) {
     outcome = { error };
   }
-  // The one exit path: release what is held, say why the run ended, record run-state.
+  // The one exit path: release what is held, say why the run ended, record run-state — below the board, gone now.
+  board?.stop();
+  board = undefined;
   let exitCode: number;
   let reason: string;
   let detail = '';
