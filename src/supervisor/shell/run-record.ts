@@ -22,6 +22,11 @@ export function runIdOf(sessionLog: string): string {
   return (sessionLog.split('/').pop() ?? sessionLog).replace(/\.log$/, '');
 }
 
+/** The run's id from its event log's path (the gate learns only the path, from its check's command). */
+export function runIdOfEventLog(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.events\.ndjson$/, '');
+}
+
 export class RunRecord {
   private log: EventLog | undefined;
   private readonly notifier: NotifyCommand | undefined;

@@ -475,4 +475,8 @@ export const GATE = {
     say('always', `helix: ${id}: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed, unchecked; marked it preserved-result-rejected, so DDx runs a new, checked attempt`),
   couldNotReject: (id: string, rev: string, why: string) =>
     say('always', `helix: ${id}: could not mark ${rev.slice(0, 12)} preserved-result-rejected (${why}): DDx may land it unchecked; helix verifies it after landing`),
+  /** A bead DDx landed and closed whose run ended before verifying it after landing: verified now. */
+  verifyingLanded: (id: string, command: string) => say('always', `helix: ${id}: DDx landed and closed it, and its run ended before helix verified it after landing: verifying now: ${command}`),
+  /** That verification refused it: reopened with the reason, the commit stays. */
+  landedRefusedLater: (id: string, detail: string) => say('always', `helix: ${id}: verification failed after landing: ${detail}; ${id} is reopened and the commit stays on the branch`),
 };
