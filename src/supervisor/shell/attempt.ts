@@ -125,14 +125,14 @@ async function attemptSteps(ports: AttemptPorts, selected: Bead, cycle: number, 
     memory,
     ownership: ownershipOf(ports.setup.buildPath),
   });
-  const baseRev = gitHead(ports.setup.root);
+  const baseRev = await gitHead(ports.setup.root);
   const closedBefore = closedCount(queue);
   // `ddx try` takes no prompt: what helix would prompt reaches DDx's prompt through the notes.
   const notes =
     ports.setup.buildPath === 'try' ? renderNotesBlock({ action: `Follow the HELIX implementation action at ${actionFile('implementation', ports.setup.env)}.`, context: ports.context(queue), memory }) : undefined;
   // ── call site 1 of the gate (issue 32, verified before it lands; shell/gate-check.ts) ──
   // current DDx runs helix's verification as a pre-merge check: in place before each `ddx try`
-  if (ports.setup.buildPath === 'try') prepareGate(ports.setup.root, bead, (line) => ports.say(line), ports.eventLog);
+  if (ports.setup.buildPath === 'try') await prepareGate(ports.setup.root, bead, (line) => ports.say(line), ports.eventLog);
   // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
   // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
   const stopHeartbeats = startHeartbeats(ports);
@@ -353,7 +353,7 @@ async function settle(
   // `ddx try` reviews before it lands: that is the build's one review, helix does not add a second —
   // unless DDx closed the bead by recovering an earlier attempt it never reviewed
   const reviewedByDdx = closer === 'ddx' && !(result && !('invalid' in result) && isDanglingRecovery(result));
-  return { ...outcome, change: changeFacts(ports, id, baseRev), ...(reviewedByDdx ? { reviewedBy: 'ddx' as const } : {}) };
+  return { ...outcome, change: await changeFacts(ports, id, baseRev), ...(reviewedByDdx ? { reviewedBy: 'ddx' as const } : {}) };
 }
 
 /** Writes what the judge settled; a close the tracker refuses settles as a failed attempt instead. */
@@ -423,11 +423,11 @@ async function feedBack(ports: AttemptPorts, bead: Bead, injected: string[], out
  * §2.8), measured with git: the bead's closing commit, if it exists here, and everything since
  * the attempt's base revision, committed or not.
  */
-function changeFacts(ports: AttemptPorts, id: string, baseRev: string | undefined): ChangeFacts {
+async function changeFacts(ports: AttemptPorts, id: string, baseRev: string | undefined): Promise<ChangeFacts> {
   const sha = ports.snapshot().byId.get(id)?.closing_commit_sha;
   const known = typeof sha === 'string' && sha !== '' ? sha : undefined;
-  const present = known !== undefined && commitExists(ports.setup.root, known);
-  return changeFactsOf(known, present, changeSize(ports.setup.root, baseRev, ports.store.file));
+  const present = known !== undefined && (await commitExists(ports.setup.root, known));
+  return changeFactsOf(known, present, await changeSize(ports.setup.root, baseRev, ports.store.file));
 }
 
 /** Calls `work` once per distinct key; later calls with the same key share the first promise. */

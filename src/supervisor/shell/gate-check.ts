@@ -3,13 +3,14 @@
 // result DDx would land unchecked; after `ddx try` it reads the gate's record of that attempt; when
 // the run ends it removes the check. Stopping a `ddx try`, it stops the attempt's gate before DDx
 // hears the stop (stopTryAfterGate). core/gate.ts decides; this file reads and writes.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/execute-bead-result.js';
+import { execa } from 'execa';
 import { writeFileAtomically } from '../../atomic-write.js';
+import { onBranch } from './git.js';
 import { type Bead, excludeRuntimeFiles } from '../../tracker/index.js';
 import { isPidAlive } from '../../tracker/index.js';
 import { GATE_CHECK_FILE, GATE_CHECK_MARKER, GATE_CHECK_NAME, type GateRecord, type TryStop, danglingToReject, gateCheckYaml, gatePidPath, gateRecordPath, parseGateRecord, tryStopOf } from '../core/gate.js';
@@ -71,17 +72,21 @@ export function takeGateRecord(root: string, beadId: string): GateRecord | undef
  * passed can be landed by DDx's dangling-success recovery (core/gate.ts danglingToReject) — such a
  * result is marked `preserved-result-rejected` through DDx itself, and a line says so.
  */
-export function prepareGate(root: string, bead: Bead, say: (line: Say) => void, events?: string): void {
+export async function prepareGate(root: string, bead: Bead, say: (line: Say) => void, events?: string): Promise<void> {
   installGateCheck(root, events ? { events } : {});
   // a pid an earlier gate of the bead left would say this attempt's gate has started
   rmSync(gatePidPath(root, bead.id), { force: true });
-  const rev = danglingToReject(newestSucceeded(root, bead.id), {
-    onBranch: (sha) => spawnSync('git', ['merge-base', '--is-ancestor', sha, 'HEAD'], { cwd: root }).status === 0,
+  const newest = newestSucceeded(root, bead.id);
+  // asked without blocking: another slot's attempt goes on meanwhile (issue 38)
+  const landed = newest?.result_rev ? await onBranch(root, newest.result_rev) : false;
+  const rev = danglingToReject(newest, {
+    onBranch: () => landed,
     rejected: (sha) => eventsOf(bead).some((e) => e.kind === 'preserved-result-rejected' && String(e.body ?? '').includes(`result_rev=${sha}`)),
   });
   if (!rev) return;
-  const r = spawnSync('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  say(r.status === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').pop() ?? ''));
+  const r = await execa('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, reject: false, timeout: 60_000 });
+  const why = (typeof r.stderr === 'string' && r.stderr) || (r.failed && r.shortMessage) || `exit ${r.exitCode}`;
+  say(r.exitCode === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, why.trim().split('\n').pop() ?? ''));
 }
 
 /** After `ddx try`: the gate's record about this result (taken), and a line when the gate could not verify it. */

@@ -121,28 +121,28 @@ describe('prepareGate: before ddx try', () => {
     return rev;
   }
 
-  it('installs the check, and rejects the newest result no gate passed through `ddx bead evidence add`, saying so', () => {
+  it('installs the check, and rejects the newest result no gate passed through `ddx bead evidence add`, saying so', async () => {
     const root = repo();
     const calls = recordingDdx();
     dangling(root, '20260101T000000-aa');
     const rev = dangling(root, '20260101T000001-bb');
     const said: Say[] = [];
-    prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l));
+    await prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l));
     expect(existsSync(join(root, GATE_CHECK_FILE))).toBe(true);
     expect(calls()).toEqual([['bead', 'evidence', 'add', 'hx-1', '--kind', 'preserved-result-rejected', '--summary', expect.stringMatching(/^helix: /), '--body', `result_rev=${rev}`]]);
     expect(said.map((l) => l.text)).toEqual([expect.stringMatching(new RegExp(`^helix: hx-1: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed`))]);
   });
 
-  it('leaves alone a result already rejected (the bead’s events say so), one helix’s gate passed, and one on the branch', () => {
+  it('leaves alone a result already rejected (the bead’s events say so), one helix’s gate passed, and one on the branch', async () => {
     const root = repo();
     const calls = recordingDdx();
     const rejected = dangling(root, '20260101T000000-aa');
-    prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined);
     dangling(root, '20260101T000001-bb', '{"status":"pass","message":"npm test exited 0"}');
-    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
     const onBranch = dangling(root, '20260101T000002-cc');
     git(root, 'merge', '-q', '--ff-only', onBranch);
-    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
     expect(calls()).toEqual([]);
   });
 });
@@ -183,11 +183,11 @@ describe('stopping a ddx try: DDx hears the stop only after its gate answered (D
     await g.ended;
   });
 
-  it('a pid an earlier gate of the bead left is gone before the next ddx try (prepareGate)', () => {
+  it('a pid an earlier gate of the bead left is gone before the next ddx try (prepareGate)', async () => {
     const root = repo();
     mkdirSync(join(root, '.helix', 'gate'), { recursive: true });
     writeFileSync(gatePidPath(root, 'hx-1'), '12345\n');
-    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
     expect(existsSync(gatePidPath(root, 'hx-1'))).toBe(false);
   });
 });
