@@ -62,7 +62,9 @@ export async function finishRun(run: RunContext, reason: string, extra: Record<s
   }
   run.persist({ stop_reason: reason, current_issue: null, ...extra });
   if (s.skipped.length > 0) await run.record.record({ type: 'blockers', beads: s.skipped.map(blockerOf), report });
-  const stop: EventBody = { type: 'stop', reason, exit: exitCode, detail, spent: spendFields(s.spend) };
+  // what this helix process cost, to its last event (bench:fleet reads it beside the gates' own)
+  const cpu = process.resourceUsage();
+  const stop: EventBody = { type: 'stop', reason, exit: exitCode, detail, spent: spendFields(s.spend), cpu_ms: Math.round((cpu.userCPUTime + cpu.systemCPUTime) / 1000) };
   const at = run.now();
   await run.record.record({ ...stop, report_html: writeNightReport(run, stop, at) }, at);
 }
