@@ -468,19 +468,29 @@ function executeBeadPrompt(bead) {
 }
 
 /**
- * What DDx records of an attempt (ae663ca012): its intake, build and — after a landed build — review
- * sessions, or a triage after a failed one (sessions.mjs), the line in .ddx/metrics/attempts.jsonl,
- * and the execution folder's usage.json and result.json. A response's `provider: "<text>"` is a
- * provider that answers every request of the attempt with that error (a 429, a login refused):
- * each session fails with the CLI's text as its output, as the real DDx records it.
+ * A lifecycle session of an attempt (its intake, its review, a triage): recorded as DDx records
+ * every session, when it ends — the intake before the build runs, the rest after it. A response's
+ * `provider: "<text>"` is a provider that answers every request of the attempt with that error (a
+ * 429, a login refused): each session fails with the CLI's text as its output, as the real DDx
+ * records it.
+ */
+function recordLifecycle(root, beadId, response) {
+  const failing = response?.provider;
+  recordSession(root, 'current', { prefix: 'as', beadId, tokens: 50, cost: 0.0005, failed: Boolean(failing), output: failing ?? '{}' });
+}
+
+/**
+ * What DDx records of an attempt (ae663ca012) once its build ended: the build and — after a landed
+ * build — review sessions, or a triage after a failed one (sessions.mjs; its intake was recorded
+ * before the build, recordLifecycle), the line in .ddx/metrics/attempts.jsonl, and the execution
+ * folder's usage.json and result.json.
  */
 function recordAttempt(root, store, id, status, response, detail, outcome = status === 'success' ? 'task_succeeded' : 'task_failed', resultRev = undefined, attemptId = newAttemptId()) {
   const bundle = `.ddx/executions/${attemptId}`;
   const tokens = response?.tokens ?? 100;
   const cost = response?.cost ?? 0.001;
   const failing = response?.provider;
-  const lifecycle = (beadId) => recordSession(root, 'current', { prefix: 'as', beadId, tokens: 50, cost: 0.0005, failed: Boolean(failing), output: failing ?? '{}' });
-  lifecycle(id); // the pre-claim intake
+  const lifecycle = (beadId) => recordLifecycle(root, beadId, response);
   recordSession(root, 'current', { prefix: 'eb', beadId: id, tokens, cost, failed: Boolean(failing) || (response?.exit ?? 0) !== 0, output: failing ?? response?.output ?? 'done', bundle });
   if (status === 'success') lifecycle(id); // the pre-land review
   else lifecycle(undefined); // the triage, recorded without a bead
@@ -653,6 +663,7 @@ function tryCommandTree() {
         const evidenceDir = join(root, '.ddx', 'executions', attemptId, 'checks');
         // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
         const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
+        recordLifecycle(root, id, response); // the pre-claim intake, ended before the build starts
         const beforeLand = (baseRev, resultRev) => {
           // result.json says task_succeeded before the review and the checks run (measured): a ddx try
           // killed during a check, or whose review malfunctioned, leaves it for the next one's
