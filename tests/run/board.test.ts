@@ -105,9 +105,8 @@ describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
     await terminal.waitFor((s) => slotRow(s, 2)?.includes('hx-') === true, 30_000, 'two busy slots');
     terminal.resize(40, 10);
     const narrow = await terminal.waitFor((s) => s.some((row) => TOTALS_ROW.test(row) && row.endsWith('…') && row.length <= 39), 10_000, 'the board redrawn at 40 columns');
-    // the region as it is now: the totals line and the slot rows right above it. (A resize that lands
-    // while a redraw's bytes are in flight can leave a piece of the old board above it: the terminal
-    // reflowed bytes written for the old width — docs/watching.md.)
+    // the region as it is now — the totals line and the slot rows right above it — and no piece of
+    // the old rows, which the terminal reflowed into two lines each, left above it
     const region = regionOf(narrow);
     expect(region.map((row) => row.slice(0, 4))).toEqual([' 1 h', ' 2 h', expect.stringMatching(/^\d+s /)]);
     for (const row of region) expect(row.length, narrow.join('\n')).toBeLessThan(40);

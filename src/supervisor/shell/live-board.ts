@@ -13,6 +13,8 @@ import { EventFollower } from './events.js';
 
 /** How often the board redraws when nothing happens (its elapsed times move). */
 const TICK_MS = 1000;
+/** Lines printed above the board that a redraw after a resize can put back (more than any screen shows). */
+const KEPT_LINES = 200;
 
 type Stream = NodeJS.WriteStream;
 
@@ -26,9 +28,11 @@ export class LiveBoard {
   private readonly night: Night = emptyNight();
   private readonly region: ReturnType<typeof createLogUpdate>;
   private timer: NodeJS.Timeout | undefined;
-  /** The rows on the screen now, and the size they were drawn for: a resize must know what they have become. */
+  /** The rows on the screen now, and the size they were drawn for. */
   private shown: string[] = [];
   private size: Size;
+  /** The last lines printed above the board, to put back on the screen after a resize. */
+  private recent: string[] = [];
   private readonly resized = () => this.refresh();
 
   constructor(
@@ -71,6 +75,7 @@ export class LiveBoard {
     this.followResize();
     this.region.clear();
     target.write(text);
+    this.recent = [...this.recent, ...text.replace(/\n$/, '').split('\n')].slice(-KEPT_LINES);
     this.refresh();
   }
 
@@ -88,21 +93,32 @@ export class LiveBoard {
   /**
    * Before every write, the terminal's size as it is now (asked of the terminal, not waited for from
    * SIGWINCH, which a busy process hears late). When it changed, a terminal that reflows its lines
-   * (tmux, VTE, iTerm2, kitty, Windows Terminal) has made each row now too wide into several lines,
-   * more than log-update would erase — so the board erases what its rows have become, from the
-   * first down, and draws itself anew.
+   * (tmux, VTE, iTerm2, kitty, Windows Terminal) has made each old row into several lines, and a
+   * redraw whose bytes were on their way during the reflow landed half in the old geometry — no
+   * count of lines to erase is right then. So the board repaints the whole screen: it erases it
+   * (the cursor cannot go above its top, so `rows` up is the top), puts back the last lines it
+   * printed above itself that fit, and draws itself under them.
    */
   private followResize(): void {
     const now = measure(this.stderr);
     if (now.columns === this.size.columns && now.rows === this.size.rows) return;
     this.size = now;
-    if (this.shown.length === 0) return;
-    const lines = this.shown.reduce((sum, row) => sum + Math.max(1, Math.ceil(stringWidth(row) / now.columns)), 0);
-    this.stderr.write(Buffer.from(ansiEscapes.cursorUp(lines) + ansiEscapes.cursorLeft + ansiEscapes.eraseDown, 'utf8'));
+    const room = Math.max(0, now.rows - 1 - boardHeight(this.shown.length, now.rows));
+    const kept: string[] = [];
+    for (let i = this.recent.length - 1, used = 0; i >= 0; i--) {
+      used += Math.max(1, Math.ceil(stringWidth(this.recent[i]!) / now.columns));
+      if (used > room) break;
+      kept.unshift(this.recent[i]!);
+    }
+    const erase = ansiEscapes.cursorUp(now.rows + this.shown.length * 4) + ansiEscapes.cursorLeft + ansiEscapes.eraseDown;
+    this.stderr.write(Buffer.from(erase + kept.map((line) => `${line}\n`).join(''), 'utf8'));
     this.shown = [];
     this.region.done();
   }
 }
+
+/** The lines the board takes on a terminal of `rows` (text/board.ts never draws more than `rows - 1`). */
+const boardHeight = (shown: number, rows: number) => Math.min(Math.max(shown, 2), Math.max(1, rows - 1));
 
 /** The terminal's size now (an ioctl), or what the stream last knew. */
 function measure(stream: Stream): Size {
