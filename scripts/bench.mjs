@@ -30,6 +30,7 @@ const BENCHMARKS = [
   { name: 'hook', title: 'Claude Code hooks, whole process', script: 'scripts/bench-hook.mjs', quick: ['--memories', '1000', '--runs', '15'] },
   { name: 'agents', title: 'Agent layer: cost of one agent call', script: 'tests/agents/bench-runner.mjs', quick: [] },
   { name: 'fleet', title: '`helix run --jobs N` on current DDx: wall time and what went wrong', script: 'scripts/bench-fleet.mjs', quick: [] },
+  { name: 'report', title: '`helix report`: a night of 2,000 attempts over 16 slots', script: 'scripts/bench-report.mjs', quick: [] },
 ];
 
 const { values } = parseArgs({ options: { full: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } } });

@@ -3,7 +3,8 @@
 // project with a handful of beads (dependencies, an epic with children), puts the STAND-IN agent
 // from examples/demo-agent on PATH (it honours the real `ddx agent execute-bead` contract and
 // makes real commits, but it is not an AI), runs `helix run --summary` to completion, then
-// `helix status`, and shows what the memory did.
+// `helix status`, shows what the memory did, and ends with `helix report`: the night as one page,
+// kept in the temp folder when the project goes.
 //
 // One bead needs a fact its text does not give: the project's CLI spec check
 // (check/cli-spec.sh, the bead's `verify` command) wants a line in src/args.txt that only the
@@ -18,9 +19,9 @@
 //   npm run demo -- --no-memory  the same run without memory (the control)
 //   npm run demo -- --real       use the ddx / codex / claude found on PATH instead of the stand-in
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { basename, delimiter, join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const args = new Set(process.argv.slice(2));
@@ -106,6 +107,15 @@ if (!real) {
     }
   }
 }
+
+// the night as one page: the run wrote it beside its log; `helix report` draws it again (any run, any time)
+say('$ helix report');
+const page = helix('report');
+process.stdout.write(`${page}\n`);
+// kept beside the temp folder when the demo project goes
+const kept = args.has('--keep') ? page : join(tmpdir(), `helix-demo-${basename(page)}`);
+if (!args.has('--keep')) copyFileSync(page, kept);
+process.stdout.write(`The night's page (a lane per slot, each attempt coloured by its outcome, a row per bead; one file, no network) — open it in a browser:\n${kept}\n`);
 
 if (args.has('--keep')) process.stdout.write(`\nDemo project kept at ${project}\n`);
 else rmSync(project, { recursive: true, force: true });

@@ -20,6 +20,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CHAINS, FAIL_FOR_GOOD, KILLED_IN, LIMITED, PER_CHAIN, jsonLines, soakBead, soakEnv, soakRepository, startHelix, until } from './lib/soak-project.mjs';
 
+// `--kills K --stops S [--seed N]`: a night of crashes and stops at random moments, on current DDx (soak-chaos.mjs)
+if (process.argv.includes('--kills') || process.argv.includes('--stops')) {
+  await import('./soak-chaos.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 // `--jobs N` (N > 1): the same night with N builds in flight, on current DDx (soak-fleet.mjs)
 const jobsAt = process.argv.indexOf('--jobs');
 if (jobsAt >= 0 && Number(process.argv[jobsAt + 1]) > 1) {

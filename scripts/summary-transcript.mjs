@@ -79,6 +79,7 @@ const transcript = run.stderr
   .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<UTC time>')
   .replace(/helix-\d{8}-\d{6}(-\d+)?\.log/g, 'helix-<stamp>.log')
   .replace(/blockers-\d{8}-\d{6}(-\d+)?\.md/g, 'blockers-<stamp>.md')
+  .replace(/helix-\d{8}-\d{6}(-\d+)?\.report\.html/g, 'helix-<stamp>.report.html')
   .replace(/log L\d+–L\d+/g, 'log L<a>–L<b>')
   .replace(/resuming after waiting \d+s/g, 'resuming after waiting <s>s')
   .replace(/, \d+s, /g, ', <s>s, ')

@@ -1,8 +1,9 @@
-// The overnight both soaks work (scripts/soak.mjs, soak-fleet.mjs): 40 beads in 8 chains of 5, each
-// bead blocked by the one before it, in a fresh git repository; which beads hit a limit, fail for
-// good, or are in flight when helix is killed.
+// The overnight the soaks work (scripts/soak.mjs, soak-fleet.mjs, soak-chaos.mjs): 40 beads in 8
+// chains of 5, each bead blocked by the one before it, in a fresh git repository; which beads hit a
+// limit, fail for good, or are in flight when helix is killed; and what a night of crashes needs —
+// a seeded random, helix and everything it started, a crash of all of them, a checkout behind its branch.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -60,4 +61,81 @@ export function startHelix(helixBin, repo, env, args) {
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   return { child, done: new Promise((resolveDone) => child.on('close', (code, signal) => resolveDone({ code, signal, stderr }))) };
+}
+
+/** A seeded random number generator (mulberry32): the same seed, the same night. */
+export function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every live process of /proc: pid → [parent pid, its environment]. */
+function processTable() {
+  const table = new Map();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      table.set(Number(entry), [ppid, readFileSync(`/proc/${entry}/environ`)]);
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return table;
+}
+
+/**
+ * A helix process and every process it started: its descendants, and whatever carries its process
+ * tag (src/agents/descendants.ts: every agent call's environment does, through setsid and reparenting).
+ */
+export function helixProcesses(pid, tag) {
+  const table = processTable();
+  const found = new Set(table.has(pid) ? [pid] : []);
+  for (const [p, [, environ]] of table) if (environ.includes(tag)) found.add(p);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, [ppid]] of table) {
+      if (found.has(ppid) && !found.has(p)) {
+        found.add(p);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
+/** A crash: every process frozen first (SIGSTOP, so none reacts to another's death), then SIGKILLed. */
+export function freezeAndKill(pids) {
+  for (const signal of ['SIGSTOP', 'SIGKILL']) {
+    for (const p of pids) {
+      try {
+        process.kill(p, signal);
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+/**
+ * Tracked files that lag the branch after a DDx killed inside its land (the ref moved, the checkout
+ * not yet): each changed file outside .ddx/ is exactly what one of the ten commits before HEAD had
+ * (or absent, as there). Empty when any change is something else: that is someone's work.
+ */
+export function lagging(git) {
+  const changed = git('status', '--porcelain=v1', '--untracked-files=no').stdout.split('\n').filter(Boolean).map((l) => l.slice(3)).filter((p) => !p.startsWith('.ddx/') && !p.startsWith('.helix'));
+  const root = git('rev-parse', '--show-toplevel').stdout.trim();
+  const content = (path) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null);
+  const at = (rev, path) => {
+    const r = git('show', `${rev}:${path}`);
+    return r.status === 0 ? r.stdout : null;
+  };
+  const behind = (path) => Array.from({ length: 10 }, (_, k) => `HEAD~${k + 1}`).some((rev) => git('rev-parse', '-q', '--verify', rev).status === 0 && at(rev, path) === content(path));
+  return changed.length > 0 && changed.every(behind) ? changed : [];
 }

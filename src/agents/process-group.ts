@@ -17,8 +17,8 @@ import { constants } from 'node:os';
 import { CHILD_EXIT } from '../errors.js';
 import { signalTagged } from './descendants.js';
 
-/** Live agent groups, each with its call's tag (when it has one). */
-const liveGroups = new Map<number, string | undefined>();
+/** Live agent groups, each with its call's tag (when it has one) and whether it is killed outright. */
+const liveGroups = new Map<number, { tag: string | undefined; outright: boolean }>();
 let exitHookInstalled = false;
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -30,23 +30,29 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** `sh -c WATCHDOG helix-watchdog <grace seconds>`: reads `set <pgid>…`, `tags <tag>…`, `bye`, or EOF. */
+/**
+ * `sh -c WATCHDOG helix-watchdog <grace seconds>`: reads `set <pgid>…`, `tags <tag>…`, `kill
+ * <pgid>…`, `killtags <tag>…` (the calls killed outright: run-agent.ts stopWith), `bye`, or EOF.
+ */
 const WATCHDOG = [
-  'live= tags=',
+  'live= tags= hard= hardtags=',
   'while IFS= read -r line; do',
   '  case $line in',
   '    set|"set "*) live=${line#set} ;;',
   '    tags|"tags "*) tags=${line#tags} ;;',
+  '    kill|"kill "*) hard=${line#kill} ;;',
+  '    killtags|"killtags "*) hardtags=${line#killtags} ;;',
   '    bye) exit 0 ;;',
   '  esac',
   'done',
-  '[ -n "$live$tags" ] || exit 0',
-  // every process whose environment carries a tag (random hex: unique, and safe in a pattern)
-  'tagged() { for t in $tags; do for f in /proc/[0-9]*/environ; do grep -qa "$t" "$f" 2>/dev/null && { p=${f#/proc/}; echo "${p%/environ}"; }; done; done; }',
-  'stop() { for g in $live; do kill -s "$1" -- "-$g" 2>/dev/null; done; for p in $(tagged); do kill -s "$1" "$p" 2>/dev/null; done; }',
-  'stop TERM',
+  '[ -n "$live$tags$hard$hardtags" ] || exit 0',
+  // every process whose environment carries one of the tags given (random hex: unique, and safe in a pattern)
+  'tagged() { for t in "$@"; do for f in /proc/[0-9]*/environ; do grep -qa "$t" "$f" 2>/dev/null && { p=${f#/proc/}; echo "${p%/environ}"; }; done; done; }',
+  'stop() { s=$1; shift; for g in $1; do kill -s "$s" -- "-$g" 2>/dev/null; done; shift; for p in $(tagged "$@"); do kill -s "$s" "$p" 2>/dev/null; done; }',
+  'stop KILL "$hard" $hardtags',
+  'stop TERM "$live" $tags',
   'sleep "$1"',
-  'stop KILL',
+  'stop KILL "$live" $tags',
 ].join('\n');
 
 let watchdog: ChildProcess | undefined;
@@ -66,14 +72,19 @@ export function prepareWatchdog(graceMs: number): void {
 }
 
 function tellWatchdog(): void {
+  const of = (outright: boolean) => [...liveGroups].filter(([, g]) => g.outright === outright);
+  const groups = (outright: boolean) => of(outright).map(([pgid]) => pgid).join(' ');
+  const tags = (outright: boolean) => of(outright).flatMap(([, g]) => (g.tag ? [g.tag] : [])).join(' ');
   // a pipe write completes at once when the pipe has room, as it does for these few bytes
-  const tags = [...liveGroups.values()].filter((t): t is string => t !== undefined);
-  watchdog?.stdin?.write(`set ${[...liveGroups.keys()].join(' ')}\ntags ${tags.join(' ')}\n`);
+  watchdog?.stdin?.write(`set ${groups(false)}\ntags ${tags(false)}\nkill ${groups(true)}\nkilltags ${tags(true)}\n`);
 }
 
-/** Remembers a live group (and its call's tag) so it is killed if helix exits (or dies) first. */
-export function trackGroup(pgid: number, graceMs = 5000, tag?: string): void {
-  liveGroups.set(pgid, tag);
+/**
+ * Remembers a live group (and its call's tag) so it is killed if helix exits (or dies) first:
+ * SIGTERM and SIGKILL after the grace, or SIGKILL at once when `outright`.
+ */
+export function trackGroup(pgid: number, graceMs = 5000, tag?: string, { outright = false } = {}): void {
+  liveGroups.set(pgid, { tag, outright });
   prepareWatchdog(graceMs);
   tellWatchdog();
   if (!exitHookInstalled) {
@@ -87,7 +98,7 @@ export function trackGroup(pgid: number, graceMs = 5000, tag?: string): void {
 
 /** SIGKILL to every live agent group and tagged process now (a repeated interrupt does not wait out the grace period). */
 export function killTrackedGroups(): void {
-  for (const [group, tag] of liveGroups) {
+  for (const [group, { tag }] of liveGroups) {
     signalGroup(group, 'SIGKILL');
     if (tag) signalTagged(tag, 'SIGKILL');
   }

@@ -56,6 +56,15 @@ export interface RunAgentOptions {
   /** Aborting kills the agent's process group (the supervisor's SIGINT/SIGTERM handling). */
   signal?: AbortSignal;
   killGraceMs?: number;
+  /**
+   * For a program whose own handling of SIGTERM does harm (`ddx try`: cancelled, it lands work no
+   * check passed): on an abort or a timeout, does what must come first and answers how the call
+   * stops — SIGKILL to the group and the call's tagged processes at once, or SIGTERM to the program
+   * alone, which stops what it started itself (DDx cancels its children through its context; a
+   * SIGTERM to its group would kill the git of a land half way), and SIGKILL to everything after
+   * the grace. The watchdog, which cannot ask, kills such a call outright when helix dies.
+   */
+  stopWith?: () => Promise<'SIGTERM' | 'SIGKILL'>;
 }
 
 export interface AgentRunResult {
@@ -122,7 +131,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   });
   // Registered with the watchdog before the gate lets the agent start: from its first instruction
   // on, a SIGKILL of helix still stops the group (process-group.ts).
-  if (child.pid !== undefined) trackGroup(child.pid, graceMs, tag);
+  if (child.pid !== undefined) trackGroup(child.pid, graceMs, tag, { outright: options.stopWith !== undefined });
   const gate = child.stdio[3] as unknown as NodeJS.WritableStream | undefined; // a duplex pipe, typed as readable
   gate?.on('error', () => undefined); // the gate is gone already: the result says why
   gate?.end('go\n');
@@ -164,14 +173,27 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     timer.unref();
     timers.push(timer);
   };
-  const stopCall = () => {
-    if (pgid === undefined) return;
-    signalGroup(pgid, 'SIGTERM');
-    strays += signalTagged(tag, 'SIGTERM');
+  let ended = false;
+  /** The group and the call's tagged processes (`alone`: the program, the group's leader) get `first`, and SIGKILL after the grace. */
+  const signalCall = (first: NodeJS.Signals, alone = false) => {
+    if (pgid === undefined || ended) return;
+    if (alone) signalProcess(pgid, first);
+    else {
+      signalGroup(pgid, first);
+      strays += signalTagged(tag, first);
+    }
+    if (first === 'SIGKILL') return;
     later(graceMs, () => {
       signalGroup(pgid, 'SIGKILL');
       signalTagged(tag, 'SIGKILL');
     });
+  };
+  let stopping = false;
+  const stopCall = () => {
+    if (stopping) return;
+    stopping = true;
+    if (!options.stopWith) return signalCall('SIGTERM');
+    void options.stopWith().then((first) => signalCall(first, first === 'SIGTERM'), () => signalCall('SIGKILL'));
   };
   const onAbort = () => {
     aborted = true;
@@ -198,7 +220,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     child.once('exit', () => {
       unwatchHolders();
       // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
-      if (!timedOut && !aborted) stopCall();
+      if (!timedOut && !aborted) signalCall('SIGTERM');
       // The call ends with its program: a holder the tag did not reach loses the pipes.
       later(PIPE_DRAIN_MS, () => {
         child.stdout?.destroy();
@@ -210,6 +232,7 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   }
 
   const result = await child;
+  ended = true;
   unwatchHolders();
   for (const timer of timers) clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);

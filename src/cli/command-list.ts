@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['start'], load: () => import('./commands/start.js') },
   { names: ['stop'], load: () => import('./commands/stop.js') },
   { names: ['log'], load: () => import('./commands/log.js') },
+  { names: ['report'], load: () => import('./commands/report.js') },
   { names: ['align'], load: () => import('./commands/align.js') },
   { names: ['design', 'plan'], load: () => import('./commands/design.js') },
   { names: ['polish'], load: () => import('./commands/polish.js') },

@@ -14,6 +14,7 @@ export const USAGE = `Usage:
   helix start [helix run options...]
   helix stop
   helix log [-f]
+  helix report [--trace] [run-id]
   helix status [--json]
   helix next
   helix review [--agent <harness>] [scope]
@@ -32,6 +33,7 @@ Commands:
   start       Launch helix run as a background process (PID file written)
   stop        Kill the background helix run cleanly
   log         The current run's events; -f follows it (bead n of m, elapsed, spend)
+  report      The last run's night as one HTML page beside its log (--trace: Chrome trace JSON)
   build       Run one bounded implementation pass
   check       Run the bounded HELIX queue-health check
   align       Run reconcile-alignment for a scope (default: repo)
@@ -116,6 +118,7 @@ export const RUN_HELP = `Quick start:
   helix run --summary      # build and verify each ready bead, a line per event; then ask check
   helix status             # from another terminal: counts, the active run, the last run
   helix log -f             # follow the run: bead n of m, elapsed, spend, each event
+  helix report             # the morning after: the night as one page (.helix-logs/<run>.report.html)
 
 Examples:
   helix run --dry-run                          # the exact agent command the next step would run

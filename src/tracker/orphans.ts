@@ -83,21 +83,24 @@ export function hasUnsettledInjections(beads: Bead[]): boolean {
  * the tracker lock. The caller has established that the claim is the `ddx try` of a run that died
  * and that nothing of that run is left; DDx's own rule would keep the lease for its 90 s TTL, and
  * never list an in_progress bead as ready again. With `needLease`, only a claim whose lease names a
- * dead process of this machine is released. Returns the lease's pid (undefined: none), or
- * `false` when the claim is left alone (no longer DDx's in_progress claim, or its holder may run).
+ * dead process of this machine is released. A bead still `open` with such a lease — its `ddx try`
+ * killed between writing the lease and marking the bead (measured with the stand-in, issue 38) — has
+ * the lease removed: DDx would hold it for its 90 s TTL. Returns the lease's pid (undefined: none), or
+ * `false` when the claim is left alone (no longer DDx's claim, or its holder may run).
  */
 export function releaseDeadDdxClaim(draft: Draft, id: string, leaseDir: string, isAlive: (pid: number) => boolean = isPidAlive, { needLease = false } = {}): { pid: number | undefined } | false {
   const bead = draft.get(id);
   // helix's own claim (owner helix, its claim keys) is the orphan recovery's, not this
-  if (!bead || bead.status !== 'in_progress' || bead.owner === 'helix' || bead['claimed-pid'] !== undefined) return false;
+  if (!bead || (bead.status !== 'in_progress' && bead.status !== 'open') || bead.owner === 'helix' || bead['claimed-pid'] !== undefined) return false;
+  const held = bead.status === 'in_progress';
   const lease = readLease(leaseDir, id);
-  if (!lease && needLease) return false;
+  if (!lease && (needLease || !held)) return false;
   if (lease) {
     const pid = typeof lease.pid === 'number' && lease.pid > 0 ? lease.pid : undefined;
     // another host's lease, or one whose process runs (or is unknown), is not ours to judge
     if (lease.machine !== thisMachine() || pid === undefined || isAlive(pid)) return false;
   }
-  unclaimBead(draft, id);
+  if (held) unclaimBead(draft, id);
   rmSync(join(leaseDir, `${id}.json`), { force: true });
   return { pid: typeof lease?.pid === 'number' ? lease.pid : undefined };
 }

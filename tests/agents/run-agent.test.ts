@@ -147,6 +147,39 @@ describe('runAgentCommand', () => {
     for (const pid of [agent, ...grandchildren]) await waitUntil(() => !isRunning(pid), `pid ${pid} to end`);
   });
 
+  it('stopWith: an abort waits for what must come first, then gives the group the signal it answers — SIGKILL with no SIGTERM before it', async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, 'pids.json');
+    const controller = new AbortController();
+    const order: string[] = [];
+    const stopWith = async (): Promise<'SIGKILL'> => {
+      order.push('first');
+      return 'SIGKILL';
+    };
+    const running = runAgentCommand(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang', 'note-term'], dir), { signal: controller.signal, timeoutMs: 50_000, stopWith });
+    await waitForFile(pidFile);
+    controller.abort();
+    const run = await running;
+    expect(order).toEqual(['first']);
+    expect(run).toMatchObject({ aborted: true, signal: 'SIGKILL', exitCode: 128 + 9 });
+    expect(existsSync(`${pidFile}.term`)).toBe(false);
+    const { grandchildren } = JSON.parse(readFileSync(pidFile, 'utf8')) as { grandchildren: number[] };
+    for (const pid of grandchildren) await waitUntil(() => !isRunning(pid), `pid ${pid} to end`);
+  });
+
+  it('when the caller dies by SIGKILL, a call with stopWith (ddx try) is killed outright by the watchdog; any other gets SIGTERM first', async () => {
+    for (const outright of [true, false]) {
+      const dir = tempDir();
+      const pidFile = join(dir, 'pids.json');
+      const caller = spawn(process.execPath, [fixture('dies-while-agent-runs.mjs'), pidFile, 'note-term', ...(outright ? ['outright'] : [])], { cwd: dir, stdio: 'ignore' });
+      await waitForFile(pidFile);
+      const { agent } = JSON.parse(readFileSync(pidFile, 'utf8')) as { agent: number };
+      caller.kill('SIGKILL');
+      await waitUntil(() => !isRunning(agent), `pid ${agent} to end`);
+      expect(existsSync(`${pidFile}.term`), outright ? 'outright' : 'with a grace').toBe(!outright);
+    }
+  });
+
   it('a HELIX_AGENT_TIMEOUT beyond what a timer holds (24.8 days) means no timeout, not a kill after 1 ms', async () => {
     const run = await runAgentCommand(nodeScript('echo-call.mjs', ['x']), { env: { ...process.env, HELIX_AGENT_TIMEOUT: '9999999999' } });
     expect(run.timedOut).toBe(false);

@@ -130,7 +130,7 @@ describe('the usage (docs/contract/bash-interface.md §0.7)', () => {
   it('a command that runs no agent lists no agent flags; one that does lists them all', () => {
     const AGENT_FLAGS = ['--agent', '--claude', '--codex', '--model', '--effort', '--dry-run', '--quiet', '--summary'];
     const flagsIn = (help: string) => AGENT_FLAGS.filter((flag) => new RegExp(`^ +(-\\w, )?${flag}\\b`, 'm').test(help));
-    for (const args of [['tracker', 'create'], ['memory', 'edit'], ['tracker'], ['memory'], ['status'], ['next'], ['log'], ['stop'], ['doctor'], ['triage'], ['hook']]) {
+    for (const args of [['tracker', 'create'], ['memory', 'edit'], ['tracker'], ['memory'], ['status'], ['next'], ['log'], ['report'], ['stop'], ['doctor'], ['triage'], ['hook']]) {
       expect([args.join(' '), flagsIn(helix([...args, '--help'], { cwd: tempDir() }).stdout)]).toEqual([args.join(' '), []]);
     }
     expect(flagsIn(helix(['install', '--help'], { cwd: tempDir() }).stdout)).toEqual(['--dry-run']);

@@ -3,7 +3,7 @@
 // helix stores the failure with the agent's LEARNED line, and the retry succeeds because the
 // injected memory says what to add — which the control run without memory never does.
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, cleanEnv, tempDir } from '../helpers/cli.js';
@@ -59,6 +59,10 @@ describe('npm run demo', () => {
     expect(out).toContain(`failure memory ${used![1]}`);
     expect(out).toContain("resolution: src/args.txt: SPEC-CLI §2 says the parser runs in strict mode: add the line 'strict: true'");
     expect(out).toContain('helped 0.5, failed 0, effectiveness 1');
+    // it ends with the night's page, kept after the project is removed: an element per attempt (the parser's two)
+    const page = /open it in a browser:\n(\S+\.report\.html)\n/.exec(out)?.[1];
+    expect(page && existsSync(page)).toBeTruthy();
+    expect(readFileSync(page!, 'utf8').match(/data-attempt="/g)).toHaveLength(5);
 
     // docs/demo.md shows this run: each of its lines, in its order, is a line of the output.
     const lines = normalise(out).split('\n');

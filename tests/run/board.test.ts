@@ -51,6 +51,13 @@ function fleetProject(count: number, files: (i: number) => string, verify: (i: n
 
 /** The board's rows on a screen: its slot rows and its totals line, the region at the bottom. */
 const boardOf = (screen: string[]) => screen.filter((row) => SLOT_ROW.test(row) || TOTALS_ROW.test(row));
+/** The board's region at the bottom of a screen: its totals line and the slot rows right above it. */
+function regionOf(screen: string[]): string[] {
+  const totals = screen.findLastIndex((row) => TOTALS_ROW.test(row));
+  let first = totals;
+  while (first > 0 && SLOT_ROW.test(screen[first - 1] ?? '')) first--;
+  return screen.slice(first, totals + 1);
+}
 const slotRow = (screen: string[], slot: number) => screen.find((row) => row.startsWith(`${String(slot).padStart(2)} `));
 
 describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
@@ -58,17 +65,18 @@ describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
     const { p, go, goAll } = fleetProject(4, (i) => ['work/a.txt', 'work/a.txt', 'work/c.txt', 'work/d.txt'][i]!, (i) => (i === 3 ? 'false' : undefined));
     terminal = openTerminal([process.execPath, HELIX_BIN, 'run', '--jobs', '3', '--no-auto-align'], { columns: 80, rows: 24, cwd: p.root, env: personEnv(p) });
     const screen = await terminal.waitFor((s) => [1, 2, 3].every((n) => slotRow(s, n)?.includes(' hx-')) && s.some((row) => TOTALS_ROW.test(row)), 30_000, 'three busy slots');
-    // two beads on one file are never in flight together: work/a.txt's second bead waits
-    expect(boardOf(screen).map((row) => row.slice(0, 15))).toEqual([' 1 hx-00000010 ', ' 2 hx-00000012 ', ' 3 hx-00000013 ', expect.stringMatching(/^\d+s · 0 closed/)]);
+    // the bead its own verify command may refute goes first (docs/contract/cli.md §6.2); two beads on
+    // one file are never in flight together: work/a.txt's second bead waits
+    expect(boardOf(screen).map((row) => row.slice(0, 15))).toEqual([' 1 hx-00000013 ', ' 2 hx-00000010 ', ' 3 hx-00000012 ', expect.stringMatching(/^\d+s · 0 closed/)]);
     expect(screen.join('\n')).toMatch(/0 closed, 0 failed, 0 parked, 4 left · 3 in flight/);
     for (const row of boardOf(screen)) expect(row.length).toBeLessThan(80);
-    expect(slotRow(screen, 1)).toMatch(/…$/);
+    expect(slotRow(screen, 2)).toMatch(/…$/);
     // a redraw while the build runs: the slot's elapsed time moves on
-    const elapsedOf = (s: string[]) => /^ 1 hx-00000010\s+\S+\s+(\S+)/.exec(slotRow(s, 1) ?? '')?.[1];
+    const elapsedOf = (s: string[]) => /^ 2 hx-00000010\s+\S+\s+(\S+)/.exec(slotRow(s, 2) ?? '')?.[1];
     const first = elapsedOf(screen);
-    await terminal.waitFor((s) => elapsedOf(s) !== undefined && elapsedOf(s) !== first, 10_000, 'slot 1 redrawn');
+    await terminal.waitFor((s) => elapsedOf(s) !== undefined && elapsedOf(s) !== first, 10_000, 'slot 2 redrawn');
     go('hx-00000010');
-    await terminal.waitFor((s) => s.some((row) => row.includes('hx-00000010 → COMPLETE')) && slotRow(s, 1)?.includes('hx-00000011') === true, 30_000, 'the next bead in slot 1');
+    await terminal.waitFor((s) => s.some((row) => row.includes('hx-00000010 → COMPLETE')) && slotRow(s, 2)?.includes('hx-00000011') === true, 30_000, 'the next bead in slot 2');
     goAll();
     const end = await terminal.waitFor(() => terminal!.exited(), 60_000, 'the run to end');
     expect(boardOf(end)).toEqual([]);
@@ -97,7 +105,11 @@ describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
     await terminal.waitFor((s) => slotRow(s, 2)?.includes('hx-') === true, 30_000, 'two busy slots');
     terminal.resize(40, 10);
     const narrow = await terminal.waitFor((s) => s.some((row) => TOTALS_ROW.test(row) && row.endsWith('…') && row.length <= 39), 10_000, 'the board redrawn at 40 columns');
-    for (const row of boardOf(narrow)) expect(row.length).toBeLessThan(40);
+    // the region as it is now — the totals line and the slot rows right above it — and no piece of
+    // the old rows, which the terminal reflowed into two lines each, left above it
+    const region = regionOf(narrow);
+    expect(region.map((row) => row.slice(0, 4))).toEqual([' 1 h', ' 2 h', expect.stringMatching(/^\d+s /)]);
+    for (const row of region) expect(row.length, narrow.join('\n')).toBeLessThan(40);
     goAll();
     await terminal.waitFor(() => terminal!.exited(), 60_000, 'the run to end');
   });
@@ -114,7 +126,8 @@ describe.skipIf(!HAS_TMUX)('one slot, and where the board stays off (tmux)', () 
   it('N = 1 gets one slot: the bead, its phase and the totals', async () => {
     const { p, go } = oneBead();
     terminal = openTerminal([process.execPath, HELIX_BIN, 'run', '--no-auto-align'], { columns: 80, rows: 24, cwd: p.root, env: personEnv(p) });
-    const screen = await terminal.waitFor((s) => slotRow(s, 1)?.includes('hx-00000001') === true, 30_000, 'slot 1');
+    // its build runs until the test lets it go: the slot is in its build phase then, not still claiming
+    const screen = await terminal.waitFor((s) => /^ 1 hx-00000001\s+build /.test(slotRow(s, 1) ?? ''), 30_000, 'slot 1 building');
     expect(boardOf(screen)).toEqual([expect.stringMatching(/^ 1 hx-00000001\s+build\s+\d+s\s+0\s+the only bead$/), expect.stringMatching(/0 closed, 0 failed, 0 parked, 1 left · 1 in flight/)]);
     go();
     await terminal.waitFor(() => terminal!.exited(), 30_000, 'the run to end');

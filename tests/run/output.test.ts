@@ -29,6 +29,8 @@ const SUMMARY_LINES = [
   /^helix: {3}hx-\w+ — .+$/,
   /^helix: {5}.+$/,
   new RegExp(`^helix: blocker report written to /\\S+/\\.helix-logs/blockers-\\d{8}-\\d{6}\\.md$`),
+  // the run's last line, after the blocker report's: its night's page
+  /^helix: run report written to \/\S+\/\.helix-logs\/helix-\d{8}-\d{6}\.report\.html$/,
   /^$/,
   RUN_COMPLETE,
   // after it, what the budget caps count, whenever a call reported no cost (a DDx agent run here)

@@ -21,16 +21,20 @@ describe('helix status during a run', () => {
     // both builds in flight: DDx's stand-in has written its own record over run-state by now
     await waitUntil(() => p.calls().filter((c) => c.kind === 'try').length === 2, 'both ddx try', 30_000);
     await waitUntil(() => p.runState().bead_id !== undefined, "DDx's run-state", 30_000);
-    const json = JSON.parse(p.helix(['status', '--json']).stdout) as { slots: Array<Record<string, unknown>>; night: Record<string, unknown> | null };
+    // DDx records its intake when it ends, before the build: the run reads DDx's sessions and moves each slot on
+    type Status = { slots: Array<Record<string, unknown>>; night: Record<string, unknown> | null };
+    const status = () => JSON.parse(p.helix(['status', '--json']).stdout) as Status;
+    await waitUntil(() => status().slots.every((s) => s.phase === 'build'), 'both slots in their build phase', 30_000);
+    const json = status();
     expect(p.runState().current_issue).toBeUndefined();
     expect(json.slots.map((s) => [s.slot, s.bead, s.phase, s.attempt])).toEqual([
-      [1, 'hx-00000001', 'intake', 1],
-      [2, 'hx-00000002', 'intake', 1],
+      [1, 'hx-00000001', 'build', 1],
+      [2, 'hx-00000002', 'build', 1],
     ]);
     for (const s of json.slots) expect(Date.parse(String(s.since))).toBeGreaterThan(Date.now() - 60_000);
     expect(json.night).toMatchObject({ closed: 0, failed: 0, parked: 0, left: 2, in_flight: 2 });
     const text = p.helix(['status']).stdout;
-    expect(text).toMatch(/\nSlots:\n {2}1 {2}hx-00000001 {2}intake {2}since \S+ {2}attempt 1 {2}write work\/a\.txt\n {2}2 {2}hx-00000002 /);
+    expect(text).toMatch(/\nSlots:\n {2}1 {2}hx-00000001 {2}build {2}since \S+ {2}attempt 1 {2}write work\/a\.txt\n {2}2 {2}hx-00000002 /);
     expect(text).toMatch(/Night so far: 0 closed, 0 failed, 0 parked, 2 left · 2 in flight/);
     writeFileSync(p.path('go'), '');
     expect((await run.done).status).toBe(0);

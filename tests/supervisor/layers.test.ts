@@ -10,6 +10,9 @@
 // The runner — the loop and what it performs — is held to RUNNER_MAX_LINES: it grew from 810 to
 // 1,089 lines once; its effects have their own files in shell/ now (attempt, queue, drain, …).
 // And no two files of src/ import each other, directly or round a loop, even for types only.
+// core/ and text/ read no globals either (issue 40): no `process` — its environment, its streams,
+// its pid — and no clock (`new Date()`, `Date.now()`, `performance.now()`), defaults included; the
+// shell hands them in.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -96,6 +99,28 @@ function shellTypes(file: string): string[] {
     .map(({ specifier }) => `${shown(file)} → ${specifier}`);
 }
 
+/**
+ * Where a file names a global the shell must hand in: `process` (its env, pid, streams) or the clock
+ * (`new Date()` without arguments, `Date.now()`, `performance.now()`). Read from its syntax tree,
+ * so comments and strings never count.
+ */
+function globalsNamed(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const at = (node: ts.Node, what: string) => found.push(`${shown(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${what}`);
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && node.text === 'process' && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) at(node, 'process');
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Date' && (node.arguments?.length ?? 0) === 0) at(node, 'new Date()');
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression)) {
+      const call = `${node.expression.expression.text}.${node.expression.name.text}`;
+      if (call === 'Date.now' || call === 'performance.now') at(node, `${call}()`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 const sources = (folder: string) =>
   readdirSync(join(SUPERVISOR, folder))
     .filter((name) => name.endsWith('.ts'))
@@ -113,6 +138,15 @@ describe('the supervisor’s layers', () => {
     // one chain of imports a line, so a failure shows the way to each module that breaks the rule
     expect(impureReach(file).join('\n')).toBe('');
     expect(shellTypes(file).join('\n')).toBe('');
+  });
+
+  it.each(pureFiles.map((file) => [shown(file), file]))('%s reads no globals: no process, no clock (the shell hands them in)', (_name, file) => {
+    expect(globalsNamed(file).join('\n')).toBe('');
+  });
+
+  it('the globals check sees them where they are: the shell reads the environment and the clock', () => {
+    expect(globalsNamed(join(SUPERVISOR, 'shell/commands/run.ts')).some((g) => g.endsWith(' process'))).toBe(true);
+    expect(globalsNamed(join(SUPERVISOR, 'shell/run-context.ts')).some((g) => g.endsWith('new Date()'))).toBe(true);
   });
 
   it('the walk sees I/O and shell/ where they are: through the index files, and from the runner', () => {

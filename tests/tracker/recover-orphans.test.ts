@@ -2,10 +2,10 @@
 // a fresh claim, a live claimer, another host's claim and a bead closed meanwhile are left alone.
 // What it reports is read as the lines `helix run` prints for it (ORPHANS.of in text/lines.ts).
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Bead, BeadStore, type OrphanRecoveryEvent, closeBead, recoverOrphanedClaims, thisMachine, unclaimBead } from '../../src/tracker/index.js';
+import { type Bead, BeadStore, type OrphanRecoveryEvent, closeBead, recoverOrphanedClaims, releaseDeadDdxClaim, thisMachine, unclaimBead } from '../../src/tracker/index.js';
 import { ORPHANS } from '../../src/supervisor/text/lines.js';
 import { tempDir } from '../helpers/cli.js';
 import { bead } from '../helpers/bead.js';
@@ -128,5 +128,37 @@ describe('unclaim', () => {
     expect(store.read().byId.get('hx-a')).toMatchObject({ status: 'closed' });
     expect(store.read().byId.get('hx-a')).not.toHaveProperty('claimed-pid');
     expect(store.read().byId.get('hx-b')).toMatchObject({ status: 'open' });
+  });
+});
+
+describe("releaseDeadDdxClaim: a ddx try's claim once its ddx is gone", () => {
+  /** DDx's lease file for `id`, naming `pid` on this machine. */
+  function lease(store: BeadStore, id: string, pid: number): string {
+    mkdirSync(store.leaseDir, { recursive: true });
+    const file = join(store.leaseDir, `${id}.json`);
+    writeFileSync(file, JSON.stringify({ bead_id: id, owner: 'ddx', session: `try-${pid}`, machine: thisMachine(), started_at: NOW.toISOString(), updated_at: NOW.toISOString(), pid }));
+    return file;
+  }
+
+  it('a bead in progress under ddx: released, its lease removed', () => {
+    const dead = deadPid();
+    const store = storeWith([bead({ id: 'hx-held', status: 'in_progress', owner: 'ddx' })]);
+    const file = lease(store, 'hx-held', dead);
+    expect(store.mutate((d) => releaseDeadDdxClaim(d, 'hx-held', store.leaseDir, undefined, { needLease: true }))).toEqual({ pid: dead });
+    expect(store.read().byId.get('hx-held')).toMatchObject({ status: 'open' });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('a bead still open whose ddx died between writing its lease and marking the bead: the lease is removed (DDx would hold the bead 90 s); a live one stays', () => {
+    const dead = deadPid();
+    const store = storeWith([bead({ id: 'hx-open' }), bead({ id: 'hx-live' })]);
+    const deadLease = lease(store, 'hx-open', dead);
+    const liveLease = lease(store, 'hx-live', process.pid);
+    expect(store.mutate((d) => releaseDeadDdxClaim(d, 'hx-open', store.leaseDir, undefined, { needLease: true }))).toEqual({ pid: dead });
+    expect(existsSync(deadLease)).toBe(false);
+    expect(store.read().byId.get('hx-open')).toMatchObject({ status: 'open' });
+    expect(store.mutate((d) => releaseDeadDdxClaim(d, 'hx-live', store.leaseDir, undefined, { needLease: true }))).toBe(false);
+    expect(existsSync(liveLease)).toBe(true);
+    expect(store.mutate((d) => releaseDeadDdxClaim(d, 'hx-other', store.leaseDir))).toBe(false);
   });
 });

@@ -10,14 +10,16 @@ environment; checks DIFF_HEAD out in a worktree of its own (the project's ignore
 HELIX_VERIFY_CMD) and writes {"status": "pass" | "block" | "infra", "message"} to
 $EVIDENCE_DIR/$CHECK_NAME.json: block keeps the attempt off the branch; infra (the gate itself could
 not run) lets DDx land it for helix to verify after landing. Exit 0 with a verdict written; 7 without
-DDx's environment.
+DDx's environment. --events <path>: the run's event log (docs/events.md), where the gate appends its
+phase and its verdict.
 `;
 
 export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('gate').description("verify a DDx attempt's tree before DDx lands it (DDx's pre-merge check; not run by hand)"), NO_AGENT_FLAGS)
     .withHelpSection(HELP)
-    .action(async () => {
+    .option('--events <path>', "the run's event log: the gate appends its phase and verdict there")
+    .action(async (o: { events?: string }) => {
       const { runGate } = await import('../../supervisor/shell/gate.js');
-      finishWith(ctx.io, await runGate(ctx.env));
+      finishWith(ctx.io, await runGate(ctx.env, o.events ? { events: o.events } : {}));
     });
 }

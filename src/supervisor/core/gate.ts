@@ -47,6 +47,30 @@ export function gateRecordPath(root: string, beadId: string): string {
   return join(root, '.helix', 'gate', `${beadId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
 }
 
+/**
+ * Where a running gate leaves its pid (`.helix/gate/<bead>.pid`), written when it starts: helix,
+ * stopping a `ddx try`, reads it to tell whether the attempt's gate has started, stops that gate
+ * first and waits for it to end before DDx hears the stop (shell/gate-check.ts stopTryAfterGate).
+ */
+export function gatePidPath(root: string, beadId: string): string {
+  return gateRecordPath(root, beadId).replace(/\.json$/, '.pid');
+}
+
+/**
+ * How a `ddx try` is stopped (abort, timeout) without letting DDx land what no gate passed. DDx,
+ * cancelled (SIGINT, SIGTERM), kills a check that runs and counts it `infra`, counts a check it had
+ * not started yet `infra` too, and lands (ae663ca012 checks/runner.go exec.CommandContext,
+ * try.go SubmitWithPreMergeChecks; measured). So DDx may hear SIGTERM only once the attempt's gate
+ * has answered and ended: then DDx lands a pass or keeps a block, as without the stop. Before its
+ * gate has started, DDx is killed outright — it lands nothing; the next run releases its claim and
+ * rejects the result it left (docs/ddx.md "Signals and killed attempts").
+ */
+export type TryStop = { first: 'SIGKILL' } | { first: 'SIGTERM'; afterGate: number };
+
+export function tryStopOf(gatePid: number | undefined): TryStop {
+  return gatePid === undefined ? { first: 'SIGKILL' } : { first: 'SIGTERM', afterGate: gatePid };
+}
+
 /** A word for `sh`: single-quoted, a quote inside closed, escaped and reopened. */
 export function shellWord(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -57,11 +81,14 @@ export function shellWord(text: string): string {
  * helix, and a 127 would be `error`, which blocks every attempt). Should that helix be gone
  * (uninstalled, moved) while the file is still here, the command answers `infra` itself: the
  * attempt lands unchecked, as it would without the check, and helix's verification after landing
- * still judges it.
+ * still judges it. `events`: the run's event log (`helix run`), where the gate appends its `phase`
+ * and `gate` events (docs/events.md) — DDx writes its own summary over run-state, so the path comes
+ * with the command.
  */
-export function gateCommand(node: string, launcher: string): string {
+export function gateCommand(node: string, launcher: string, events?: string): string {
   const infra = JSON.stringify({ status: 'infra', message: 'the helix that installed this check is gone: not verified before landing' });
-  return `if [ -x ${shellWord(node)} ] && [ -f ${shellWord(launcher)} ]; then exec ${shellWord(node)} ${shellWord(launcher)} gate; else printf '%s\\n' ${shellWord(infra)} > "$EVIDENCE_DIR/$CHECK_NAME.json"; fi`;
+  const eventsArgs = events ? ` --events ${shellWord(events)}` : '';
+  return `if [ -x ${shellWord(node)} ] && [ -f ${shellWord(launcher)} ]; then exec ${shellWord(node)} ${shellWord(launcher)} gate${eventsArgs}; else printf '%s\\n' ${shellWord(infra)} > "$EVIDENCE_DIR/$CHECK_NAME.json"; fi`;
 }
 
 /**
@@ -69,14 +96,14 @@ export function gateCommand(node: string, launcher: string): string {
  * other (a refused file blocks every land); the command is a YAML double-quoted scalar (JSON's
  * string syntax is YAML's), so no quote or colon in a path can break the file.
  */
-export function gateCheckYaml(node: string, launcher: string): string {
+export function gateCheckYaml(node: string, launcher: string, events?: string): string {
   return [
     GATE_CHECK_MARKER,
     '# helix writes this file before each `ddx try` of a run and removes it when the run ends;',
     '# .git/info/exclude keeps it out of your history and out of DDx\'s uncommitted-changes check.',
     `name: ${GATE_CHECK_NAME}`,
     'when: pre_merge',
-    `command: ${JSON.stringify(gateCommand(node, launcher))}`,
+    `command: ${JSON.stringify(gateCommand(node, launcher, events))}`,
     '',
   ].join('\n');
 }

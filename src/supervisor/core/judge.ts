@@ -36,7 +36,7 @@ export interface DispatchFacts {
   /** Why the agent program could not be started at all (then it never ran). */
   startFailure?: string;
   /** When the bead was re-read (a park in the past is over). */
-  now?: Date;
+  now: Date;
   /** What helix's gate said about this attempt's result before DDx would land it (current DDx: core/gate.ts). */
   gate?: GateRecord;
 }
@@ -58,7 +58,7 @@ function parkedByDdx(facts: DispatchFacts, field: string): boolean {
  * operator lane (`proposed` with `needs-human-reason`, after no_evidence_produced), or
  * `execution-eligible: false`. helix honours each: the bead is not ready until DDx's time passes.
  */
-export function ddxParkOf(bead: Bead, now: Date = new Date()): string | undefined {
+export function ddxParkOf(bead: Bead, now: Date): string | undefined {
   const retry = retryAfterOf(bead, now);
   if (retry) return `DDx parked it until ${new Date(retry.at).toISOString()} (${retry.key})`;
   if (bead.status === 'proposed' && typeof bead['needs-human-reason'] === 'string') return `DDx moved it to proposed for a human (${bead['needs-human-reason']})`;

@@ -3,7 +3,7 @@
 // the totals. One fold over the events, shared by the live board (shell/board.ts), `helix status`
 // (its slots) and `helix report` (text/report-html.ts, text/trace.ts) — so the three never disagree.
 // Pure: times are the events' own; the reader passes "now" where it needs one.
-import type { AttemptEndOutcome, BlockerEntry, HelixEvent, Phase } from './run-events.js';
+import type { AttemptEndOutcome, BlockerEntry, HelixEvent, Phase, SpendFields } from './run-events.js';
 
 /** One attempt, from its claim to its end (open while `end` is undefined). */
 export interface AttemptBar {
@@ -69,7 +69,8 @@ export interface Night {
   unknownCostCalls: number;
   limitPauses: number;
   blockers: BlockerEntry[];
-  stop?: { at: number; reason: string; exit: number; detail: string; reportHtml: string | null };
+  /** `spent`: the whole run's, the check's and the actions' calls included (the builds' alone are `tokens`, `costUsd`). */
+  stop?: { at: number; reason: string; exit: number; detail: string; reportHtml: string | null; spent?: SpendFields };
   /** The log predates attempt_end (no `jobs` on run_start): attempts end on their close, backoff or park. */
   legacy: boolean;
   lastEventAt?: number;
@@ -113,6 +114,8 @@ export function addEvent(night: Night, event: HelixEvent): void {
       night.tokens += event.tokens;
       night.costUsd += event.cost_usd ?? 0;
       if (event.cost_usd === null) night.unknownCostCalls++;
+      // a log without attempt_end: the attempt's spend is its builds' calls
+      if (night.legacy && event.bead) spentLegacy(night, event.bead, event.tokens, event.cost_usd);
       return;
     case 'attempt_end':
       return ended(night, event, at);
@@ -153,11 +156,9 @@ export function addEvent(night: Night, event: HelixEvent): void {
       return;
     }
     case 'blockers':
-      night.blockers = event.beads;
-      for (const entry of event.beads) rowOf(night, entry.id, entry.title).gaveUp = true;
-      return;
+      return blocked(night, event.beads);
     case 'stop':
-      night.stop = { at, reason: event.reason, exit: event.exit, detail: event.detail, reportHtml: event.report_html ?? null };
+      night.stop = { at, reason: event.reason, exit: event.exit, detail: event.detail, reportHtml: event.report_html ?? null, spent: event.spent };
       for (const bar of night.attempts) if (bar.end === undefined) endBar(night, bar, at, 'stopped', event.detail);
       // a stopped run's pause ends with it
       for (const pause of night.pauses) if (pause.end === undefined || pause.end > at) pause.end = at;
@@ -222,6 +223,23 @@ function ended(night: Night, event: Extract<HelixEvent, { type: 'attempt_end' }>
   if (event.output) bar.output = event.output;
   if (event.log) bar.log = event.log;
   endBar(night, bar, at, event.outcome, event.reason);
+}
+
+/** The beads the run skipped: given up; a log without attempt_end has their verification's output only here. */
+function blocked(night: Night, entries: BlockerEntry[]): void {
+  night.blockers = entries;
+  for (const entry of entries) {
+    const row = rowOf(night, entry.id, entry.title);
+    row.gaveUp = true;
+    if (row.output.length === 0) row.output = entry.output;
+  }
+}
+
+function spentLegacy(night: Night, bead: string, tokens: number, costUsd: number | null): void {
+  const bar = openBar(night, bead);
+  if (!bar) return;
+  bar.tokens += tokens;
+  if (costUsd !== null) bar.costUsd = (bar.costUsd ?? 0) + costUsd;
 }
 
 function endLegacy(night: Night, bead: string, at: number, outcome: AttemptEndOutcome, reason: string | null): void {

@@ -83,7 +83,7 @@ export function parkCooldownMs(previousParks: number): number {
   return Math.min(3_600_000 * 2 ** Math.max(0, previousParks), 7 * 24 * 3_600_000);
 }
 
-export function defaultSettings(env: NodeJS.ProcessEnv = process.env): SupervisorSettings {
+export function defaultSettings(env: NodeJS.ProcessEnv): SupervisorSettings {
   return {
     maxCycles: 0,
     reviewEvery: 15,

@@ -34,8 +34,11 @@ export type EventBody =
    * bead's last `claim`.
    */
   | { type: 'phase'; bead: string; phase: Phase; slot?: number; attempt?: number; /** spent by the attempt so far (DDx's sessions ended) */ tokens?: number }
-  /** `helix gate`'s verdict on an attempt's result (current DDx), written by the gate process; `cpu_ms`: that process's own CPU. */
-  | { type: 'gate'; bead: string; verdict: 'pass' | 'block' | 'infra'; seconds: number; detail: string; cpu_ms?: number }
+  /**
+   * `helix gate`'s verdict on an attempt's result (current DDx), written by the gate process; `cpu_ms`:
+   * that process's own CPU; `diff_head`: the result it judged (DDx's DIFF_HEAD: the commit that lands).
+   */
+  | { type: 'gate'; bead: string; verdict: 'pass' | 'block' | 'infra'; seconds: number; detail: string; cpu_ms?: number; diff_head?: string }
   /**
    * How one attempt ended (OUTCOMES), once per `claim`: what a board, `helix status` and `helix report`
    * draw an attempt with. `output`: what verification printed last (bounded as `blockers`), on a verification failure.

@@ -88,8 +88,13 @@ export function answerOf(result: AgentRunResult): string {
   return result.answer;
 }
 
+/** How a call is stopped when that is not a plain SIGTERM (agents/run-agent.ts `stopWith`: a `ddx try` stops after its gate). */
+export interface CallStop {
+  stopWith?: () => Promise<'SIGTERM' | 'SIGKILL'>;
+}
+
 /** One call, as the user sees it; throws RunInterrupted when an interrupt ended it. */
-export async function callAgent(ctx: CallContext, command: AgentCommand, call: CallInfo): Promise<AgentCall> {
+export async function callAgent(ctx: CallContext, command: AgentCommand, call: CallInfo, stop: CallStop = {}): Promise<AgentCall> {
   const before = ctx.loop?.store.read();
   const shape = callShape(ctx, command, call);
   printStart(shape);
@@ -106,6 +111,7 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
       signal: ctx.signal,
       // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
       onProgress: (text) => shape.print(AGENT_CALL.progress(text)),
+      ...(stop.stopWith ? { stopWith: stop.stopWith } : {}),
     });
   } catch (error) {
     if (!ctx.loop || !(error instanceof AgentStartError)) throw error;

@@ -31,16 +31,16 @@ import { type ChangeFacts, type MemberOutcome, type MemberVerdict, changeFactsOf
 import { renderNotesBlock } from '../text/ddx-notes.js';
 import { BUILD, RUN, UPKEEP, rotation } from '../text/lines.js';
 import { actionFile, implementationPrompt } from '../text/prompts.js';
-import { type AgentCall, RunInterrupted, answerOf, limitOfCall, problemOfCall } from './agent-call.js';
+import { type AgentCall, type CallStop, RunInterrupted, answerOf, limitOfCall, problemOfCall } from './agent-call.js';
 import { attemptEndOf, stoppedAttemptEnd } from '../core/attempt-end.js';
 import type { LogRange } from './output.js';
 import { watchTryPhases } from './try-watch.js';
-import { type BeadWrites, clearInjected, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
+import { type BeadWrites, clearInjected, clearTryRun, endTryAttempt, startTryAttempt, undoDdxPark } from './bead-writes.js';
 import type { ClaimedBead, ClaimedPrimary, HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
 import type { OutputMode } from './output.js';
 import { changeSize, commitExists, gitHead } from './git.js';
-import { gateAfterTry, prepareGate } from './gate-check.js';
+import { gateAfterTry, prepareGate, stopTryAfterGate } from './gate-check.js';
 import { startHeartbeats } from './heartbeats.js';
 import { countInRunState, readRunState } from './run-state.js';
 
@@ -54,7 +54,9 @@ export interface AttemptPorts extends BeadWrites {
   claims: HeldClaims;
   snapshot(): Snapshot;
   event(body: EventBody): void;
-  call(command: AgentCommand, info: CallInfo): Promise<AgentCall>;
+  call(command: AgentCommand, info: CallInfo, stop?: CallStop): Promise<AgentCall>;
+  /** The run's event log (`helix run`): `helix gate` appends its phase and verdict there. */
+  eventLog?: string;
   /** Merges into run-state (the attempt in flight, for a crash to find). */
   persist(extra: Record<string, unknown>): void;
   promptPlace(): PromptPlace;
@@ -123,14 +125,14 @@ async function attemptSteps(ports: AttemptPorts, selected: Bead, cycle: number, 
     memory,
     ownership: ownershipOf(ports.setup.buildPath),
   });
-  const baseRev = gitHead(ports.setup.root);
+  const baseRev = await gitHead(ports.setup.root);
   const closedBefore = closedCount(queue);
   // `ddx try` takes no prompt: what helix would prompt reaches DDx's prompt through the notes.
   const notes =
     ports.setup.buildPath === 'try' ? renderNotesBlock({ action: `Follow the HELIX implementation action at ${actionFile('implementation', ports.setup.env)}.`, context: ports.context(queue), memory }) : undefined;
   // ── call site 1 of the gate (issue 32, verified before it lands; shell/gate-check.ts) ──
   // current DDx runs helix's verification as a pre-merge check: in place before each `ddx try`
-  if (ports.setup.buildPath === 'try') prepareGate(ports.setup.root, bead, (line) => ports.say(line));
+  if (ports.setup.buildPath === 'try') await prepareGate(ports.setup.root, bead, (line) => ports.say(line), ports.eventLog);
   // Claims stay live (heartbeats) until the attempt is settled: verification runs with the bead
   // in progress, and a DDx worker takes a claim whose heartbeat is 90 s old.
   const stopHeartbeats = startHeartbeats(ports);
@@ -149,8 +151,10 @@ async function attemptSteps(ports: AttemptPorts, selected: Bead, cycle: number, 
       // on `ddx try` DDx's intake comes first; its sessions move the phase on as each ends (try-watch.ts)
       ports.event({ type: 'phase', bead: bead.id, attempt: trace.attempt!, phase: ports.setup.buildPath === 'try' ? 'intake' : 'build' });
       const watch = ports.setup.buildPath === 'try' ? watchTryPhases(ports.setup.root, bead.id, ports.now(), (phase, tokens) => ports.event({ type: 'phase', bead: bead.id, attempt: trace.attempt!, phase, tokens })) : undefined;
+      // stopped (a signal, the timeout), `ddx try` hears it only after its gate answered: DDx, cancelled, lands what no check passed
+      const stop: CallStop = ports.setup.buildPath === 'try' ? { stopWith: () => stopTryAfterGate(ports.setup.root, bead.id) } : {};
       try {
-        call = await ports.call(build.command, build.call);
+        call = await ports.call(build.command, build.call, stop);
       } finally {
         watch?.stop();
       }
@@ -178,6 +182,7 @@ async function attemptSteps(ports: AttemptPorts, selected: Bead, cycle: number, 
     if (!limit && read.result && !('invalid' in read.result)) limit = ddxUsageLimit(read.result as unknown as Record<string, unknown>);
     // Not the bead's failure: nothing is counted against it, and DDx's park of it is undone.
     if (limit || problem) {
+      if (notes) clearTryRun(ports, bead.id);
       undoDdxPark(ports, bead.id, selected, limit ? `${limit.agent} ${limit.kind} limit, not the bead's failure` : `${problem!.what}, not the bead's failure`);
       return notTheBeads(ports, bead, members, injected, limit ? { limit } : { problem: problem! }, started, spent, lastBuildBefore);
     }
@@ -196,6 +201,8 @@ async function attemptSteps(ports: AttemptPorts, selected: Bead, cycle: number, 
       if (verdict.kind === 'completed') ports.event({ type: 'close', bead: member.bead.id, how: 'closed' });
       batch.push({ bead: member.bead, outcome: verdict });
     }
+    // settled: nothing of this `ddx try` is left for the next run to finish (recovery.ts)
+    if (notes) clearTryRun(ports, bead.id);
   } finally {
     stopHeartbeats();
   }
@@ -346,7 +353,7 @@ async function settle(
   // `ddx try` reviews before it lands: that is the build's one review, helix does not add a second —
   // unless DDx closed the bead by recovering an earlier attempt it never reviewed
   const reviewedByDdx = closer === 'ddx' && !(result && !('invalid' in result) && isDanglingRecovery(result));
-  return { ...outcome, change: changeFacts(ports, id, baseRev), ...(reviewedByDdx ? { reviewedBy: 'ddx' as const } : {}) };
+  return { ...outcome, change: await changeFacts(ports, id, baseRev), ...(reviewedByDdx ? { reviewedBy: 'ddx' as const } : {}) };
 }
 
 /** Writes what the judge settled; a close the tracker refuses settles as a failed attempt instead. */
@@ -416,11 +423,11 @@ async function feedBack(ports: AttemptPorts, bead: Bead, injected: string[], out
  * §2.8), measured with git: the bead's closing commit, if it exists here, and everything since
  * the attempt's base revision, committed or not.
  */
-function changeFacts(ports: AttemptPorts, id: string, baseRev: string | undefined): ChangeFacts {
+async function changeFacts(ports: AttemptPorts, id: string, baseRev: string | undefined): Promise<ChangeFacts> {
   const sha = ports.snapshot().byId.get(id)?.closing_commit_sha;
   const known = typeof sha === 'string' && sha !== '' ? sha : undefined;
-  const present = known !== undefined && commitExists(ports.setup.root, known);
-  return changeFactsOf(known, present, changeSize(ports.setup.root, baseRev, ports.store.file));
+  const present = known !== undefined && (await commitExists(ports.setup.root, known));
+  return changeFactsOf(known, present, await changeSize(ports.setup.root, baseRev, ports.store.file));
 }
 
 /** Calls `work` once per distinct key; later calls with the same key share the first promise. */

@@ -69,11 +69,12 @@ export function startTryAttempt(run: BeadWrites, id: string, notes: string): voi
 }
 
 /**
- * After `ddx try`: the notes block out again, and the run's tag too. A `ddx try` that ended still
- * holding the bead (in progress under owner `ddx`: stopped while helix's gate ran, measured on
- * ae663ca012, docs/ddx.md; or crashed) is gone, so its claim is released now as DDx's Release does
- * and the bead can go again in this run; a claim whose lease names a process that still runs keeps
- * the tag, for the next run's recovery (recovery.ts).
+ * After `ddx try`: the notes block out again. A `ddx try` that ended still holding the bead (in
+ * progress under owner `ddx`: killed, or crashed) is gone, so its claim is released now as DDx's
+ * Release does and the bead can go again in this run; a claim whose lease names a process that
+ * still runs is left for the next run's recovery (recovery.ts). The run's tag stays until the
+ * attempt is settled (clearTryRun): a run stopped or killed before that — DDx may have landed and
+ * closed the bead, which helix has not verified after landing — leaves it for the next run.
  */
 export function endTryAttempt(run: BeadWrites, id: string): void {
   try {
@@ -81,20 +82,25 @@ export function endTryAttempt(run: BeadWrites, id: string): void {
       const current = d.get(id);
       if (!current) return false;
       const notes = typeof current.notes === 'string' ? current.notes : '';
-      const ddxHeld = current.status === 'in_progress' && current.owner === 'ddx';
       // only a lease that names a dead ddx: a ddx try still finishing (a stop) keeps its claim for the next run
-      const freed = ddxHeld ? releaseDeadDdxClaim(d, id, run.store.leaseDir, undefined, { needLease: true }) : false;
-      const keepTag = ddxHeld && !freed;
-      if (withoutNotesBlock(notes) === notes && (current[TRY_RUN_KEY] === undefined || keepTag)) return freed;
-      d.change(id, (b) => {
-        b.notes = withoutNotesBlock(notes);
-        if (!keepTag) delete b[TRY_RUN_KEY];
-      });
+      const freed = releaseDeadDdxClaim(d, id, run.store.leaseDir, undefined, { needLease: true });
+      if (withoutNotesBlock(notes) !== notes) d.change(id, (b) => { b.notes = withoutNotesBlock(notes); });
       return freed;
     });
     if (released) run.say(ORPHANS.ddxTryClaimReleased(id, released.pid));
   } catch (error) {
     run.say(UPKEEP.couldNotUpdateNotes(id, (error as Error).message));
+  }
+}
+
+/** The attempt is settled (verified, or judged without landing): the run's tag comes off the bead. */
+export function clearTryRun(run: BeadWrites, id: string): void {
+  try {
+    run.store.mutate((d) => {
+      if (d.get(id)?.[TRY_RUN_KEY] !== undefined) d.change(id, (b) => { delete b[TRY_RUN_KEY]; });
+    });
+  } catch (error) {
+    run.say(UPKEEP.couldNotClear(TRY_RUN_KEY, id, (error as Error).message));
   }
 }
 

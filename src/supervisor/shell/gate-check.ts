@@ -1,15 +1,19 @@
 // helix's side of the gate on current DDx (docs/ddx.md#verified-before-it-lands): before each
 // `ddx try` it writes (or refreshes) the pre-merge check that runs `helix gate`, and takes back a
 // result DDx would land unchecked; after `ddx try` it reads the gate's record of that attempt; when
-// the run ends it removes the check. core/gate.ts decides; this file reads and writes.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
+// the run ends it removes the check. Stopping a `ddx try`, it stops the attempt's gate before DDx
+// hears the stop (stopTryAfterGate). core/gate.ts decides; this file reads and writes.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/execute-bead-result.js';
+import { execa } from 'execa';
 import { writeFileAtomically } from '../../atomic-write.js';
+import { onBranch } from './git.js';
 import { type Bead, excludeRuntimeFiles } from '../../tracker/index.js';
-import { GATE_CHECK_FILE, GATE_CHECK_MARKER, GATE_CHECK_NAME, type GateRecord, danglingToReject, gateCheckYaml, gateRecordPath, parseGateRecord } from '../core/gate.js';
+import { isPidAlive } from '../../tracker/index.js';
+import { GATE_CHECK_FILE, GATE_CHECK_MARKER, GATE_CHECK_NAME, type GateRecord, type TryStop, danglingToReject, gateCheckYaml, gatePidPath, gateRecordPath, parseGateRecord, tryStopOf } from '../core/gate.js';
 import { GATE, type Say } from '../text/lines.js';
 
 /** This helix's launcher (bin/helix of the install running now), by absolute path. */
@@ -30,9 +34,9 @@ function readOr(file: string): string | undefined {
  * in .git/info/exclude (tracker/paths.ts RUNTIME_EXCLUDES): git, helix and DDx's uncommitted-changes
  * refusal never see it, and it is not in the attempt's clone for an agent to change.
  */
-export function installGateCheck(root: string, node: string = process.execPath, launcher: string = helixLauncher()): void {
+export function installGateCheck(root: string, { events, node = process.execPath, launcher = helixLauncher() }: { events?: string; node?: string; launcher?: string } = {}): void {
   const file = join(root, GATE_CHECK_FILE);
-  const text = gateCheckYaml(node, launcher);
+  const text = gateCheckYaml(node, launcher, events);
   if (readOr(file) === text) return;
   excludeRuntimeFiles(root);
   mkdirSync(dirname(file), { recursive: true });
@@ -68,24 +72,67 @@ export function takeGateRecord(root: string, beadId: string): GateRecord | undef
  * passed can be landed by DDx's dangling-success recovery (core/gate.ts danglingToReject) — such a
  * result is marked `preserved-result-rejected` through DDx itself, and a line says so.
  */
-export function prepareGate(root: string, bead: Bead, say: (line: Say) => void): void {
-  installGateCheck(root);
-  const rev = danglingToReject(newestSucceeded(root, bead.id), {
-    onBranch: (sha) => spawnSync('git', ['merge-base', '--is-ancestor', sha, 'HEAD'], { cwd: root }).status === 0,
+export async function prepareGate(root: string, bead: Bead, say: (line: Say) => void, events?: string): Promise<void> {
+  installGateCheck(root, events ? { events } : {});
+  // a pid an earlier gate of the bead left would say this attempt's gate has started
+  rmSync(gatePidPath(root, bead.id), { force: true });
+  const newest = newestSucceeded(root, bead.id);
+  // asked without blocking: another slot's attempt goes on meanwhile (issue 38)
+  const landed = newest?.result_rev ? await onBranch(root, newest.result_rev) : false;
+  const rev = danglingToReject(newest, {
+    onBranch: () => landed,
     rejected: (sha) => eventsOf(bead).some((e) => e.kind === 'preserved-result-rejected' && String(e.body ?? '').includes(`result_rev=${sha}`)),
   });
   if (!rev) return;
-  const r = spawnSync('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  say(r.status === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').pop() ?? ''));
+  const r = await execa('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, reject: false, timeout: 60_000 });
+  const why = (typeof r.stderr === 'string' && r.stderr) || (r.failed && r.shortMessage) || `exit ${r.exitCode}`;
+  say(r.exitCode === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, why.trim().split('\n').pop() ?? ''));
 }
 
 /** After `ddx try`: the gate's record about this result (taken), and a line when the gate could not verify it. */
 export function gateAfterTry(root: string, beadId: string, result: ExecuteBeadResult | InvalidExecuteBeadResult | undefined, say: (line: Say) => void): GateRecord | undefined {
+  rmSync(gatePidPath(root, beadId), { force: true });
   const record = takeGateRecord(root, beadId);
   const valid = result && !('invalid' in result) ? result : undefined;
   if (!record || !valid?.result_rev || record.diff_head !== valid.result_rev) return undefined;
   if (record.status === 'infra') say(GATE.notVerifiedBeforeLanding(beadId, record.message));
   return record;
+}
+
+/** How long a stopped gate gets to answer and end before DDx is killed instead (within `helix stop`'s 10 s). */
+const GATE_ANSWER_WAIT_MS = 6000;
+
+/**
+ * The first signal for a `ddx try` of `beadId` that must stop (core/gate.ts TryStop): SIGKILL
+ * before the attempt's gate has started; else the gate gets SIGTERM (it answers `block`) and DDx
+ * gets SIGTERM only once the gate process is gone — reaped by DDx, so its verdict is read — or
+ * SIGKILL when the gate did not end in time.
+ */
+export async function stopTryAfterGate(root: string, beadId: string, waitMs = GATE_ANSWER_WAIT_MS): Promise<'SIGTERM' | 'SIGKILL'> {
+  const stop: TryStop = tryStopOf(readPid(gatePidPath(root, beadId)));
+  if (stop.first === 'SIGKILL') return 'SIGKILL';
+  try {
+    process.kill(stop.afterGate, 'SIGTERM');
+  } catch {
+    // it has ended already
+  }
+  const deadline = Date.now() + waitMs;
+  while (!reaped(stop.afterGate)) {
+    if (Date.now() > deadline) return 'SIGKILL';
+    await delay(20);
+  }
+  return 'SIGTERM';
+}
+
+/** A pid file's pid, or undefined. */
+function readPid(file: string): number | undefined {
+  const pid = Number.parseInt(readOr(file) ?? '', 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Gone and reaped: not even a zombie whose exit status its parent (DDx) has yet to read. */
+function reaped(pid: number): boolean {
+  return existsSync('/proc/self') ? !existsSync(`/proc/${pid}`) : !isPidAlive(pid);
 }
 
 /** The bead's events as DDx keeps them on an open bead (inline, `events`). */

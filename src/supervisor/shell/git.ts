@@ -1,7 +1,9 @@
 // What helix asks git about the repository it runs in (arguments as arrays, no shell): the head
 // an attempt starts from, whether a commit exists here, how much an attempt changed, and whether
-// tracked files have uncommitted changes.
+// tracked files have uncommitted changes. What an attempt asks is asked without blocking: with
+// several slots one attempt's git must not hold the others (issue 38), so those reads are async.
 import { spawnSync } from 'node:child_process';
+import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HelixError } from '../../errors.js';
@@ -26,14 +28,25 @@ export function assertGitWorkTree(cwd: string): void {
   throw new HelixError('notInGitWorkTree', `helix: ${cwd} is not inside a git work tree: run helix in your project's repository (or \`git init\` here first); nothing was created and no agent was called`);
 }
 
+/** git, without waiting synchronously: its exit code and output (never thrown). */
+async function gitAsync(root: string, args: string[]): Promise<{ status: number; stdout: string }> {
+  const r = await execa('git', args, { cwd: root, reject: false, stripFinalNewline: false, maxBuffer: 64 * 1024 * 1024 });
+  return { status: typeof r.exitCode === 'number' ? r.exitCode : -1, stdout: typeof r.stdout === 'string' ? r.stdout : '' };
+}
+
 /** The commit HEAD names; undefined on an unborn HEAD or outside a repository. */
-export function gitHead(root: string): string | undefined {
-  const r = spawnSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, encoding: 'utf8' });
+export async function gitHead(root: string): Promise<string | undefined> {
+  const r = await gitAsync(root, ['rev-parse', '--verify', '-q', 'HEAD']);
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-export function commitExists(root: string, sha: string): boolean {
-  return spawnSync('git', ['rev-parse', '--verify', '-q', `${sha}^{commit}`], { cwd: root, encoding: 'utf8' }).status === 0;
+export async function commitExists(root: string, sha: string): Promise<boolean> {
+  return (await gitAsync(root, ['rev-parse', '--verify', '-q', `${sha}^{commit}`])).status === 0;
+}
+
+/** Whether `sha` is on the branch HEAD is on (an ancestor of HEAD). */
+export async function onBranch(root: string, sha: string): Promise<boolean> {
+  return (await gitAsync(root, ['merge-base', '--is-ancestor', sha, 'HEAD'])).status === 0;
 }
 
 /** Tracked files with staged or unstaged changes (untracked files do not count). */
@@ -62,14 +75,13 @@ function fileLines(path: string): number {
  * not the attempt's change, and is left out. Undefined when it cannot be measured (no base
  * revision — an unborn HEAD when the attempt started — or any git error): the caller reviews then.
  */
-export function changeSize(root: string, base: string | undefined, trackerFile?: string): { lines: number; files: number } | undefined {
+export async function changeSize(root: string, base: string | undefined, trackerFile?: string): Promise<{ lines: number; files: number } | undefined> {
   if (!base) return undefined;
-  const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: root, encoding: 'utf8' });
+  const top = await gitAsync(root, ['rev-parse', '--show-toplevel']);
   if (top.status !== 0) return undefined;
   const rel = trackerFile ? relative(top.stdout.trim(), trackerFile) : undefined;
   const pathspec = ['--', '.', ...(rel && !rel.startsWith('..') ? [`:(exclude,glob)${rel}*`] : [])];
-  const diff = spawnSync('git', [...READ_ONLY, 'diff', '--numstat', base, ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const untracked = spawnSync('git', [...READ_ONLY, 'ls-files', '--others', '--exclude-standard', '-z', ...pathspec], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const [diff, untracked] = await Promise.all([gitAsync(root, [...READ_ONLY, 'diff', '--numstat', base, ...pathspec]), gitAsync(root, [...READ_ONLY, 'ls-files', '--others', '--exclude-standard', '-z', ...pathspec])]);
   if (diff.status !== 0 || untracked.status !== 0) return undefined;
   let lines = 0;
   let files = 0;

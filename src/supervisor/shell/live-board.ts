@@ -13,17 +13,27 @@ import { EventFollower } from './events.js';
 
 /** How often the board redraws when nothing happens (its elapsed times move). */
 const TICK_MS = 1000;
+/** Lines printed above the board that a redraw after a resize can put back (more than any screen shows). */
+const KEPT_LINES = 200;
 
 type Stream = NodeJS.WriteStream;
+
+interface Size {
+  columns: number;
+  rows: number;
+}
 
 export class LiveBoard {
   private readonly follower: EventFollower;
   private readonly night: Night = emptyNight();
   private readonly region: ReturnType<typeof createLogUpdate>;
   private timer: NodeJS.Timeout | undefined;
-  /** The rows on the screen now, for a resize to know how many lines they have become. */
+  /** The rows on the screen now, and the size they were drawn for. */
   private shown: string[] = [];
-  private readonly resized = () => this.redrawResized();
+  private size: Size;
+  /** The last lines printed above the board, to put back on the screen after a resize. */
+  private recent: string[] = [];
+  private readonly resized = () => this.refresh();
 
   constructor(
     eventLog: string,
@@ -33,8 +43,9 @@ export class LiveBoard {
     private readonly now: () => number = Date.now,
   ) {
     this.follower = new EventFollower(eventLog);
+    this.size = measure(stderr);
     // the cursor stays visible: a helix killed with SIGKILL must not leave the terminal without one
-    this.region = createLogUpdate(rawWriter(stderr), { showCursor: true });
+    this.region = createLogUpdate(sizedWriter(stderr, () => this.size), { showCursor: true });
   }
 
   start(): void {
@@ -48,23 +59,9 @@ export class LiveBoard {
   refresh(): void {
     for (const event of this.follower.read()) addEvent(this.night, event);
     if (!this.timer) return;
-    const size = { columns: this.stderr.columns || 80, rows: this.stderr.rows || 24 };
-    this.shown = boardRows(this.night, this.now(), size, this.clock, stringWidth);
+    this.followResize();
+    this.shown = boardRows(this.night, this.now(), this.size, this.clock, stringWidth);
     this.region(this.shown.join('\n'));
-  }
-
-  /**
-   * After a resize: a terminal that reflows its lines (tmux, VTE, iTerm2, kitty, Windows Terminal)
-   * has made each row that is now too wide into several lines, more than log-update erases — so
-   * the board erases what its rows have become, from the first down, and draws itself anew.
-   */
-  private redrawResized(): void {
-    if (!this.timer || this.shown.length === 0) return this.refresh();
-    const columns = Math.max(1, this.stderr.columns || 80);
-    const lines = this.shown.reduce((sum, row) => sum + Math.max(1, Math.ceil(stringWidth(row) / columns)), 0);
-    this.stderr.write(Buffer.from(ansiEscapes.cursorUp(lines) + ansiEscapes.cursorLeft + ansiEscapes.eraseDown, 'utf8'));
-    this.region.done();
-    this.refresh();
   }
 
   /** Prints `text` above the board; it stays there as the board moves on. */
@@ -75,8 +72,10 @@ export class LiveBoard {
       target.write(text);
       return;
     }
+    this.followResize();
     this.region.clear();
     target.write(text);
+    this.recent = [...this.recent, ...text.replace(/\n$/, '').split('\n')].slice(-KEPT_LINES);
     this.refresh();
   }
 
@@ -86,23 +85,64 @@ export class LiveBoard {
     clearInterval(this.timer);
     this.timer = undefined;
     this.stderr.off('resize', this.resized);
+    this.followResize();
     this.region.clear();
+    this.region.done();
+  }
+
+  /**
+   * Before every write, the terminal's size as it is now (asked of the terminal, not waited for from
+   * SIGWINCH, which a busy process hears late). When it changed, a terminal that reflows its lines
+   * (tmux, VTE, iTerm2, kitty, Windows Terminal) has made each old row into several lines, and a
+   * redraw whose bytes were on their way during the reflow landed half in the old geometry — no
+   * count of lines to erase is right then. So the board repaints the whole screen: it erases it
+   * (the cursor cannot go above its top, so `rows` up is the top), puts back the last lines it
+   * printed above itself that fit, and draws itself under them.
+   */
+  private followResize(): void {
+    const now = measure(this.stderr);
+    if (now.columns === this.size.columns && now.rows === this.size.rows) return;
+    this.size = now;
+    const room = Math.max(0, now.rows - 1 - boardHeight(this.shown.length, now.rows));
+    const kept: string[] = [];
+    for (let i = this.recent.length - 1, used = 0; i >= 0; i--) {
+      used += Math.max(1, Math.ceil(stringWidth(this.recent[i]!) / now.columns));
+      if (used > room) break;
+      kept.unshift(this.recent[i]!);
+    }
+    const erase = ansiEscapes.cursorUp(now.rows + this.shown.length * 4) + ansiEscapes.cursorLeft + ansiEscapes.eraseDown;
+    this.stderr.write(Buffer.from(erase + kept.map((line) => `${line}\n`).join(''), 'utf8'));
+    this.shown = [];
     this.region.done();
   }
 }
 
+/** The lines the board takes on a terminal of `rows` (text/board.ts never draws more than `rows - 1`). */
+const boardHeight = (shown: number, rows: number) => Math.min(Math.max(shown, 2), Math.max(1, rows - 1));
+
+/** The terminal's size now (an ioctl), or what the stream last knew. */
+function measure(stream: Stream): Size {
+  try {
+    const [columns, rows] = stream.getWindowSize();
+    if (columns > 0 && rows > 0) return { columns, rows };
+  } catch {
+    // not a terminal after all
+  }
+  return { columns: stream.columns || 80, rows: stream.rows || 24 };
+}
+
 /**
- * The stream as log-update sees it, its cursor movements passing as bytes: helix's streams show
- * every control character of a string as text (src/cli/terminal.ts), and the board's rows are
- * made printable before they get here (text/board.ts).
+ * The stream as log-update sees it: the size the board measured last, and its cursor movements
+ * passing as bytes — helix's streams show every control character of a string as text
+ * (src/cli/terminal.ts); the board's rows are made printable before they get here (text/board.ts).
  */
-function rawWriter(stream: Stream): Stream {
+function sizedWriter(stream: Stream, size: () => Size): Stream {
   return {
     get columns() {
-      return stream.columns;
+      return size().columns;
     },
     get rows() {
-      return stream.rows;
+      return size().rows;
     },
     isTTY: stream.isTTY,
     write: (text: string) => stream.write(Buffer.from(text, 'utf8')),

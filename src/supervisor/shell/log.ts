@@ -12,16 +12,16 @@ import type { CommandResult } from './output.js';
 import { openStore } from './project.js';
 import { readRunState } from './run-state.js';
 
-/** The event file of the current or last run, and its process, from run-state. */
-export function currentEventLog(cwd: string, env: NodeJS.ProcessEnv): string {
-  return currentRun(cwd, env).events;
+/** The event file of the current or last run, from run-state; `command` words the refusal when there is none. */
+export function currentEventLog(cwd: string, env: NodeJS.ProcessEnv, command = 'helix log'): string {
+  return currentRun(cwd, env, command).events;
 }
 
-function currentRun(cwd: string, env: NodeJS.ProcessEnv): { events: string; pid: number | undefined } {
+function currentRun(cwd: string, env: NodeJS.ProcessEnv, command = 'helix log'): { events: string; pid: number | undefined } {
   const { store } = openStore(cwd, env);
   const state = readRunState(store.dir);
   const events = state?.events;
-  if (typeof events !== 'string' || events === '') throw new HelixError('notFound', 'helix log: no run has written an event log here yet (run `helix run` first)');
+  if (typeof events !== 'string' || events === '') throw new HelixError('notFound', `${command}: no run has written an event log here yet (run \`helix run\` first)`);
   return { events, pid: typeof state?.run_pid === 'number' ? state.run_pid : undefined };
 }
 

@@ -3,11 +3,14 @@
 // notes block from a `ddx try` — is put right first; then the tracker releases stale claims
 // (tracker/recover-orphans.ts), and the memories a crashed attempt injected hear that they did
 // not help a verified task.
-import { orphanThresholdSec, recoverOrphanedClaims, releaseDeadDdxClaim, timeOf } from '../../tracker/index.js';
+import { type Bead, orphanThresholdSec, recoverOrphanedClaims, releaseDeadDdxClaim, timeOf } from '../../tracker/index.js';
+import { verifyCommandOf } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
+import { verificationOf } from '../core/verification.js';
 import { hasNotesBlock, withoutNotesBlock } from '../text/ddx-notes.js';
-import { ORPHANS, UPKEEP } from '../text/lines.js';
-import { TRY_RUN_KEY, editNotes, reopen } from './bead-writes.js';
+import { GATE, ORPHANS, UPKEEP } from '../text/lines.js';
+import { callAgent } from './agent-call.js';
+import { TRY_RUN_KEY, clearTryRun, editNotes, reopen } from './bead-writes.js';
 import type { RunContext } from './run-context.js';
 import { claimerCallsGone, tagGone } from './claimer-calls.js';
 import type { UnfinishedAttempt } from './run-state.js';
@@ -18,8 +21,9 @@ export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
 export async function recoverOrphans(run: RunContext, why: RecoveryReason, unfinished: UnfinishedAttempt | undefined): Promise<Event> {
   if (why === 'start') {
     if (unfinished) reopenUnverified(run, unfinished);
-    // a run that died during `ddx try` left DDx's claim, and its notes block, behind
+    // a run that died or was stopped during `ddx try` left DDx's claim, its notes block, or a bead DDx closed that it never verified
     releaseDeadDdxAttempts(run);
+    await verifyLandedTries(run);
     for (const bead of run.snapshot().beads.filter((b) => hasNotesBlock(b.notes))) editNotes(run, bead.id, withoutNotesBlock);
   }
   const readyBefore = run.readyCount();
@@ -47,6 +51,8 @@ export async function recoverOrphans(run: RunContext, why: RecoveryReason, unfin
  */
 function reopenUnverified(run: RunContext, unfinished: UnfinishedAttempt): void {
   const bead = run.snapshot().byId.get(unfinished.id);
+  // an attempt through `ddx try` is marked on the bead itself, and verified now (verifyLandedTries)
+  if (bead?.[TRY_RUN_KEY] !== undefined) return;
   const closedAt = bead ? (timeOf(bead.closed_at) ?? timeOf(bead.updated_at)) : undefined;
   if (bead?.status !== 'closed' || closedAt === undefined || closedAt < unfinished.since) return;
   reopen(run, unfinished.id, `closed during an attempt that was never verified: its run (pid ${unfinished.pid}) ended first`);
@@ -64,9 +70,7 @@ function reopenUnverified(run: RunContext, unfinished: UnfinishedAttempt): void 
  */
 function releaseDeadDdxAttempts(run: RunContext): void {
   const { store } = run.session;
-  for (const bead of run.snapshot().beads.filter((b) => typeof b[TRY_RUN_KEY] === 'string')) {
-    const tag = bead[TRY_RUN_KEY] as string;
-    if (!tagGone(tag)) continue;
+  for (const bead of deadTryRuns(run).filter((b) => b.status !== 'closed')) {
     try {
       const released = store.mutate((d) => {
         const result = releaseDeadDdxClaim(d, bead.id, store.leaseDir);
@@ -77,5 +81,34 @@ function releaseDeadDdxAttempts(run: RunContext): void {
     } catch (error) {
       run.say(UPKEEP.couldNotRelease(bead.id, (error as Error).message));
     }
+  }
+}
+
+/** Beads that name a run whose `ddx try` was not settled (bead-writes.ts TRY_RUN_KEY), of which nothing is left. */
+function deadTryRuns(run: RunContext): Bead[] {
+  return run.snapshot().beads.filter((b) => typeof b[TRY_RUN_KEY] === 'string' && tagGone(b[TRY_RUN_KEY] as string));
+}
+
+/**
+ * A bead DDx landed and closed after helix's gate passed it, whose run was stopped or killed before
+ * helix verified it after landing (DDx's run-state overwrote that run's record; the bead's tag
+ * did not go). Verified now, in the project root, as after landing: passed, it stays closed —
+ * rebuilding it would land the same work twice; refused, it is reopened with the reason and the
+ * commit stays, as after any verification that fails after landing.
+ */
+async function verifyLandedTries(run: RunContext): Promise<void> {
+  for (const bead of deadTryRuns(run).filter((b) => b.status === 'closed')) {
+    const command = verifyCommandOf(bead, run.session.env);
+    if (command) {
+      run.say(GATE.verifyingLanded(bead.id, command));
+      const call = await callAgent(run.calls, { file: 'sh', args: ['-c', command], cwd: run.session.root, env: {} }, { label: 'verify', purpose: 'verify' });
+      const verification = verificationOf(command, call);
+      run.event({ type: 'verify', bead: bead.id, command, rc: call.exitCode, passed: verification.passed });
+      if (!verification.passed) {
+        reopen(run, bead.id, `verification failed after landing (its run ended before verifying it): ${verification.detail}`);
+        run.say(GATE.landedRefusedLater(bead.id, verification.detail));
+      }
+    }
+    clearTryRun(run, bead.id);
   }
 }

@@ -89,12 +89,13 @@ export class RunContext {
       claims: this.claims,
       snapshot: () => this.snapshot(),
       event: (body) => this.event(body),
-      call: (command, info) => callAgent(this.calls, command, info),
+      call: (command, info, stop) => callAgent(this.calls, command, info, stop),
       persist: (extra) => this.persist(extra),
       promptPlace: () => this.promptPlace(),
       context: (queue) => contextText(this, queue),
       failures: (id) => this.state.failures[id]?.count ?? 0,
       setup: { ...session, outputMode: session.output.mode, answer: (text) => session.output.answer(text) },
+      ...(this.record.path ? { eventLog: this.record.path } : {}),
     };
   }
 
@@ -106,7 +107,7 @@ export class RunContext {
     const ports = this.attemptPorts;
     const slotted: AttemptPorts = { ...ports, event: (body) => ports.event(inSlot(body, slot)) };
     if (this.session.settings.jobs <= 1) return slotted;
-    return { ...slotted, say: (line) => ports.say(tagged(line, beadId)), call: (command, info) => ports.call(command, { ...info, tag: beadId }) };
+    return { ...slotted, say: (line) => ports.say(tagged(line, beadId)), call: (command, info, stop) => ports.call(command, { ...info, tag: beadId }, stop) };
   }
 
   /** The tracker (a bead write's port). */

@@ -1,11 +1,14 @@
 // The end of every run, on every exit path (docs/contract/bash-interface.md §2.13): the
 // run-complete line, the blockers — each skipped bead marked blocked, the report written to
-// `.helix-logs/` with the systemic memories behind them — and the final run-state.
+// `.helix-logs/` with the systemic memories behind them —, the final run-state, and the night's page
+// (`helix report`) beside the event log, named in the stop event.
 import { describeSpend } from '../core/budget.js';
 import { type SkippedBead, spendFields } from '../core/machine.js';
 import { RUN, reasonLine } from '../text/lines.js';
-import type { BlockerEntry } from '../core/run-events.js';
+import type { BlockerEntry, EventBody } from '../core/run-events.js';
 import { markBlocked } from './bead-writes.js';
+import { makeEvent } from './events.js';
+import { reportPaths, writeRunReport } from './report.js';
 import { writeBlockerReport } from './blockers.js';
 import type { RunContext } from './run-context.js';
 import { settleGoverning } from './drain.js';
@@ -59,5 +62,28 @@ export async function finishRun(run: RunContext, reason: string, extra: Record<s
   }
   run.persist({ stop_reason: reason, current_issue: null, ...extra });
   if (s.skipped.length > 0) await run.record.record({ type: 'blockers', beads: s.skipped.map(blockerOf), report });
-  await run.record.record({ type: 'stop', reason, exit: exitCode, detail, spent: spendFields(s.spend) });
+  // what this helix process cost, to its last event (bench:fleet reads it beside the gates' own)
+  const cpu = process.resourceUsage();
+  const stop: EventBody = { type: 'stop', reason, exit: exitCode, detail, spent: spendFields(s.spend), cpu_ms: Math.round((cpu.userCPUTime + cpu.systemCPUTime) / 1000) };
+  const at = run.now();
+  await run.record.record({ ...stop, report_html: writeNightReport(run, stop, at) }, at);
+}
+
+/**
+ * The night's page, beside the event log, before the stop event that names it: drawn from the
+ * events read back and the stop about to be written (at the same moment), so it shows the whole
+ * run. Its path, or null when it could not be written — one line, and the run ends as it would have.
+ */
+function writeNightReport(run: RunContext, stop: EventBody, at: Date): string | null {
+  const { output } = run.session;
+  const eventLog = run.record.path;
+  if (!eventLog) return null;
+  try {
+    const file = writeRunReport(eventLog, makeEvent(run.record.runId, at, { ...stop, report_html: reportPaths(eventLog).html } as EventBody));
+    output.always(RUN.runReportWritten(file));
+    return file;
+  } catch (error) {
+    output.always(RUN.runReportFailed((error as Error).message));
+    return null;
+  }
 }

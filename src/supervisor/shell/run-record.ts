@@ -22,6 +22,11 @@ export function runIdOf(sessionLog: string): string {
   return (sessionLog.split('/').pop() ?? sessionLog).replace(/\.log$/, '');
 }
 
+/** The run's id from its event log's path (the gate learns only the path, from its check's command). */
+export function runIdOfEventLog(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.events\.ndjson$/, '');
+}
+
 export class RunRecord {
   private log: EventLog | undefined;
   private readonly notifier: NotifyCommand | undefined;
@@ -51,10 +56,14 @@ export class RunRecord {
     }
   }
 
-  /** Appends the event; resolves once a notifier that must hear it has finished (or was given up on). */
-  async record(body: EventBody): Promise<void> {
+  /**
+   * Appends the event, at `at` (now unless the caller already showed the event elsewhere: the run's
+   * page draws its stop before it is written); resolves once a notifier that must hear it has
+   * finished (or was given up on).
+   */
+  async record(body: EventBody, at: Date = this.now()): Promise<void> {
     // what a person hears about names the project it is about: one notifier may serve several
-    const event = makeEvent(this.runId, this.now(), NOTIFIED.has(body.type) ? ({ ...body, root: this.cwd } as EventBody) : body);
+    const event = makeEvent(this.runId, at, NOTIFIED.has(body.type) ? ({ ...body, root: this.cwd } as EventBody) : body);
     if (this.log) {
       try {
         this.log.append(event);

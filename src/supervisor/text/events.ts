@@ -59,7 +59,8 @@ export function eventText(event: HelixEvent): string {
   return [t.slice(11, 19), type, ...parts].join(' ');
 }
 
-function clock(ms: number): string {
+/** A duration as `42s`, `2m10s` or `1h05m`. */
+export function clock(ms: number): string {
   const s = Math.floor(ms / 1000);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

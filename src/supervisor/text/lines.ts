@@ -240,6 +240,9 @@ export const RUN = {
   /** helix: after the title, why the bead's last attempt failed (one line; the report has the output). */
   blockerLastFailure: (reason: string) => `helix:     last failure: ${reason}`,
   blockerReportWritten: (file: string) => `helix: blocker report written to ${file}`,
+  /** helix: the run's last line, after §2.13's: the night's page (`helix report`), beside the log. */
+  runReportWritten: (file: string) => `helix: run report written to ${file}`,
+  runReportFailed: (message: string) => `helix: could not write the run report: ${message}`,
 
   // helix: lines of cli.md's own mechanisms (verification, typed stops, batches, memory)
   runStarted: (pid: number, agent: string, path: string, log: string) => say('narrative', `helix: run started (pid=${pid}, agent=${agent}, build path=${path}, log=${log})`),
@@ -472,4 +475,8 @@ export const GATE = {
     say('always', `helix: ${id}: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed, unchecked; marked it preserved-result-rejected, so DDx runs a new, checked attempt`),
   couldNotReject: (id: string, rev: string, why: string) =>
     say('always', `helix: ${id}: could not mark ${rev.slice(0, 12)} preserved-result-rejected (${why}): DDx may land it unchecked; helix verifies it after landing`),
+  /** A bead DDx landed and closed whose run ended before verifying it after landing: verified now. */
+  verifyingLanded: (id: string, command: string) => say('always', `helix: ${id}: DDx landed and closed it, and its run ended before helix verified it after landing: verifying now: ${command}`),
+  /** That verification refused it: reopened with the reason, the commit stays. */
+  landedRefusedLater: (id: string, detail: string) => say('always', `helix: ${id}: verification failed after landing: ${detail}; ${id} is reopened and the commit stays on the branch`),
 };

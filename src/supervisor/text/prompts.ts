@@ -23,12 +23,12 @@ export const ACTIONS: Record<ActionName, { file: string; phrase: string }> = {
 };
 
 /** HELIX_LIBRARY_ROOT, else the `workflows/` folder of this helix install. */
-export function libraryRoot(env: NodeJS.ProcessEnv = process.env): string {
+export function libraryRoot(env: NodeJS.ProcessEnv): string {
   if (env.HELIX_LIBRARY_ROOT) return resolve(env.HELIX_LIBRARY_ROOT);
   return fileURLToPath(new URL('../../../workflows', import.meta.url));
 }
 
-export function actionFile(action: ActionName, env: NodeJS.ProcessEnv = process.env): string {
+export function actionFile(action: ActionName, env: NodeJS.ProcessEnv): string {
   return join(libraryRoot(env), 'actions', ACTIONS[action].file);
 }
 
@@ -41,7 +41,8 @@ export interface PromptPlace {
   log?: string;
   /** `ddx bead` when DDx is installed; helix's own `helix tracker` otherwise (§1). */
   trackerCli: 'ddx bead' | 'helix tracker';
-  env?: NodeJS.ProcessEnv;
+  /** The environment (HELIX_LIBRARY_ROOT says where the action files are): handed in, never read here. */
+  env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -64,12 +65,12 @@ const TESTS_CRITICAL =
 
 /** `Execute the following HELIX <phrase>.` — every phrase but the review's ends in "action". */
 function opening(action: ActionName, place: PromptPlace, what = `HELIX ${ACTIONS[action].phrase}${action === 'review' ? ' action' : ''}`): string[] {
-  const lib = libraryRoot(place.env ?? process.env);
+  const lib = libraryRoot(place.env);
   return [`Execute the following ${what}.`, `Read and follow the action at ${join(lib, 'actions', ACTIONS[action].file)}.`];
 }
 
 const references = (place: PromptPlace, ...files: string[]) => {
-  const lib = libraryRoot(place.env ?? process.env);
+  const lib = libraryRoot(place.env);
   return `Use supporting references at ${files.map((f) => join(lib, f)).join(' and ')} as needed.`;
 };
 const repository = (place: PromptPlace) => `Execute in the current repository rooted at ${place.root}.`;
@@ -269,7 +270,7 @@ function actionLines(action: Exclude<ActionName, 'implementation'>, p: ActionPro
     case 'design':
       return [
         ...opening('design', p),
-        `Use supporting references at ${join(libraryRoot(p.env ?? process.env), 'README.md')} and phase docs under ${join(libraryRoot(p.env ?? process.env), 'phases')}/ as needed.`,
+        `Use supporting references at ${join(libraryRoot(p.env), 'README.md')} and phase docs under ${join(libraryRoot(p.env), 'phases')}/ as needed.`,
         repository(p),
         `Plan scope: ${p.scope ?? 'repo'}.`,
         `Refinement rounds: ${p.rounds ?? 5}.`,

@@ -18,7 +18,7 @@ describe('helix log', () => {
     expect(lines.map((l) => l.split(' ')[1])).toEqual(['run_start', 'claim', 'dispatch', 'phase', 'agent_done', 'close', 'attempt_end', 'stop']);
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d run_start pid=\d+ ready=1 open=1 agent=\w+ root=\//);
     expect(lines[4]).toMatch(/ agent_done bead=hx-000000aa action=build agent=\w+ rc=0 seconds=\d+ tokens=321 cost_usd=0.05$/);
-    expect(lines[7]).toMatch(/ stop reason=completed exit=0 detail=helix: stopping after check returned STOP spent=\{"cost_usd":0.05,"tokens":321,"unknown_cost_calls":\d+\} root=\S+$/);
+    expect(lines[7]).toMatch(/ stop reason=completed exit=0 detail=helix: stopping after check returned STOP spent=\{"cost_usd":0.05,"tokens":321,"unknown_cost_calls":\d+\} cpu_ms=[1-9]\d* report_html=\/\S+\.report\.html root=\S+$/);
   });
 
   it('with no run yet: one line, exit 3', () => {

@@ -9,9 +9,20 @@
 //     CHECK_NAME; the verdict is `$EVIDENCE_DIR/$CHECK_NAME.json` {"status": pass|block|error|infra};
 //   - exit 0 with pass or infra lets the land go on; block, error, an unknown status, a missing or
 //     bad file and any non-zero exit (127 too) block it; `sh` that cannot start is infra.
+//   - a cancelled `ddx try` (SIGINT or SIGTERM: cmd/root.go signal.NotifyContext) kills a running
+//     check outright (exec.CommandContext: SIGKILL to the check's own process) and counts it
+//     `infra` whatever it wrote (runner.go: `check "<name>" cancelled: context canceled`); a check
+//     not yet started when the cancel came is `infra` too, never started. Infra lets the land go
+//     on: DDx, cancelled, lands and closes the attempt no check passed (measured, docs/ddx.md
+//     "Signals and killed attempts"). The real binary resets its handler once it has announced
+//     the cancel, so a second signal (helix sends SIGTERM to the group, then to its tagged
+//     processes) can kill it before it lands — a race (measured: 2 of 6 landed); the stand-in
+//     always takes the landing side of it: after the first cancel it ignores further SIGINT and
+//     SIGTERM, so the land is forced and deterministic. Its agent's sleeps hold a signal back until
+//     the checks, where a cancel during the build counts as one after DDx's review approved it.
 // Not stood in for: `applies_to` (a check applies to every attempt), running the checks in parallel,
-// a cancelled `ddx try` turning the verdict into infra, `checks_bypass`.
-import { spawnSync } from 'node:child_process';
+// `checks_bypass`.
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -51,12 +62,45 @@ export function loadChecks(root) {
   return checks;
 }
 
+/** DDx's command context: cancelled by the first SIGINT or SIGTERM; the check running then is killed. */
+const context = { cancelled: false, running: undefined };
+
+/** `ddx try`'s signal.NotifyContext: the first signal cancels (DDx's line on stderr); later ones are ignored (see above). */
+export function watchCancel() {
+  const cancel = () => {
+    if (context.cancelled) return;
+    context.cancelled = true;
+    process.stderr.write('Cancel received, shutting down gracefully\n');
+    context.running?.kill('SIGKILL');
+  };
+  process.on('SIGINT', cancel);
+  process.on('SIGTERM', cancel);
+}
+
+const cancelled = (name) => ({ name, status: 'infra', message: `check "${name}" cancelled: context canceled`, exitCode: -1, stderr: '' });
+
+/** `sh -c <command>` as exec.CommandContext runs it: { status, signal, stderr }, or { error }. */
+function runShell(command, options) {
+  return new Promise((resolveRun) => {
+    const child = spawn('sh', ['-c', command], { ...options, stdio: ['ignore', 'ignore', 'pipe'] });
+    context.running = child;
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', (error) => resolveRun({ error }));
+    child.on('close', (status, signal) => resolveRun({ status, signal, stderr }));
+  }).finally(() => (context.running = undefined));
+}
+
 /** One check's verdict, mapped as runner.go maps it. */
-function runCheck(check, root, env, evidenceDir) {
-  const r = spawnSync('sh', ['-c', check.command], { cwd: root, env: { ...process.env, ...env, CHECK_NAME: check.name }, encoding: 'utf8' });
+async function runCheck(check, root, env, evidenceDir) {
+  if (context.cancelled) return cancelled(check.name);
+  const r = await runShell(check.command, { cwd: root, env: { ...process.env, ...env, CHECK_NAME: check.name } });
+  if (context.cancelled) return cancelled(check.name);
   if (r.error) return { name: check.name, status: 'infra', message: r.error.message, exitCode: -1, stderr: '' };
   const stderr = (r.stderr ?? '').trim().split('\n').slice(-5).join('\n');
-  if (r.status !== 0) return { name: check.name, status: 'error', message: `check "${check.name}" exited ${r.status}: ${stderr}`, exitCode: r.status, stderr };
+  // a check ended by a signal exits -1 (Go's ExitCode)
+  const code = r.status ?? -1;
+  if (code !== 0) return { name: check.name, status: 'error', message: `check "${check.name}" exited ${code}: ${stderr}`, exitCode: code, stderr };
   let verdict;
   try {
     verdict = JSON.parse(readFileSync(join(evidenceDir, `${check.name}.json`), 'utf8'));
@@ -71,7 +115,7 @@ function runCheck(check, root, env, evidenceDir) {
  * RunPreMergeChecks for one attempt: { blocked, reason, results }. `reason` is what DDx's result
  * says of a preserved attempt: `pre-merge checks blocked: <names>` or `pre-merge checks setup error: …`.
  */
-export function runPreMergeChecks(root, { beadId, baseRev, resultRev, evidenceDir, runId }) {
+export async function runPreMergeChecks(root, { beadId, baseRev, resultRev, evidenceDir, runId }) {
   let checks;
   try {
     checks = loadChecks(root);
@@ -81,7 +125,8 @@ export function runPreMergeChecks(root, { beadId, baseRev, resultRev, evidenceDi
   if (checks.length === 0) return { blocked: false, results: [] };
   mkdirSync(evidenceDir, { recursive: true });
   const env = { BEAD_ID: beadId, DIFF_BASE: baseRev, DIFF_HEAD: resultRev, PROJECT_ROOT: root, EVIDENCE_DIR: evidenceDir, RUN_ID: runId };
-  const results = checks.map((check) => runCheck(check, root, env, evidenceDir));
+  const results = [];
+  for (const check of checks) results.push(await runCheck(check, root, env, evidenceDir));
   const blocking = results.filter((r) => r.status === 'block' || r.status === 'error');
   return blocking.length ? { blocked: true, reason: `pre-merge checks blocked: ${blocking.map((r) => r.name).join(', ')}`, results } : { blocked: false, results };
 }

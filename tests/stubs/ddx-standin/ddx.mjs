@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { defaultResponse, log, readScript, runCommand, substitute, takeResponse, withPrompt } from '../stub-core.cjs';
 import { ExitError, command, execute, tree } from './cobra.mjs';
 import { goNow, goNowSeconds, goStruct, goValue, indent } from './go-json.mjs';
-import { blockEvents, runPreMergeChecks } from './checks.mjs';
+import { blockEvents, runPreMergeChecks, watchCancel } from './checks.mjs';
 import { recordSession, writeResult } from './sessions.mjs';
 import { Store, encodeBead, parseDurationOr, processAlive } from './store.mjs';
 
@@ -63,7 +63,7 @@ function logWorked(id, by) {
  * backend; v0.6.1 used an isolated worktree — what helix can observe is the same: the result
  * commit lands on the branch, or exists only under refs/ddx/iterations/…).
  */
-function attempt(root, store, bead, response, by, { detached = false, beforeLand, mergeOntoTip = false } = {}) {
+async function attempt(root, store, bead, response, by, { detached = false, beforeLand, mergeOntoTip = false } = {}) {
   const r = response ?? {};
   const fill = (v) => substitute(v, bead.id);
   for (const argv of r.run ?? []) runCommand(fill(argv), { program: 'ddx', cwd: root });
@@ -97,7 +97,7 @@ function attempt(root, store, bead, response, by, { detached = false, beforeLand
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: exit !== 0 ? 'agent execution failed' : (r.reason ?? 'post-run checks failed') });
   } else if (detached) {
     // nothing to land on: the result stays where the agent left it
-  } else if ((result.checks = beforeLand?.(base, resultRev))?.blocked) {
+  } else if ((result.checks = await beforeLand?.(base, resultRev))?.blocked) {
     // current DDx's pre-merge checks blocked it (checks.mjs): preserved, never landed
     git(root, 'update-ref', preserveRef, resultRev);
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: result.checks.reason });
@@ -323,7 +323,7 @@ function executeBeadCommand() {
     short: 'Run an agent on one bead in an isolated worktree, then land the result',
     args: 'exact1',
     flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'provider', 'model-ref', 'effort', 'context-budget', 'prompt'].map((f) => [f, { type: 'string' }]), ['no-merge', { type: 'bool' }], ['json', { type: 'bool' }]]),
-    run: (values, [id], io) => {
+    run: async (values, [id], io) => {
       if (!/^[a-zA-Z0-9._-]+$/.test(id)) throw new Error(`invalid bead ID "${id}": must contain only letters, digits, dots, underscores, and hyphens`);
       const root = projectRoot();
       const store = storeFor(root, 'v0.6.1');
@@ -343,7 +343,7 @@ function executeBeadCommand() {
       if (git(root, 'diff', '--cached', '--name-only').out) git(root, 'commit', '-q', '-m', `chore: checkpoint pre-execute-bead ${attemptId}`);
       const started = goNow();
       const detached = !git(root, 'symbolic-ref', '-q', 'HEAD').ok;
-      const result = attempt(root, store, bead, response ?? {}, 'execute-bead', { detached });
+      const result = await attempt(root, store, bead, response ?? {}, 'execute-bead', { detached });
       const status = classify(result, response?.status);
       const res = goStruct([
         ['bead_id', id], ['attempt_id', attemptId, true], ['base_rev', result.baseRev], ['result_rev', result.resultRev, true],
@@ -374,13 +374,13 @@ function executeLoopCommand(name = 'execute-loop') {
     flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'profile', 'provider', 'model-ref', 'effort', 'poll-interval', 'review-harness', 'review-model', 'min-tier', 'max-tier'].map((f) => [f, { type: 'string' }]), ...['once', 'json', 'local', 'no-review', 'no-adaptive-min-tier'].map((f) => [f, { type: 'bool' }])]),
     run: (values, _, io) => {
       if (!values.local) throw new Error('execute-loop: no ddx server is running for this project (ddx-standin: only --local is stood in for)');
-      loop('v0.6.1', values.once, io);
+      return loop('v0.6.1', values.once, io);
     },
   });
 }
 
 /** DDx's own worker loop: pick the first execution-ready bead, claim it, work it, close or unclaim. */
-function loop(kind, once, io) {
+async function loop(kind, once, io) {
   const root = projectRoot();
   const store = storeFor(root, kind);
   const tried = new Set();
@@ -395,7 +395,7 @@ function loop(kind, once, io) {
     }
     const call = record('work', process.argv.slice(2), { id: candidate.id });
     const response = harness(call);
-    const result = attempt(root, store, candidate, response ?? {}, 'loop');
+    const result = await attempt(root, store, candidate, response ?? {}, 'loop');
     const status = classify(result, response?.status);
     if (status === 'success') store.closeWithEvidence(candidate.id, `loop-${process.pid}`, result.resultRev);
     else store.unclaim(candidate.id);
@@ -468,19 +468,29 @@ function executeBeadPrompt(bead) {
 }
 
 /**
- * What DDx records of an attempt (ae663ca012): its intake, build and — after a landed build — review
- * sessions, or a triage after a failed one (sessions.mjs), the line in .ddx/metrics/attempts.jsonl,
- * and the execution folder's usage.json and result.json. A response's `provider: "<text>"` is a
- * provider that answers every request of the attempt with that error (a 429, a login refused):
- * each session fails with the CLI's text as its output, as the real DDx records it.
+ * A lifecycle session of an attempt (its intake, its review, a triage): recorded as DDx records
+ * every session, when it ends — the intake before the build runs, the rest after it. A response's
+ * `provider: "<text>"` is a provider that answers every request of the attempt with that error (a
+ * 429, a login refused): each session fails with the CLI's text as its output, as the real DDx
+ * records it.
+ */
+function recordLifecycle(root, beadId, response) {
+  const failing = response?.provider;
+  recordSession(root, 'current', { prefix: 'as', beadId, tokens: 50, cost: 0.0005, failed: Boolean(failing), output: failing ?? '{}' });
+}
+
+/**
+ * What DDx records of an attempt (ae663ca012) once its build ended: the build and — after a landed
+ * build — review sessions, or a triage after a failed one (sessions.mjs; its intake was recorded
+ * before the build, recordLifecycle), the line in .ddx/metrics/attempts.jsonl, and the execution
+ * folder's usage.json and result.json.
  */
 function recordAttempt(root, store, id, status, response, detail, outcome = status === 'success' ? 'task_succeeded' : 'task_failed', resultRev = undefined, attemptId = newAttemptId()) {
   const bundle = `.ddx/executions/${attemptId}`;
   const tokens = response?.tokens ?? 100;
   const cost = response?.cost ?? 0.001;
   const failing = response?.provider;
-  const lifecycle = (beadId) => recordSession(root, 'current', { prefix: 'as', beadId, tokens: 50, cost: 0.0005, failed: Boolean(failing), output: failing ?? '{}' });
-  lifecycle(id); // the pre-claim intake
+  const lifecycle = (beadId) => recordLifecycle(root, beadId, response);
   recordSession(root, 'current', { prefix: 'eb', beadId: id, tokens, cost, failed: Boolean(failing) || (response?.exit ?? 0) !== 0, output: failing ?? response?.output ?? 'done', bundle });
   if (status === 'success') lifecycle(id); // the pre-land review
   else lifecycle(undefined); // the triage, recorded without a bead
@@ -568,7 +578,9 @@ function tryCommandTree() {
     args: 'exact1',
     silenceUsage: true,
     flags: Object.fromEntries([...['project', 'from', 'harness', 'model', 'profile', 'provider', 'effort', 'attempt-backend', 'reason', 'review-tier', 'preclaim-timeout', 'route-resolution-timeout', 'attempt-wall-clock', 'request-timeout'].map((f) => [f, { type: 'string' }]), ...['min-power', 'max-power'].map((f) => [f, { type: 'int' }]), ...['force-claim', 'no-review', 'no-review-i-know-what-im-doing', 'allow-non-default-branch'].map((f) => [f, { type: 'bool' }])]),
-    run: (values, [id], io) => {
+    run: async (values, [id], io) => {
+      // a cancel (SIGINT, SIGTERM) turns the pre-merge checks into infra, and the land goes on (checks.mjs)
+      watchCancel();
       const root = projectRoot();
       const store = storeFor(root, 'current');
       const refused = branchPreflight(root, values['allow-non-default-branch'], io);
@@ -651,6 +663,7 @@ function tryCommandTree() {
         const evidenceDir = join(root, '.ddx', 'executions', attemptId, 'checks');
         // DDx's own prompt, from the bead (its notes included): the scripted harness sees it as its prompt
         const response = harness({ ...call, stdin: executeBeadPrompt(store.readAll().find((b) => b.id === id)) });
+        recordLifecycle(root, id, response); // the pre-claim intake, ended before the build starts
         const beforeLand = (baseRev, resultRev) => {
           // result.json says task_succeeded before the review and the checks run (measured): a ddx try
           // killed during a check, or whose review malfunctioned, leaves it for the next one's
@@ -659,7 +672,7 @@ function tryCommandTree() {
           if (response?.reviewMalfunction) return { blocked: true, reviewMalfunction: true, reason: 'pre-land review malfunctioned' };
           return runPreMergeChecks(root, { beadId: id, baseRev, resultRev, evidenceDir, runId: `${attemptId}-run` });
         };
-        result = attempt(root, store, bead, response ?? {}, 'try', { beforeLand, mergeOntoTip: true });
+        result = await attempt(root, store, bead, response ?? {}, 'try', { beforeLand, mergeOntoTip: true });
         outcomeStatus = classify(result, response?.status);
         // measured on ae663ca012: the pre-land review gave no usable verdict; nothing landed, result.json says task_succeeded
         if (result.checks?.reviewMalfunction) {

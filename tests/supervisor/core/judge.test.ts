@@ -25,6 +25,9 @@ function result(fields: Partial<ExecuteBeadResult> = {}): ExecuteBeadResult {
   } as ExecuteBeadResult;
 }
 
+/** When the judge re-reads the bead: a fixed moment (a park's time is read against it). */
+const JUDGED_AT = new Date('2026-11-26T12:00:00Z');
+
 function assess(after: Bead | undefined, facts: { exitCode?: number; timedOut?: boolean; result?: ExecuteBeadResult; closer?: 'helix' | 'ddx' } = {}) {
   const before = base();
   return assessDispatch({
@@ -33,6 +36,7 @@ function assess(after: Bead | undefined, facts: { exitCode?: number; timedOut?: 
     afterFingerprint: after ? fingerprintOf(after) : undefined,
     exitCode: facts.exitCode ?? 0,
     timedOut: facts.timedOut ?? false,
+    now: JUDGED_AT,
     result: facts.result,
     closer: facts.closer,
   });
@@ -306,6 +310,7 @@ describe('judgeAttempt', () => {
   const judged = (after: Bead | undefined, over: { exitCode?: number; result?: ExecuteBeadResult; verifyCommand?: string; closer?: 'helix' | 'ddx' } = {}) =>
     judgeAttempt({
       id: 'hx-a',
+      now: JUDGED_AT,
       before: fingerprintOf(base()),
       after,
       afterFingerprint: after ? fingerprintOf(after) : undefined,
@@ -351,7 +356,7 @@ describe('an attempt helix’s gate kept from landing (current DDx, issue 32)', 
   const blocked = result({ status: 'post_run_check_failed', outcome: undefined, detail: 'pre-merge checks blocked: helix-verify', result_rev: 'r1', preserve_ref: 'refs/ddx/iterations/hx-a/x' });
   const gate = { bead: 'hx-a', diff_head: 'r1', status: 'block' as const, message: 'npm test exited 1: FAIL x', output: ['FAIL x'] };
   const judged = (g?: typeof gate) =>
-    judgeAttempt({ id: 'hx-a', before: fingerprintOf(base()), after: { ...base(), status: 'open' }, afterFingerprint: fingerprintOf({ ...base(), status: 'open' }), exitCode: 2, timedOut: false, result: blocked, closer: 'ddx', verifyCommand: 'npm test', gate: g });
+    judgeAttempt({ id: 'hx-a', now: JUDGED_AT, before: fingerprintOf(base()), after: { ...base(), status: 'open' }, afterFingerprint: fingerprintOf({ ...base(), status: 'open' }), exitCode: 2, timedOut: false, result: blocked, closer: 'ddx', verifyCommand: 'npm test', gate: g });
 
   it('is a refuted attempt with the verification’s reason, in the notes for the next attempt; nothing is verified again', () => {
     const judgement = judged(gate);

@@ -89,6 +89,35 @@ describe('a log written before slots and attempt ends (no jobs on run_start)', (
   });
 });
 
+describe('what a report of an older log still has', () => {
+  it("gives each attempt its builds' spend (agent_done) and a skipped bead the output its blockers entry kept", () => {
+    const night = nightOf(
+      log(
+        [0, start()],
+        [1, { type: 'claim', bead: 'b', attempt: 1 }],
+        [9, { type: 'agent_done', bead: 'b', action: 'build', agent: 'claude', rc: 0, seconds: 8, tokens: 300, cost_usd: 0.02 }],
+        [10, { type: 'backoff', bead: 'b', attempt: 2, seconds: 5, reason: 'tests failed', last: true }],
+        [11, { type: 'blockers', beads: [{ id: 'b', title: 'beta', reason: 'failed 4 times', last_failure: 'tests failed', output: ['not ok 2'] }], report: null }],
+      ),
+    );
+    expect(night.attempts[0]).toMatchObject({ tokens: 300, costUsd: 0.02 });
+    expect(night.beads.get('b')).toMatchObject({ title: 'beta', tokens: 300, costUsd: 0.02, output: ['not ok 2'], gaveUp: true });
+  });
+
+  it('takes the spend of a log with attempt_end from attempt_end alone', () => {
+    const night = nightOf(
+      log(
+        [0, start(1)],
+        [1, { type: 'claim', bead: 'a', attempt: 1, slot: 1 }],
+        [9, { type: 'agent_done', bead: 'a', action: 'build', agent: 'claude', rc: 0, seconds: 8, tokens: 300, cost_usd: 0.02 }],
+        [10, end('a', 1, 'landed', 9)],
+      ),
+    );
+    expect(night.attempts[0]).toMatchObject({ tokens: 100, costUsd: 0.01 });
+    expect(night.tokens).toBe(300);
+  });
+});
+
 describe("the night's totals", () => {
   it('counts closed, given-up and parked beads, what is left and in flight, and an ETA at the night\'s own pace', () => {
     const night = nightOf(

@@ -2,16 +2,17 @@
 // repository: the check file out of git's sight, removed only when it is helix's, the gate's record
 // taken back, and an earlier result DDx would land unchecked rejected through `ddx` itself (a
 // recording stand-in here; tests/ddx/scenarios.ts runs it against DDx).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../../src/agents/index.js';
-import { GATE_CHECK_FILE, GATE_CHECK_MARKER, gateRecordPath } from '../../../src/supervisor/core/gate.js';
-import { gateAfterTry, installGateCheck, prepareGate, removeGateCheck, takeGateRecord } from '../../../src/supervisor/shell/gate-check.js';
+import { GATE_CHECK_FILE, GATE_CHECK_MARKER, gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate.js';
+import { gateAfterTry, installGateCheck, prepareGate, removeGateCheck, stopTryAfterGate, takeGateRecord } from '../../../src/supervisor/shell/gate-check.js';
 import type { Say } from '../../../src/supervisor/text/lines.js';
 import { bead } from '../../helpers/bead.js';
+import { waitForFile } from '../../agents/process-helpers.js';
 
 function git(cwd: string, ...args: string[]): string {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@helix.invalid', ...args], { cwd, encoding: 'utf8' });
@@ -36,7 +37,7 @@ afterEach(() => {
 describe('the check file', () => {
   it('is written with this helix’s paths, and git never sees it: no untracked file for DDx’s dirty-tree refusal, nothing to commit', () => {
     const root = repo();
-    installGateCheck(root, '/usr/bin/node', '/opt/helix/bin/helix');
+    installGateCheck(root, { node: '/usr/bin/node', launcher: '/opt/helix/bin/helix' });
     const text = readFileSync(join(root, GATE_CHECK_FILE), 'utf8');
     expect(text.startsWith(GATE_CHECK_MARKER)).toBe(true);
     expect(text).toContain("'/usr/bin/node' '/opt/helix/bin/helix' gate");
@@ -48,8 +49,8 @@ describe('the check file', () => {
 
   it('is refreshed when this helix moved, and left as it is when it is right', () => {
     const root = repo();
-    installGateCheck(root, '/usr/bin/node', '/old/bin/helix');
-    installGateCheck(root, '/usr/bin/node', '/new/bin/helix');
+    installGateCheck(root, { node: '/usr/bin/node', launcher: '/old/bin/helix' });
+    installGateCheck(root, { node: '/usr/bin/node', launcher: '/new/bin/helix' });
     expect(readFileSync(join(root, GATE_CHECK_FILE), 'utf8')).toContain('/new/bin/helix');
   });
 
@@ -120,28 +121,73 @@ describe('prepareGate: before ddx try', () => {
     return rev;
   }
 
-  it('installs the check, and rejects the newest result no gate passed through `ddx bead evidence add`, saying so', () => {
+  it('installs the check, and rejects the newest result no gate passed through `ddx bead evidence add`, saying so', async () => {
     const root = repo();
     const calls = recordingDdx();
     dangling(root, '20260101T000000-aa');
     const rev = dangling(root, '20260101T000001-bb');
     const said: Say[] = [];
-    prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l));
+    await prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l));
     expect(existsSync(join(root, GATE_CHECK_FILE))).toBe(true);
     expect(calls()).toEqual([['bead', 'evidence', 'add', 'hx-1', '--kind', 'preserved-result-rejected', '--summary', expect.stringMatching(/^helix: /), '--body', `result_rev=${rev}`]]);
     expect(said.map((l) => l.text)).toEqual([expect.stringMatching(new RegExp(`^helix: hx-1: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed`))]);
   });
 
-  it('leaves alone a result already rejected (the bead’s events say so), one helix’s gate passed, and one on the branch', () => {
+  it('leaves alone a result already rejected (the bead’s events say so), one helix’s gate passed, and one on the branch', async () => {
     const root = repo();
     const calls = recordingDdx();
     const rejected = dangling(root, '20260101T000000-aa');
-    prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined);
     dangling(root, '20260101T000001-bb', '{"status":"pass","message":"npm test exited 0"}');
-    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
     const onBranch = dangling(root, '20260101T000002-cc');
     git(root, 'merge', '-q', '--ff-only', onBranch);
-    prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
     expect(calls()).toEqual([]);
+  });
+});
+
+describe('stopping a ddx try: DDx hears the stop only after its gate answered (DDx, cancelled, lands what no check passed)', () => {
+  /** A stand-in gate: a child of this test (its parent reaps it, as DDx reaps its check), its pid where the gate leaves it. */
+  function gate(root: string, onTerm: 'answer' | 'ignore') {
+    const handler = onTerm === 'answer' ? "() => { fs.writeFileSync(process.argv[1], 'block'); process.exit(0); }" : '() => {}';
+    // the handler in place, it says so (a file): only then is a SIGTERM its to answer
+    const body = `const fs = require('fs'); process.on('SIGTERM', ${handler}); fs.writeFileSync(process.argv[1] + '.ready', ''); setInterval(() => {}, 1e6)`;
+    const answer = join(root, 'answer');
+    const child = spawn(process.execPath, ['-e', body, answer], { stdio: 'ignore' });
+    mkdirSync(join(root, '.helix', 'gate'), { recursive: true });
+    writeFileSync(gatePidPath(root, 'hx-1'), `${child.pid}\n`);
+    const ended = new Promise((r) => child.on('exit', r));
+    return { child, answer, ended, ready: () => waitForFile(`${answer}.ready`) };
+  }
+
+  it('before its gate has started: SIGKILL, so DDx lands nothing', async () => {
+    expect(await stopTryAfterGate(repo(), 'hx-1')).toBe('SIGKILL');
+  });
+
+  it('while its gate runs: the gate is stopped first (it answers block), then SIGTERM once the gate is gone', async () => {
+    const root = repo();
+    const g = gate(root, 'answer');
+    await g.ready();
+    expect(await stopTryAfterGate(root, 'hx-1')).toBe('SIGTERM');
+    expect(readFileSync(g.answer, 'utf8')).toBe('block');
+    expect(existsSync(`/proc/${g.child.pid}`)).toBe(false);
+  });
+
+  it('a gate that does not end in time: SIGKILL', async () => {
+    const root = repo();
+    const g = gate(root, 'ignore');
+    await g.ready();
+    expect(await stopTryAfterGate(root, 'hx-1', 300)).toBe('SIGKILL');
+    g.child.kill('SIGKILL');
+    await g.ended;
+  });
+
+  it('a pid an earlier gate of the bead left is gone before the next ddx try (prepareGate)', async () => {
+    const root = repo();
+    mkdirSync(join(root, '.helix', 'gate'), { recursive: true });
+    writeFileSync(gatePidPath(root, 'hx-1'), '12345\n');
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    expect(existsSync(gatePidPath(root, 'hx-1'))).toBe(false);
   });
 });

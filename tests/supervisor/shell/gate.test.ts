@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHelixError } from '../../../src/errors.js';
-import { gateRecordPath } from '../../../src/supervisor/core/gate.js';
+import { gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate.js';
 import { runGate } from '../../../src/supervisor/shell/gate.js';
 import type { Bead } from '../../../src/tracker/index.js';
 import { bead } from '../../helpers/bead.js';
@@ -118,6 +118,31 @@ describe('helix gate', () => {
     await runGate(w.env);
     expect(w.worktrees()).toBe(1);
     expect(existsSync(left)).toBe(false);
+  });
+
+  it('leaves its pid where helix looks for it, and appends its phase and its verdict to the run’s event log (--events)', async () => {
+    const w = world({ verify: 'echo checked' });
+    const events = join(w.root, '.helix-logs', 'helix-20260101-000000.events.ndjson');
+    await runGate(w.env, { events });
+    expect(readFileSync(gatePidPath(w.root, ID), 'utf8')).toBe(`${process.pid}\n`);
+    const written = readFileSync(events, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(written).toEqual([
+      { v: 1, t: expect.any(String), run: 'helix-20260101-000000', type: 'phase', bead: ID, phase: 'gate' },
+      { v: 1, t: expect.any(String), run: 'helix-20260101-000000', type: 'gate', bead: ID, verdict: 'pass', seconds: expect.any(Number), detail: 'echo checked exited 0: checked', cpu_ms: expect.any(Number), diff_head: w.head },
+    ]);
+  });
+
+  it('stopped (SIGTERM) while its verify runs: answers block at once — never infra — and removes its worktree', async () => {
+    const w = world({ verify: 'sleep 30' });
+    const events = join(w.root, 'run.events.ndjson');
+    const gate = runGate(w.env, { events });
+    // the verify runs once its phase is written; then stop the gate as helix does
+    while (!existsSync(events)) await new Promise((r) => setTimeout(r, 20));
+    process.emit('SIGTERM', 'SIGTERM');
+    await gate;
+    expect(w.verdict()).toEqual({ status: 'block', message: 'helix gate was stopped before it verified: not landed unverified' });
+    expect(readFileSync(events, 'utf8')).toMatch(/"type":"gate","bead":"hx-00000001","verdict":"block"/);
+    expect(w.worktrees()).toBe(1);
   });
 
   it('run by hand, without DDx’s check environment: one line and exit 7, nothing written', async () => {
