@@ -8,7 +8,6 @@
 // and removes its worktree — on a signal too; a worktree a killed gate left is removed by the next.
 // It leaves its pid while it runs (helix, stopping the `ddx try`, stops the gate first: core/gate.ts
 // TryStop) and, given the run's event log (`--events`), appends its phase and its verdict there.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -22,17 +21,13 @@ import { verifyCommandOf } from '../core/judge.js';
 import type { EventBody } from '../core/run-events.js';
 import { GATE } from '../text/lines.js';
 import { EventLog, makeEvent } from './events.js';
+import { addWorktree, isIgnored, pruneWorktrees, removeWorktree, worktreePaths } from './git.js';
 import type { CommandResult } from './output.js';
 import { openStore } from './project.js';
 import { runIdOfEventLog } from './run-record.js';
 
 /** The gate's worktrees: `<TMPDIR>/helix-gate-<pid>-<random>`; the pid tells a later gate whether its owner is gone. */
 const WORKTREE_PREFIX = 'helix-gate-';
-
-function git(cwd: string, ...args: string[]): { ok: boolean; out: string; err: string } {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  return { ok: r.status === 0, out: (r.stdout ?? '').trim(), err: (r.stderr ?? r.error?.message ?? '').trim() };
-}
 
 const lastLine = (text: string) => text.split('\n').filter((l) => l.trim()).pop() ?? '';
 
@@ -124,7 +119,7 @@ async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string,
     return gateInfra(bead, diffHead, `no folder for its worktree: ${(error as Error).message}`);
   }
   try {
-    const added = await addWorktree(root, worktree, diffHead);
+    const added = await addGateWorktree(root, worktree, diffHead);
     if (!added.ok) return gateInfra(bead, diffHead, `git worktree add ${diffHead.slice(0, 12)} failed: ${lastLine(added.err)}`);
     linkDependencies(root, worktree);
     if (signal.aborted) return gateStopped(bead, diffHead);
@@ -134,7 +129,7 @@ async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string,
   } catch (error) {
     return gateInfra(bead, diffHead, (error as Error).message);
   } finally {
-    removeWorktree(root, worktree);
+    removeGateWorktree(root, worktree);
   }
 }
 
@@ -147,9 +142,9 @@ const WORKTREE_ADD_TRIES = 5;
  * .git/worktrees/<name>/commondir`: found by `npm run soak -- --kills` at --jobs 3; an infra verdict
  * there would let DDx land the attempt unverified).
  */
-async function addWorktree(root: string, worktree: string, diffHead: string): Promise<{ ok: boolean; err: string }> {
+async function addGateWorktree(root: string, worktree: string, diffHead: string): Promise<{ ok: boolean; err: string }> {
   for (let attempt = 1; ; attempt++) {
-    const added = git(root, 'worktree', 'add', '--detach', worktree, diffHead);
+    const added = addWorktree(root, worktree, diffHead);
     if (added.ok || attempt === WORKTREE_ADD_TRIES || !added.err.includes('.git/worktrees/')) return added;
     rmSync(worktree, { recursive: true, force: true });
     mkdirSync(worktree);
@@ -166,24 +161,21 @@ function linkDependencies(root: string, worktree: string): void {
       return false;
     }
   };
-  const project = { isIgnoredFolder: (name: string) => isFolder(join(root, name)) && git(root, 'check-ignore', '-q', name).ok };
+  const project = { isIgnoredFolder: (name: string) => isFolder(join(root, name)) && isIgnored(root, name) };
   const tree = { has: (name: string) => existsSync(join(worktree, name)) };
   for (const name of dependencyLinks(project, tree)) symlinkSync(join(root, name), join(worktree, name), 'dir');
 }
 
-function removeWorktree(root: string, worktree: string): void {
-  if (git(root, 'worktree', 'remove', '--force', worktree).ok) return;
+function removeGateWorktree(root: string, worktree: string): void {
+  if (removeWorktree(root, worktree)) return;
   rmSync(worktree, { recursive: true, force: true });
-  git(root, 'worktree', 'prune');
+  pruneWorktrees(root);
 }
 
 /** Worktrees of gates that were killed (their pid is gone) before they could remove them. */
 function removeLeftWorktrees(root: string): void {
-  const list = git(root, 'worktree', 'list', '--porcelain');
-  if (!list.ok) return;
-  for (const line of list.out.split('\n')) {
-    const path = line.startsWith('worktree ') ? line.slice('worktree '.length) : '';
+  for (const path of worktreePaths(root) ?? []) {
     const owner = new RegExp(`^${WORKTREE_PREFIX}(\\d+)-`).exec(basename(path))?.[1];
-    if (owner && Number(owner) !== process.pid && !isPidAlive(Number(owner))) removeWorktree(root, path);
+    if (owner && Number(owner) !== process.pid && !isPidAlive(Number(owner))) removeGateWorktree(root, path);
   }
 }

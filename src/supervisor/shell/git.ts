@@ -1,7 +1,10 @@
-// What helix asks git about the repository it runs in (arguments as arrays, no shell): the head
-// an attempt starts from, whether a commit exists here, how much an attempt changed, and whether
-// tracked files have uncommitted changes. What an attempt asks is asked without blocking: with
-// several slots one attempt's git must not hold the others (issue 38), so those reads are async.
+// The one module that runs git (arguments as arrays, no shell): what helix asks the repository it
+// runs in — the head an attempt starts from, whether a commit exists here or is on the branch, how
+// much an attempt changed, which paths are uncommitted or ignored, the branch and its upstream —
+// and the few things it does there: commit DDx's own project files, add and remove the worktree
+// `helix gate` verifies in. What an attempt asks is asked without blocking: with several slots one
+// attempt's git must not hold the others (issue 38), so those reads are async; the commands' checks
+// before anything starts, and `helix gate` (a process of its own), wait for git.
 import { spawnSync } from 'node:child_process';
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
@@ -26,6 +29,73 @@ export function assertGitWorkTree(cwd: string): void {
   }
   if (r.status === 0 && r.stdout.trim() === 'true') return;
   throw new HelixError('notInGitWorkTree', `helix: ${cwd} is not inside a git work tree: run helix in your project's repository (or \`git init\` here first); nothing was created and no agent was called`);
+}
+
+/** git, waited for: whether it exited 0, its output, and its error text (or why it could not start); never thrown. */
+function gitSync(cwd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ok: r.status === 0, stdout: r.stdout ?? '', stderr: r.stderr ?? r.error?.message ?? '' };
+}
+
+/** What git printed, trimmed, when it exited 0; undefined on any failure (a ref or setting that is not there). */
+export function gitValue(root: string, ...args: string[]): string | undefined {
+  const r = gitSync(root, args);
+  return r.ok ? r.stdout.trim() : undefined;
+}
+
+/** Whether git ignores `path` (relative to `root`). */
+export function isIgnored(root: string, path: string): boolean {
+  return gitSync(root, ['check-ignore', '-q', path]).ok;
+}
+
+/** Uncommitted paths (tracked changes and untracked files, not ignored ones), as git names them. */
+export function uncommittedPaths(root: string): string[] {
+  // --no-optional-locks: a read must never write the index back (a `ddx try` may be landing meanwhile)
+  const r = gitSync(root, [...READ_ONLY, 'status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  if (!r.ok) return [];
+  const records = r.stdout.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    if (record.length < 4) continue;
+    paths.push(record.slice(3));
+    if (record[0] === 'R' || record[0] === 'C') i++; // the rename's source follows
+  }
+  return paths;
+}
+
+/** Commits `paths` alone, whatever else is staged; undefined when done, else the first line git said. */
+export function commitPaths(root: string, paths: string[], message: string): string | undefined {
+  const add = gitSync(root, ['add', '--', ...paths]);
+  const commit = add.ok ? gitSync(root, ['commit', '-q', '--no-verify', '-m', message, '--', ...paths]) : add;
+  return commit.ok ? undefined : ((commit.stderr || commit.stdout).trim().split('\n')[0] ?? '');
+}
+
+/** `git worktree add --detach <path> <rev>`: whether it was made, and git's error text. */
+export function addWorktree(root: string, path: string, rev: string): { ok: boolean; err: string } {
+  const r = gitSync(root, ['worktree', 'add', '--detach', path, rev]);
+  return { ok: r.ok, err: r.stderr.trim() };
+}
+
+/** `git worktree remove --force <path>`: whether git removed it. */
+export function removeWorktree(root: string, path: string): boolean {
+  return gitSync(root, ['worktree', 'remove', '--force', path]).ok;
+}
+
+/** Forgets worktrees whose folders are gone. */
+export function pruneWorktrees(root: string): void {
+  gitSync(root, ['worktree', 'prune']);
+}
+
+/** The folders of the repository's worktrees (its own first); undefined when git cannot list them. */
+export function worktreePaths(root: string): string[] | undefined {
+  const r = gitSync(root, ['worktree', 'list', '--porcelain']);
+  if (!r.ok) return undefined;
+  return r.stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice('worktree '.length));
 }
 
 /** git, without waiting synchronously: its exit code and output (never thrown). */
