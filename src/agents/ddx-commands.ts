@@ -111,3 +111,15 @@ export function ddxRunCommand(surface: DdxSurfaceKind, options: DdxRunOptions): 
   if (options.effort) args.push('--effort', options.effort);
   return { file: 'ddx', args, cwd: options.root, env: {}, input: options.prompt };
 }
+
+/** An entry of a bead's evidence (current DDx): what kind, its one-line summary and its body. */
+export interface Evidence {
+  kind: string;
+  summary: string;
+  body: string;
+}
+
+/** `ddx bead evidence add <id> --kind <k> --summary <s> --body <b>` (current DDx): DDx records it on the bead. */
+export function evidenceCommand(root: string, beadId: string, evidence: Evidence): AgentCommand {
+  return { file: 'ddx', args: ['bead', 'evidence', 'add', beadId, '--kind', evidence.kind, '--summary', evidence.summary, '--body', evidence.body], cwd: root, env: {} };
+}

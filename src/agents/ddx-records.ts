@@ -212,3 +212,36 @@ export function failureTextsOf(record: DdxCallRecord): string[] {
   if (result) texts.push(str(result.detail), str(result.error), str(result.failure_mode));
   return texts.filter((t): t is string => t !== undefined);
 }
+
+/** DDx's newest attempt of a bead that it would call a success, and whether a pre-merge check of it passed. */
+export interface SucceededAttempt {
+  result_rev: string;
+  base_rev?: string;
+  /** The check's own verdict file (`checks/<name>.json`, written by the check) says `pass`. */
+  checkPassed: boolean;
+}
+
+/**
+ * The newest `task_succeeded` result of the bead with a commit of its own in DDx's execution records
+ * (`.ddx/executions/<attempt>/result.json`), as DDx's dangling-success recovery finds it — newest
+ * folder name first — and whether the pre-merge check `checkName` passed that attempt
+ * (`<attempt>/checks/<checkName>.json`, `{"status": "pass" | "block" | "error" | "infra", …}`).
+ */
+export function newestSucceededAttempt(projectRoot: string, beadId: string, checkName: string): SucceededAttempt | undefined {
+  const folder = join(projectRoot, '.ddx', 'executions');
+  let names: string[];
+  try {
+    names = readdirSync(folder).sort().reverse();
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const result = readJson(join(folder, name, 'result.json'));
+    if (!result || result.bead_id !== beadId || result.outcome !== 'task_succeeded') continue;
+    const resultRev = str(result.result_rev);
+    if (!resultRev || resultRev === result.base_rev) continue;
+    const verdict = readJson(join(folder, name, 'checks', `${checkName}.json`));
+    return { result_rev: resultRev, ...(typeof result.base_rev === 'string' ? { base_rev: result.base_rev } : {}), checkPassed: verdict?.status === 'pass' };
+  }
+  return undefined;
+}

@@ -2,8 +2,9 @@
 // echo (normal mode), a heartbeat for long `ddx agent run` calls, the timeout line, the framed block
 // in the session log, and the completion line — long form in normal mode, the summary form with its
 // log range under --summary. What the agent answered is returned for the caller to print. Every
-// agent call of helix, the verify command's too, goes through `callAgent`, and it alone starts the
-// agents module's process (`runAgentCommand`).
+// agent call of helix, the verify command's too (an attempt's and `helix gate`'s), goes through
+// `callAgent`; DDx's bookkeeping (an evidence entry) through `callQuietly`: this file alone starts
+// the agents module's process (`runAgentCommand`).
 import {
   type AgentCommand,
   type AgentProblem,
@@ -60,6 +61,8 @@ export interface CallContext {
   loop?: { store: BeadStore };
   /** Several slots (`--jobs` above 1): an action's lines name the action, as an attempt's name its bead (docs/contract/cli.md §6.10; the lines are docs/contract/bash-interface.md's). */
   tagActions?: boolean;
+  /** How long a stopped call's processes get between SIGTERM and SIGKILL, when not run-agent.ts's default (`helix gate` answers within `helix stop`'s 10 s). */
+  killGraceMs?: number;
 }
 
 /** Tokens of every call this process made, for the `<total> total` of the completion lines. */
@@ -112,6 +115,7 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
       // claude's and codex's structured streams: a line per tool call, thinking block, tool result (§0.4)
       onProgress: (text) => shape.print(AGENT_CALL.progress(text)),
       ...(stop.stopWith ? { stopWith: stop.stopWith } : {}),
+      ...(ctx.killGraceMs !== undefined ? { killGraceMs: ctx.killGraceMs } : {}),
     });
   } catch (error) {
     if (!ctx.loop || !(error instanceof AgentStartError)) throw error;
@@ -133,6 +137,20 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
     if (lost.length > 0) ctx.output.always(AGENT_CALL.beadsRemoved(saveLostBeads(ctx.loop.store.dir, before, lost, call.label, ctx.now()), call.action ?? 'action'));
   }
   return { ...result, log, ...(ddx ? { ddx } : {}) };
+}
+
+/**
+ * A call of DDx's bookkeeping, no agent's work (an evidence entry on a bead): no lines, no log
+ * block, not in the totals; its exit and what it said. A program that cannot be started is a
+ * failed call (`startFailure`), never thrown.
+ */
+export async function callQuietly(ctx: Pick<CallContext, 'env'>, command: AgentCommand, timeoutSec: number): Promise<AgentCall> {
+  try {
+    return await runAgentCommand(command, { env: withProcessTag(ctx.env), timeoutMs: timeoutSec * 1000 });
+  } catch (error) {
+    if (!(error instanceof AgentStartError)) throw error;
+    return notStarted(error);
+  }
 }
 
 const NO_USAGE = { input: 0, cachedInput: 0, cacheCreation: 0, output: 0, reasoning: 0 };

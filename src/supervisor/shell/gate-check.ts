@@ -3,12 +3,15 @@
 // result DDx would land unchecked; after `ddx try` it reads the gate's record of that attempt; when
 // the run ends it removes the check. Stopping a `ddx try`, it stops the attempt's gate before DDx
 // hears the stop (stopTryAfterGate). core/gate.ts decides; this file reads and writes.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { AgentCommand } from '../../agents/command.js';
+import { evidenceCommand } from '../../agents/ddx-commands.js';
+import { newestSucceededAttempt } from '../../agents/ddx-records.js';
 import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/execute-bead-result.js';
-import { execa } from 'execa';
+import type { AgentRunResult } from '../../agents/run-agent.js';
 import { writeFileAtomically } from '../../atomic-write.js';
 import { onBranch } from './git.js';
 import { type Bead, excludeRuntimeFiles } from '../../tracker/index.js';
@@ -72,21 +75,31 @@ export function takeGateRecord(root: string, beadId: string): GateRecord | undef
  * passed can be landed by DDx's dangling-success recovery (core/gate.ts danglingToReject) — such a
  * result is marked `preserved-result-rejected` through DDx itself, and a line says so.
  */
-export async function prepareGate(root: string, bead: Bead, say: (line: Say) => void, events?: string): Promise<void> {
-  installGateCheck(root, events ? { events } : {});
+export async function prepareGate(root: string, bead: Bead, say: (line: Say) => void, options: GateOptions): Promise<void> {
+  installGateCheck(root, options.events ? { events: options.events } : {});
   // a pid an earlier gate of the bead left would say this attempt's gate has started
   rmSync(gatePidPath(root, bead.id), { force: true });
-  const newest = newestSucceeded(root, bead.id);
+  const newest = newestSucceededAttempt(root, bead.id, GATE_CHECK_NAME);
   // asked without blocking: another slot's attempt goes on meanwhile (issue 38)
-  const landed = newest?.result_rev ? await onBranch(root, newest.result_rev) : false;
-  const rev = danglingToReject(newest, {
+  const landed = newest ? await onBranch(root, newest.result_rev) : false;
+  const rev = danglingToReject(newest && { ...newest, gatePassed: newest.checkPassed }, {
     onBranch: () => landed,
     rejected: (sha) => eventsOf(bead).some((e) => e.kind === 'preserved-result-rejected' && String(e.body ?? '').includes(`result_rev=${sha}`)),
   });
   if (!rev) return;
-  const r = await execa('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, reject: false, timeout: 60_000 });
-  const why = (typeof r.stderr === 'string' && r.stderr) || (r.failed && r.shortMessage) || `exit ${r.exitCode}`;
+  const summary = 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked';
+  const r = await options.ddx(evidenceCommand(root, bead.id, { kind: 'preserved-result-rejected', summary, body: `result_rev=${rev}` }), EVIDENCE_TIMEOUT_SECONDS);
+  const why = r.stderr || r.startFailure || `exit ${r.exitCode}`;
   say(r.exitCode === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, why.trim().split('\n').pop() ?? ''));
+}
+
+/** How long DDx gets to record a rejection. */
+const EVIDENCE_TIMEOUT_SECONDS = 60;
+
+/** What preparing the gate needs besides the project: the run's event log, and how a ddx bookkeeping call is made (agent-call.ts callQuietly). */
+export interface GateOptions {
+  events?: string;
+  ddx(command: AgentCommand, timeoutSec: number): Promise<Pick<AgentRunResult, 'exitCode' | 'stderr'> & { startFailure?: string }>;
 }
 
 /** After `ddx try`: the gate's record about this result (taken), and a line when the gate could not verify it. */
@@ -138,32 +151,4 @@ function reaped(pid: number): boolean {
 /** The bead's events as DDx keeps them on an open bead (inline, `events`). */
 function eventsOf(bead: Bead): Array<{ kind?: unknown; body?: unknown }> {
   return Array.isArray(bead.events) ? (bead.events as Array<{ kind?: unknown; body?: unknown }>).filter((e) => e !== null && typeof e === 'object') : [];
-}
-
-/**
- * The newest `task_succeeded` result of the bead in DDx's execution records, as DDx's recovery
- * finds it (newest folder name first), and whether helix's gate passed that attempt.
- */
-function newestSucceeded(root: string, beadId: string): { result_rev?: string; base_rev?: string; gatePassed: boolean } | undefined {
-  const folder = join(root, '.ddx', 'executions');
-  let names: string[];
-  try {
-    names = readdirSync(folder).sort().reverse();
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    let result: { bead_id?: unknown; outcome?: unknown; result_rev?: unknown; base_rev?: unknown };
-    try {
-      result = JSON.parse(readFileSync(join(folder, name, 'result.json'), 'utf8'));
-    } catch {
-      continue;
-    }
-    if (result.bead_id !== beadId || result.outcome !== 'task_succeeded') continue;
-    if (typeof result.result_rev !== 'string' || !result.result_rev || result.result_rev === result.base_rev) continue;
-    const verdict = readOr(join(folder, name, 'checks', `${GATE_CHECK_NAME}.json`));
-    const gatePassed = verdict !== undefined && /"status"\s*:\s*"pass"/.test(verdict);
-    return { result_rev: result.result_rev, ...(typeof result.base_rev === 'string' ? { base_rev: result.base_rev } : {}), gatePassed };
-  }
-  return undefined;
 }

@@ -12,7 +12,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { runAgentCommand } from '../../agents/index.js';
 import { writeFileAtomically } from '../../atomic-write.js';
 import { HelixError } from '../../errors.js';
 import { isPidAlive } from '../../tracker/index.js';
@@ -20,9 +19,11 @@ import { GATE_CHECK_NAME, type GateRecord, dependencyLinks, gateInfra, gatePidPa
 import { verifyCommandOf } from '../core/judge.js';
 import type { EventBody } from '../core/run-events.js';
 import { GATE } from '../text/lines.js';
+import { CallTotals, RunInterrupted, callAgent } from './agent-call.js';
 import { EventLog, makeEvent } from './events.js';
 import { addWorktree, isIgnored, pruneWorktrees, removeWorktree, worktreePaths } from './git.js';
-import type { CommandResult } from './output.js';
+import { watchInterrupts } from './interrupts.js';
+import { type CommandResult, SILENT_OUTPUT } from './output.js';
 import { openStore } from './project.js';
 import { runIdOfEventLog } from './run-record.js';
 
@@ -50,16 +51,9 @@ export async function runGate(env: NodeJS.ProcessEnv, options: { events?: string
   if (ours) leavePid(root, bead);
   const record = options.events ? gateEvents(options.events) : undefined;
   if (bead) record?.({ type: 'phase', bead, phase: 'gate' });
-  const aborted = new AbortController();
-  const stop = () => aborted.abort();
-  const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-  for (const signal of signals) process.on(signal, stop);
-  let verdict: GateRecord;
-  try {
-    verdict = !bead || !diffHead || !root ? gateInfra(bead, diffHead, 'DDx gave no BEAD_ID, DIFF_HEAD or PROJECT_ROOT') : await verifyAttempt(env, root, bead, diffHead, aborted.signal);
-  } finally {
-    for (const signal of signals) process.off(signal, stop);
-  }
+  // a signal (helix stopping the `ddx try`: core/gate.ts TryStop) stops the verify, as it stops a run's calls
+  const verdict =
+    !bead || !diffHead || !root ? gateInfra(bead, diffHead, 'DDx gave no BEAD_ID, DIFF_HEAD or PROJECT_ROOT') : await watchInterrupts((watch) => verifyAttempt(env, root, bead, diffHead, watch.signal));
   mkdirSync(evidenceDir, { recursive: true });
   writeFileAtomically(join(evidenceDir, `${checkName}.json`), verdictJson(verdict));
   if (ours) {
@@ -123,10 +117,12 @@ async function verifyAttempt(env: NodeJS.ProcessEnv, root: string, bead: string,
     if (!added.ok) return gateInfra(bead, diffHead, `git worktree add ${diffHead.slice(0, 12)} failed: ${lastLine(added.err)}`);
     linkDependencies(root, worktree);
     if (signal.aborted) return gateStopped(bead, diffHead);
-    const run = await runAgentCommand({ file: 'sh', args: ['-c', command], cwd: worktree, env: { PWD: worktree } }, { env, signal, killGraceMs: STOPPED_VERIFY_GRACE_MS });
-    if (run.aborted) return gateStopped(bead, diffHead);
+    // the verify call as an attempt's is made (agent-call.ts), its lines and log block left out: DDx keeps the gate's output
+    const calls = { output: SILENT_OUTPUT, env, signal, now: () => new Date(), totals: new CallTotals(), killGraceMs: STOPPED_VERIFY_GRACE_MS };
+    const run = await callAgent(calls, { file: 'sh', args: ['-c', command], cwd: worktree, env: { PWD: worktree } }, { label: 'verify', purpose: 'verify' });
     return verdictOfRun(bead, diffHead, command, run);
   } catch (error) {
+    if (error instanceof RunInterrupted) return gateStopped(bead, diffHead);
     return gateInfra(bead, diffHead, (error as Error).message);
   } finally {
     removeGateWorktree(root, worktree);

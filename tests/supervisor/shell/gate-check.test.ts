@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../../src/agents/index.js';
 import { GATE_CHECK_FILE, GATE_CHECK_MARKER, gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate.js';
-import { gateAfterTry, installGateCheck, prepareGate, removeGateCheck, stopTryAfterGate, takeGateRecord } from '../../../src/supervisor/shell/gate-check.js';
+import { callQuietly } from '../../../src/supervisor/shell/agent-call.js';
+import { type GateOptions, gateAfterTry, installGateCheck, prepareGate, removeGateCheck, stopTryAfterGate, takeGateRecord } from '../../../src/supervisor/shell/gate-check.js';
 import type { Say } from '../../../src/supervisor/text/lines.js';
 import { bead } from '../../helpers/bead.js';
 import { waitForFile } from '../../agents/process-helpers.js';
@@ -99,6 +100,9 @@ describe('the gate’s record after ddx try', () => {
   });
 });
 
+/** How a run makes DDx's bookkeeping call (attempt-ports.ts): the `ddx` on PATH, as this test sets it. */
+const ddx: GateOptions['ddx'] = (command, timeoutSec) => callQuietly({ env: process.env }, command, timeoutSec);
+
 describe('prepareGate: before ddx try', () => {
   /** A `ddx` first on PATH that records its arguments. */
   function recordingDdx(): () => string[][] {
@@ -127,7 +131,7 @@ describe('prepareGate: before ddx try', () => {
     dangling(root, '20260101T000000-aa');
     const rev = dangling(root, '20260101T000001-bb');
     const said: Say[] = [];
-    await prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l));
+    await prepareGate(root, bead({ id: 'hx-1' }), (l) => said.push(l), { ddx });
     expect(existsSync(join(root, GATE_CHECK_FILE))).toBe(true);
     expect(calls()).toEqual([['bead', 'evidence', 'add', 'hx-1', '--kind', 'preserved-result-rejected', '--summary', expect.stringMatching(/^helix: /), '--body', `result_rev=${rev}`]]);
     expect(said.map((l) => l.text)).toEqual([expect.stringMatching(new RegExp(`^helix: hx-1: DDx would land ${rev.slice(0, 12)}, an earlier attempt no gate passed`))]);
@@ -137,12 +141,12 @@ describe('prepareGate: before ddx try', () => {
     const root = repo();
     const calls = recordingDdx();
     const rejected = dangling(root, '20260101T000000-aa');
-    await prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1', events: [{ kind: 'preserved-result-rejected', body: `result_rev=${rejected}` }] }), () => undefined, { ddx });
     dangling(root, '20260101T000001-bb', '{"status":"pass","message":"npm test exited 0"}');
-    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined, { ddx });
     const onBranch = dangling(root, '20260101T000002-cc');
     git(root, 'merge', '-q', '--ff-only', onBranch);
-    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined, { ddx });
     expect(calls()).toEqual([]);
   });
 });
@@ -187,7 +191,7 @@ describe('stopping a ddx try: DDx hears the stop only after its gate answered (D
     const root = repo();
     mkdirSync(join(root, '.helix', 'gate'), { recursive: true });
     writeFileSync(gatePidPath(root, 'hx-1'), '12345\n');
-    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined);
+    await prepareGate(root, bead({ id: 'hx-1' }), () => undefined, { ddx });
     expect(existsSync(gatePidPath(root, 'hx-1'))).toBe(false);
   });
 });
