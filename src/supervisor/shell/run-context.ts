@@ -7,11 +7,9 @@ import { type Bead, type BeadStore, type Snapshot, problemsWarning, readyBeads }
 import type { BuildPath } from '../core/dispatch.js';
 import { type MachineState, initialState } from '../core/machine.js';
 import type { SupervisorSettings } from '../core/policy.js';
-import { type Say, UPKEEP, stamp, tagged } from '../text/lines.js';
+import { type Say, UPKEEP, stamp } from '../text/lines.js';
 import { type PromptPlace, promptPlaceOf } from '../text/prompts.js';
-import { type CallContext, CallTotals, callAgent } from './agent-call.js';
-import type { AttemptPorts } from './attempt.js';
-import { contextText } from './context.js';
+import { type CallContext, CallTotals } from './agent-call.js';
 import { HeldClaims } from './claims.js';
 import type { MemoryPort } from './memory-port.js';
 import { type RunOutput, clockTime } from './output.js';
@@ -54,8 +52,6 @@ export class RunContext {
   readonly calls: CallContext;
   /** The run's event log and notifier. */
   readonly record: RunRecord;
-  /** What an attempt uses of the run (attempt.ts AttemptPorts). */
-  readonly attemptPorts: AttemptPorts;
   readonly startedAt: Date;
   /** The governing bead an alignment of this run holds across a limit wait; settled at the latest when the run ends. */
   governing: string | undefined;
@@ -82,32 +78,6 @@ export class RunContext {
       skipped: () => new Set(this.state.skipped.map((s) => s.id)),
     });
     this.calls = { output: session.output, env: session.env, signal: session.signal, now: this.now, totals: new CallTotals(), loop: { store: session.store }, tagActions: session.settings.jobs > 1 };
-    this.attemptPorts = {
-      store: session.store,
-      now: this.now,
-      say: (line) => this.say(line),
-      claims: this.claims,
-      snapshot: () => this.snapshot(),
-      event: (body) => this.event(body),
-      call: (command, info, stop) => callAgent(this.calls, command, info, stop),
-      persist: (extra) => this.persist(extra),
-      promptPlace: () => this.promptPlace(),
-      context: (queue) => contextText(this, queue),
-      failures: (id) => this.state.failures[id]?.count ?? 0,
-      setup: { ...session, outputMode: session.output.mode, answer: (text) => session.output.answer(text) },
-      ...(this.record.path ? { eventLog: this.record.path } : {}),
-    };
-  }
-
-  /**
-   * The ports of an attempt in `slot`: its events name the slot (docs/events.md `claim`, `phase`,
-   * `attempt_end`), and with several slots every line it prints names its bead (docs/contract/cli.md §6.10).
-   */
-  attemptPortsFor(slot: number, beadId: string): AttemptPorts {
-    const ports = this.attemptPorts;
-    const slotted: AttemptPorts = { ...ports, event: (body) => ports.event(inSlot(body, slot)) };
-    if (this.session.settings.jobs <= 1) return slotted;
-    return { ...slotted, say: (line) => ports.say(tagged(line, beadId)), call: (command, info, stop) => ports.call(command, { ...info, tag: beadId }, stop) };
   }
 
   /** The tracker (a bead write's port). */
@@ -177,9 +147,4 @@ export class RunContext {
       this.say(UPKEEP.runStateFailed((error as Error).message));
     }
   }
-}
-
-/** An attempt's event with its slot: the lane a board and a report draw it in. */
-function inSlot(body: EventBody, slot: number): EventBody {
-  return body.type === 'claim' || body.type === 'phase' || body.type === 'attempt_end' ? { ...body, slot } : body;
 }

@@ -11,7 +11,6 @@ import { makeEvent } from './events.js';
 import { reportPaths, writeRunReport } from './report.js';
 import { writeBlockerReport } from './blockers.js';
 import type { RunContext } from './run-context.js';
-import { settleGoverning } from './drain.js';
 
 /** The systemic memories for the blocker report (asked only when something was skipped); none when memory fails. */
 export async function systemicMemories(run: RunContext): Promise<string[]> {
@@ -31,8 +30,6 @@ function blockerOf(skipped: SkippedBead): BlockerEntry {
 
 export async function finishRun(run: RunContext, reason: string, extra: Record<string, unknown>, systemic: string[], exitCode: number, detail: string): Promise<void> {
   const s = run.state;
-  // an alignment the run ended in the middle of (a limit stop, a signal) holds its governing bead: no claim outlives the run
-  if (run.governing) settleGoverning(run, run.governing, false);
   const { output } = run.session;
   output.always('');
   output.always(RUN.runComplete(s.attempted, s.completed, s.skipped.length, s.tokens, s.costUsd));

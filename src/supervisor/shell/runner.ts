@@ -12,8 +12,9 @@ import { noCostBuildAgent } from '../core/dispatch.js';
 import { alignedSinceLastBuild } from '../core/alignment-due.js';
 import { RunInterrupted } from './agent-call.js';
 import { attempt } from './attempt.js';
+import { attemptPortsOf } from './attempt-ports.js';
 import { markBlocked, parkBead } from './bead-writes.js';
-import { runAction, runCheck, runReview } from './drain.js';
+import { runAction, runCheck, runReview, settleGoverning } from './drain.js';
 import { closeEpic, readQueue, refreshContext } from './queue.js';
 import { recoverOrphans } from './recovery.js';
 import { RunContext, type SupervisorEnvironment } from './run-context.js';
@@ -105,7 +106,7 @@ export class Supervisor {
     };
     const start = (bead: Bead, cycle: number, readyCount: number) => {
       lanes.set(bead.id, freeLane());
-      const slot = attempt(run.attemptPortsFor(lanes.get(bead.id)!, bead.id), bead, cycle, [], readyCount, 'run')
+      const slot = attempt({ ports: attemptPortsOf(run, { slot: lanes.get(bead.id)!, beadId: bead.id }), selected: bead, cycle, ready: [], readyCount, command: 'run' })
         .then((done) => void ended.push({ ...done, at: run.now().getTime(), ...(done.type === 'attempted' ? { cycle } : {}) } as Event))
         .catch((error: unknown) => void (failure ??= error))
         .finally(() => {
@@ -178,6 +179,9 @@ export class Supervisor {
 
   /** The run-complete line, blocker report and final run-state: printed on every exit path (docs/contract/bash-interface.md §2.13). */
   async finish(reason: string, exitCode: number, detail: string, extra: Record<string, unknown> = {}): Promise<void> {
+    const run = this.context;
+    // an alignment the run ended in the middle of (a limit stop, a signal) holds its governing bead: no claim outlives the run
+    if (run.governing) settleGoverning(run, run.governing, false);
     await finishRun(this.context, reason, extra, this.systemicLines, exitCode, this.context.state.stopDetail ?? detail);
   }
 
@@ -185,7 +189,7 @@ export class Supervisor {
   async buildOnce(bead: Bead, ready: Bead[]): Promise<BuildResult> {
     const run = this.context;
     run.persist({ stop_reason: null });
-    const event = await attempt(run.attemptPorts, bead, 1, ready, ready.length, 'build');
+    const event = await attempt({ ports: attemptPortsOf(run), selected: bead, cycle: 1, ready, readyCount: ready.length, command: 'build' });
     // one build does not wait a limit or an infrastructure failure out: it says so and exits, the bead as it was
     if (event.type === 'limited') return { kind: 'limited', limit: event.limit };
     if (event.type === 'unavailable') return { kind: 'unavailable', problem: event.problem };
@@ -211,7 +215,7 @@ export class Supervisor {
       case 'readQueue':
         return readQueue(run);
       case 'attempt':
-        return attempt(run.attemptPortsFor(1, effect.bead.id), effect.bead, effect.cycle, effect.ready, effect.readyCount, 'run');
+        return attempt({ ports: attemptPortsOf(run, { slot: 1, beadId: effect.bead.id }), selected: effect.bead, cycle: effect.cycle, ready: effect.ready, readyCount: effect.readyCount, command: 'run' });
       case 'startAttempt':
         throw new Error('helix internal error: startAttempt outside the fleet loop');
       case 'closeEpic':

@@ -1,4 +1,4 @@
-// One attempt driven through its ports (shell/attempt.ts AttemptPorts) with no process spawned: a
+// One attempt driven through its ports (shell/attempt.ts AttemptPorts) with no agent spawned: a
 // real bead file in a temp git repository, a scripted `call` that may change the tracker as an
 // agent would and answers as the program would print, and a recording `say` and `event`.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import type { EventBody } from '../../../src/supervisor/core/run-events.js';
 import type { Say } from '../../../src/supervisor/text/lines.js';
 import type { AgentCall } from '../../../src/supervisor/shell/agent-call.js';
 import type { AttemptPorts } from '../../../src/supervisor/shell/attempt.js';
+import { repositoryPorts } from '../../../src/supervisor/shell/attempt-ports.js';
 import { HeldClaims } from '../../../src/supervisor/shell/claims.js';
 import { type Bead, BeadStore, readyBeads } from '../../../src/tracker/index.js';
 import { tempGitRepo } from '../../helpers/cli.js';
@@ -63,6 +64,8 @@ export function attemptWorld(beads: Bead[], buildPath: BuildPath, script: Script
     context: () => '',
     failures: () => 0,
     setup: { root, env, plan, buildPath, actionsViaDdx: false, outputMode: 'summary', answer: () => undefined },
+    // git, the gate, run-state and the heartbeats as a run has them, on the temp repository
+    ...repositoryPorts({ root, store, now, say, claims, calls: { env } }),
   };
   return { root, store, ports, lines, events, calls };
 }

@@ -19,7 +19,7 @@ describe('one attempt through its ports', () => {
       });
       return { stdout: JSON.stringify({ bead_id: A, outcome: 'merged', status: 'success', result_rev: 'abc' }) };
     });
-    const event = await attempt(w.ports, bead({ id: A, title: 'a' }), 1, [], 1, 'run');
+    const event = await attempt({ ports: w.ports, selected: bead({ id: A, title: 'a' }), cycle: 1, ready: [], readyCount: 1, command: 'run' });
     expect(event).toMatchObject({ type: 'attempted', outcome: { kind: 'failed', detail: expect.stringMatching(/^could not close: /) } });
     expect(w.store.read().byId.get(A)).toMatchObject({ status: 'in_progress', 'claimed-pid': '4242' });
   });
@@ -33,7 +33,7 @@ describe('one attempt through its ports', () => {
       });
       return { stdout: '' };
     });
-    const event = await attempt(w.ports, beads[0]!, 1, beads, 2, 'run');
+    const event = await attempt({ ports: w.ports, selected: beads[0]!, cycle: 1, ready: beads, readyCount: 2, command: 'run' });
     expect(event).toMatchObject({ type: 'attempted', outcome: { kind: 'completed' }, batch: [{ bead: { id: B }, outcome: { kind: 'drift', changes: ['spec-id'] } }] });
     expect(w.store.read().byId.get(B)).toMatchObject({ status: 'open' });
     expect(w.store.read().byId.get(B)?.owner).toBeUndefined();
@@ -42,7 +42,7 @@ describe('one attempt through its ports', () => {
   it('a call that ended on a usage or rate limit is no attempt: the claim goes back, the machine hears `limited`', async () => {
     const limited = [{ type: 'assistant', message: { content: [{ type: 'text', text: 'API Error: Request rejected (429)' }] } }, { type: 'result', is_error: true, api_error_status: 429, result: 'API Error: Request rejected (429)' }];
     const w = attemptWorld([bead({ id: A, title: 'a' })], 'direct', () => ({ exitCode: 1, stdout: limited.map((e) => JSON.stringify(e)).join('\n') }));
-    const event = await attempt(w.ports, bead({ id: A, title: 'a' }), 1, [], 1, 'run');
+    const event = await attempt({ ports: w.ports, selected: bead({ id: A, title: 'a' }), cycle: 1, ready: [], readyCount: 1, command: 'run' });
     expect(event).toMatchObject({ type: 'limited', bead: { id: A }, limit: { agent: 'claude', kind: 'rate' } });
     expect(w.store.read().byId.get(A)).toMatchObject({ status: 'open' });
     expect(w.store.read().byId.get(A)?.owner).toBeUndefined();
@@ -53,7 +53,7 @@ describe('one attempt through its ports', () => {
       exitCode: 2,
       stdout: `\nbead: ${A}\nstatus: post_run_check_failed\ndetail: pre-merge checks blocked: helix-verify\nresult_rev: abc\npreserve_ref: refs/ddx/iterations/${A}/20261128T120000Z-0123456789ab\n`,
     }));
-    const event = await attempt(w.ports, bead({ id: A, title: 'a' }), 1, [], 1, 'run');
+    const event = await attempt({ ports: w.ports, selected: bead({ id: A, title: 'a' }), cycle: 1, ready: [], readyCount: 1, command: 'run' });
     expect(event).toMatchObject({ type: 'attempted', outcome: { kind: 'failed', detail: expect.stringContaining('post_run_check_failed: pre-merge checks blocked: helix-verify') } });
     expect(event).toMatchObject({ outcome: { detail: expect.stringContaining(`kept under refs/ddx/iterations/${A}/`) } });
     expect(w.store.read().byId.get(A)?.status).toBe('open');
