@@ -19,6 +19,7 @@
 // an argument can be hundreds of kilobytes.
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
@@ -136,6 +137,50 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   gate?.on('error', () => undefined); // the gate is gone already: the result says why
   gate?.end('go\n');
 
+  const output = collectOutput(child, command, options);
+  const call = child.pid !== undefined ? superviseCall(child, child.pid, tag, { ...options, timeoutMs, graceMs }) : undefined;
+  const result = await child;
+  call?.end();
+  const env = { ...baseEnv, ...command.env };
+  if (child.pid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
+  const refused = gateRefusal(result.exitCode, output.collected.stderr);
+  if (refused) throw startFailure(command, refused, '', env);
+  if (output.failure() !== undefined) throw output.failure();
+
+  output.end();
+  const { collected } = output;
+  const signal = result.signal ?? undefined;
+  const timedOut = call?.state.timedOut ?? false;
+  const { answer, usage } = readAgentAnswer(command.format, collected.stdout);
+  const exitCode = timedOut ? TIMEOUT_EXIT_CODE : (result.exitCode ?? (signal ? exitCodeForSignal(signal) : 1));
+  return {
+    exitCode,
+    output: collected.output,
+    stdout: collected.stdout,
+    stderr: collected.stderr,
+    durationMs: Math.round(performance.now() - started),
+    timedOut,
+    aborted: call?.state.aborted ?? false,
+    ...(signal ? { signal } : {}),
+    answer,
+    ...(usage ? { usage } : {}),
+    tokens: usage ? usageTokens(usage) : tokensFrom(collected),
+  };
+}
+
+/** What the collector and the watch use of the running child. */
+interface Child {
+  stdout: Readable | null;
+  stderr: Readable | null;
+  once(event: 'exit', listener: () => void): unknown;
+}
+
+/**
+ * Collects both streams as they arrive — interleaved, and each alone — handing each piece to
+ * `onChunk` and each structured event's progress lines to `onProgress`. The first error a callback
+ * throws stops the callbacks and is the call's failure, thrown once the call has ended.
+ */
+function collectOutput(child: Child, command: AgentCommand, options: RunAgentOptions) {
   const collected = { output: '', stdout: '', stderr: '' };
   let callbackError: unknown;
   const progress = progressReader(command, options.onProgress, (error) => {
@@ -161,10 +206,18 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
   };
   collect('stdout');
   collect('stderr');
+  return { collected, failure: () => callbackError, end: () => progress.end() };
+}
 
-  const pgid = child.pid;
-  let timedOut = false;
-  let aborted = false;
+/**
+ * Watches a started call (its group `pgid`, its processes tagged `tag`) until it ends: stops it on
+ * the timeout or an abort (SIGTERM, or `stopWith`'s answer; SIGKILL after the grace), stops what
+ * the agent left when it exits on its own, and what holds a pipe a wrapper reads; `end()`, once the
+ * call has ended, kills what is left and lets the watchdog forget the group.
+ */
+function superviseCall(child: Child, pgid: number, tag: string, options: RunAgentOptions & { timeoutMs: number; graceMs: number }) {
+  const { graceMs } = options;
+  const state = { timedOut: false, aborted: false, ended: false, stopping: false };
   /** Tagged processes (outside the group) found when the call was stopped. */
   let strays = 0;
   const timers: NodeJS.Timeout[] = [];
@@ -173,10 +226,9 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
     timer.unref();
     timers.push(timer);
   };
-  let ended = false;
   /** The group and the call's tagged processes (`alone`: the program, the group's leader) get `first`, and SIGKILL after the grace. */
   const signalCall = (first: NodeJS.Signals, alone = false) => {
-    if (pgid === undefined || ended) return;
+    if (state.ended) return;
     if (alone) signalProcess(pgid, first);
     else {
       signalGroup(pgid, first);
@@ -188,15 +240,14 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
       signalTagged(tag, 'SIGKILL');
     });
   };
-  let stopping = false;
   const stopCall = () => {
-    if (stopping) return;
-    stopping = true;
+    if (state.stopping) return;
+    state.stopping = true;
     if (!options.stopWith) return signalCall('SIGTERM');
     void options.stopWith().then((first) => signalCall(first, first === 'SIGTERM'), () => signalCall('SIGKILL'));
   };
   const onAbort = () => {
-    aborted = true;
+    state.aborted = true;
     stopCall();
   };
   /** A leftover on a pipe a wrapper of the agent reads to its end (DDx waiting on its harness): it and its group go. */
@@ -207,62 +258,37 @@ export async function runAgentCommand(command: AgentCommand, options: RunAgentOp
       if (!signalGroup(pid, 'SIGKILL')) signalProcess(pid, 'SIGKILL');
     });
   };
-  let unwatchHolders = () => {};
-  if (pgid !== undefined) {
-    unwatchHolders = watchStrayPipeHolders(pgid, tag, { pollMs: HOLDER_POLL_MS, holdMs: PIPE_DRAIN_MS, stop: stopHolder });
-    // A delay over 2^31-1 ms would fire at once: such a timeout means none.
-    if (timeoutMs <= MAX_TIMER_SECONDS * 1000) {
-      timers.push(setTimeout(() => {
-        timedOut = true;
-        stopCall();
-      }, timeoutMs));
-    }
-    child.once('exit', () => {
-      unwatchHolders();
-      // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
-      if (!timedOut && !aborted) signalCall('SIGTERM');
-      // The call ends with its program: a holder the tag did not reach loses the pipes.
-      later(PIPE_DRAIN_MS, () => {
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-      });
+  const unwatchHolders = watchStrayPipeHolders(pgid, tag, { pollMs: HOLDER_POLL_MS, holdMs: PIPE_DRAIN_MS, stop: stopHolder });
+  // A delay over 2^31-1 ms would fire at once: such a timeout means none.
+  if (options.timeoutMs <= MAX_TIMER_SECONDS * 1000) {
+    timers.push(setTimeout(() => {
+      state.timedOut = true;
+      stopCall();
+    }, options.timeoutMs));
+  }
+  child.once('exit', () => {
+    unwatchHolders();
+    // Leftovers of an agent that exited on its own would otherwise hold our pipes open.
+    if (!state.timedOut && !state.aborted) signalCall('SIGTERM');
+    // The call ends with its program: a holder the tag did not reach loses the pipes.
+    later(PIPE_DRAIN_MS, () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
     });
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
-  }
-
-  const result = await child;
-  ended = true;
-  unwatchHolders();
-  for (const timer of timers) clearTimeout(timer);
-  options.signal?.removeEventListener('abort', onAbort);
-  if (pgid !== undefined) {
-    signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
-    if (strays > 0) signalTagged(tag, 'SIGKILL');
-    untrackGroup(pgid);
-  }
-  const env = { ...baseEnv, ...command.env };
-  if (pgid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
-  const refused = gateRefusal(result.exitCode, collected.stderr);
-  if (refused) throw startFailure(command, refused, '', env);
-  if (callbackError !== undefined) throw callbackError;
-
-  progress.end();
-  const signal = result.signal ?? undefined;
-  const { answer, usage } = readAgentAnswer(command.format, collected.stdout);
-  const exitCode = timedOut ? TIMEOUT_EXIT_CODE : (result.exitCode ?? (signal ? exitCodeForSignal(signal) : 1));
+  });
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
   return {
-    exitCode,
-    output: collected.output,
-    stdout: collected.stdout,
-    stderr: collected.stderr,
-    durationMs: Math.round(performance.now() - started),
-    timedOut,
-    aborted,
-    ...(signal ? { signal } : {}),
-    answer,
-    ...(usage ? { usage } : {}),
-    tokens: usage ? usageTokens(usage) : tokensFrom(collected),
+    state,
+    end() {
+      state.ended = true;
+      unwatchHolders();
+      for (const timer of timers) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      signalGroup(pgid, 'SIGKILL'); // anything that let go of the pipes but kept running
+      if (strays > 0) signalTagged(tag, 'SIGKILL');
+      untrackGroup(pgid);
+    },
   };
 }
 

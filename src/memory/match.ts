@@ -104,9 +104,23 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
   const documents = (db.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
   const naming = fileNaming(db);
   const ids = JSON.stringify(candidates);
-
-  // The query's side.
   const count = db.sql('SELECT COUNT(*) AS n FROM memory_search WHERE memory_search MATCH ?');
+  const store: StoreCounts = { documents, naming, count };
+  taskShares(db, store, task, candidates, ids, out);
+  triggerShares(db, store, task, query, ids, out);
+  fileShares(store, task, candidates, out);
+  return out;
+}
+
+/** What the match weighs terms by: the store's size, which memories name a file, how many hold a word. */
+interface StoreCounts {
+  documents: number;
+  naming: (path: string) => Map<number, number>;
+  count: Database.Statement;
+}
+
+/** The query's side: the idf-weighted share of the task's evidence each candidate holds. */
+function taskShares(db: Sql, { documents, naming, count }: StoreCounts, task: Evidence, candidates: number[], ids: string, out: Map<number, MatchDetail>): void {
   const among = db.sql('SELECT rowid AS id FROM memory_search WHERE memory_search MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
   const held = new Map<number, { sum: number; words: string[]; files: string[] }>();
   const hold = (id: number) => {
@@ -141,9 +155,13 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
   // answered by each of them (a query of one common term would otherwise be matched fully).
   const weighed = Math.max(total, idf(documents, 1));
   for (const [id, h] of held) out.set(id, { match: h.sum / weighed, words: h.words, files: h.files, side: 'task' });
+}
 
-  // The memory's side: how much of its situation the query describes (a long bead may describe
-  // several memories' situations and still be mostly about other things).
+/**
+ * The memory's side: how much of its situation the query describes (a long bead may describe
+ * several memories' situations and still be mostly about other things); it counts where it is the larger share.
+ */
+function triggerShares(db: Sql & { db: Database.Database }, { documents, naming, count }: StoreCounts, task: Evidence, query: string, ids: string, out: Map<number, MatchDetail>): void {
   const rows = db.sql('SELECT id, trigger FROM memories WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; trigger: string }[];
   const present = taskWords(db, prose(query));
   const taskSegments = task.paths.map(segmentsOf);
@@ -179,11 +197,16 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
     const current = out.get(row.id)!;
     if (share > current.match) out.set(row.id, { match: share, words, files: shared, side: 'trigger' });
   }
-  // The file query (the contract's second query, docs/contract/design.md §6): a memory naming one
-  // of the task's files surfaces with it even when the task shares none of its words ("circular
-  // imports in auth.py" for "add user endpoints" touching auth.py). The file's weight is shared by
-  // the memories that name it: one alone answers it fully, two half each; where more name it they
-  // are look-alikes in the same file, and each must also share the task's words (issue #33).
+}
+
+/**
+ * The file query (the contract's second query, docs/contract/design.md §6): a memory naming one
+ * of the task's files surfaces with it even when the task shares none of its words ("circular
+ * imports in auth.py" for "add user endpoints" touching auth.py). The file's weight is shared by
+ * the memories that name it: one alone answers it fully, two half each; where more name it they
+ * are look-alikes in the same file, and each must also share the task's words (issue #33).
+ */
+function fileShares({ naming }: StoreCounts, task: Evidence, candidates: number[], out: Map<number, MatchDetail>): void {
   for (const path of task.paths) {
     const named = naming(path);
     if (named.size === 0) continue;
@@ -192,7 +215,6 @@ export function matchDetails(db: Sql & { db: Database.Database }, query: string,
       if (strength > out.get(id)!.match) out.set(id, { match: strength, words: [], files: [path], side: 'file' });
     }
   }
-  return out;
 }
 
 /** The match alone (recall's `_match`, the gate). */

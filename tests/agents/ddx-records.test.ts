@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { describe, expect, it } from 'vitest';
-import { buildSessionOf, failureTextsOf, limitInText, problemIn, readDdxRecord } from '../../src/agents/index.js';
+import { buildSessionOf, failureTextsOf, limitInText, newestSucceededAttempt, problemIn, readDdxRecord } from '../../src/agents/index.js';
 
 const FIXTURES = resolve(import.meta.dirname, 'fixtures', 'ddx-records');
 const SINCE = new Date('2026-11-28T19:30:00Z');
@@ -86,5 +86,41 @@ describe('what helix reads off a failed build through DDx', () => {
     expect(limitOf('current-ok')).toBeUndefined();
     expect(problemOf('current-ok')).toBeUndefined();
     expect(failureTextsOf(record('current-ok'))).toContain('agent exited without a commit or no_changes_rationale.txt');
+  });
+});
+
+describe("DDx's execution records: the newest attempt it would land by dangling-success recovery", () => {
+  /** An attempt folder as DDx leaves it: its result.json, and a check's own verdict file when given. */
+  function execution(root: string, folder: string, result: Record<string, unknown>, checks: Record<string, string> = {}): void {
+    mkdirSync(join(root, '.ddx', 'executions', folder, 'checks'), { recursive: true });
+    writeFileSync(join(root, '.ddx', 'executions', folder, 'result.json'), JSON.stringify(result));
+    for (const [name, text] of Object.entries(checks)) writeFileSync(join(root, '.ddx', 'executions', folder, 'checks', `${name}.json`), text);
+  }
+  const succeeded = (rev: string) => ({ bead_id: 'hx-1', base_rev: 'b0', result_rev: rev, outcome: 'task_succeeded' });
+
+  it('the newest folder first; another bead, another outcome and an attempt with no commit of its own are passed over', () => {
+    const root = tempDir();
+    execution(root, '20260101T000000-aa', succeeded('r1'));
+    execution(root, '20260101T000001-bb', succeeded('r2'));
+    execution(root, '20260101T000002-cc', { ...succeeded('r3'), bead_id: 'hx-2' });
+    execution(root, '20260101T000003-dd', { ...succeeded('r4'), outcome: 'task_failed' });
+    execution(root, '20260101T000004-ee', succeeded('b0'));
+    expect(newestSucceededAttempt(root, 'hx-1', 'helix-verify')).toEqual({ result_rev: 'r2', base_rev: 'b0', checkPassed: false });
+  });
+
+  it("whether the check passed is the status of its verdict file, read as JSON: a `pass` elsewhere in it is not its status", () => {
+    const root = tempDir();
+    execution(root, '20260101T000000-aa', succeeded('r1'), { 'helix-verify': '{ "status" : "pass", "message": "npm test exited 0" }' });
+    expect(newestSucceededAttempt(root, 'hx-1', 'helix-verify')?.checkPassed).toBe(true);
+    execution(root, '20260101T000001-bb', succeeded('r2'), { 'helix-verify': '{"status":"block","message":"2 of 3 failed","violations":[{"file":"a.ts","status":"pass"}]}', other: '{"status":"pass"}' });
+    expect(newestSucceededAttempt(root, 'hx-1', 'helix-verify')).toEqual({ result_rev: 'r2', base_rev: 'b0', checkPassed: false });
+  });
+
+  it('no executions folder, or a result.json that is not JSON: nothing', () => {
+    const root = tempDir();
+    expect(newestSucceededAttempt(root, 'hx-1', 'helix-verify')).toBeUndefined();
+    mkdirSync(join(root, '.ddx', 'executions', '20260101T000000-aa'), { recursive: true });
+    writeFileSync(join(root, '.ddx', 'executions', '20260101T000000-aa', 'result.json'), '{"bead_id": "hx-1", ');
+    expect(newestSucceededAttempt(root, 'hx-1', 'helix-verify')).toBeUndefined();
   });
 });

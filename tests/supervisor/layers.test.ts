@@ -13,10 +13,17 @@
 // core/ and text/ read no globals either (issue 40): no `process` — its environment, its streams,
 // its pid — and no clock (`new Date()`, `Date.now()`, `performance.now()`), defaults included; the
 // shell hands them in.
+// And the shape of src/ (issue 40): no function over 80 lines, measured as
+// scripts/largest-functions.mjs measures them; the shell no more than 8 files deep, type imports
+// counted (scripts/import-depth.mjs: 11 when the run's context built the attempt's ports); a
+// program started only by the module that owns it — git by shell/git.ts alone, ddx and the agents
+// by agents/run-agent.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { deepestChain } from '../../scripts/import-depth.mjs';
+import { measure } from '../../scripts/largest-functions.mjs';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const SUPERVISOR = join(REPO, 'src/supervisor');
@@ -27,6 +34,10 @@ const PURE_BUILTINS = new Set(['node:path', 'node:url']);
 const RUNNER_MAX_LINES = 400;
 /** No source file above this (issue 32): core/machine.ts had grown to 633 lines. */
 const FILE_MAX_LINES = 500;
+/** No function above this (issue 40): runAgentCommand had 156 lines, registerBeadCommands 116, the attempt's steps 111. */
+const FUNCTION_MAX_LINES = 80;
+/** The longest chain of imports through shell/, type-only ones counted (issue 40: 11 when run-context.ts named the attempt's port type). */
+const SHELL_MAX_DEPTH = 8;
 
 
 interface ModuleImport {
@@ -170,7 +181,65 @@ describe('the supervisor’s layers', () => {
   it('src/ has no import loop, type-only imports included (issue 32: RunContext ↔ HeldClaims was one)', () => {
     expect(importLoops()).toEqual([]);
   });
+
+  it(`no function in src/ is over ${FUNCTION_MAX_LINES} lines (scripts/largest-functions.mjs measures them)`, () => {
+    const long = measure(join(REPO, 'src')).functions.filter((f) => f.lines > FUNCTION_MAX_LINES);
+    expect(long.map((f) => `${f.name} ${f.lines} (${shown(f.file)}:${f.line})`)).toEqual([]);
+  });
+
+  it(`the shell is at most ${SHELL_MAX_DEPTH} files deep, type imports counted (scripts/import-depth.mjs; 11 before issue 40)`, () => {
+    const chain = deepestChain({ from: join(SUPERVISOR, 'shell'), within: join(SUPERVISOR, 'shell'), types: true });
+    expect(chain.length, chain.join(' → ')).toBeLessThanOrEqual(SHELL_MAX_DEPTH);
+    // the measure sees the chain where it is: the run's entry through the runner
+    expect(chain.slice(0, 2).map((f) => relative(SUPERVISOR, resolve(f)))).toEqual(['shell/commands/build.ts', 'shell/runner.ts']);
+  });
+
+  it('a program is started only by the module that owns it: git by shell/git.ts, agents and ddx by agents/run-agent.ts', () => {
+    expect(processStarters()).toEqual(Object.keys(PROCESS_STARTERS).sort());
+    expect(gitStarted().join('\n')).toBe('');
+  });
 });
+
+/**
+ * The modules that load node:child_process or execa — each the one home of the programs it starts.
+ * Any other module reaches a program through them (tracker/lock.ts loads node:child_process for
+ * flock through its own lazy loader, not an import).
+ */
+const PROCESS_STARTERS: Record<string, string> = {
+  'src/agents/run-agent.ts': 'every agent call, ddx and the verify command included',
+  'src/agents/process-group.ts': 'the watchdog that stops an agent group when helix dies',
+  'src/supervisor/shell/git.ts': 'git',
+  'src/supervisor/shell/background.ts': '`helix start`: helix run, detached',
+  'src/supervisor/shell/notify.ts': 'HELIX_NOTIFY',
+  'src/supervisor/shell/doctor.ts': "the tools' --version",
+  'src/installer/install-script.ts': 'the install script',
+};
+
+const srcFiles = () => (readdirSync(join(REPO, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(REPO, 'src', f));
+
+/** The src/ files that import node:child_process or execa (statically or with `import()`). */
+function processStarters(): string[] {
+  return srcFiles()
+    .filter((file) => importsOf(file).some(({ specifier, typeOnly }) => !typeOnly && (specifier === 'node:child_process' || specifier === 'execa')))
+    .map(shown)
+    .sort();
+}
+
+/** Where a file outside shell/git.ts names git as the program to run: the first argument of a call, or an AgentCommand's `file`. */
+function gitStarted(): string[] {
+  const found: string[] = [];
+  for (const file of srcFiles().filter((f) => shown(f) !== 'src/supervisor/shell/git.ts')) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const isGit = (node: ts.Node | undefined) => node !== undefined && ts.isStringLiteral(node) && node.text === 'git';
+    const visit = (node: ts.Node): void => {
+      const program = ts.isCallExpression(node) ? node.arguments[0] : ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'file' ? node.initializer : undefined;
+      if (isGit(program)) found.push(`${shown(file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
 
 /** Every loop of imports among src/'s files, each once, as the chain of its files. */
 function importLoops(): string[] {

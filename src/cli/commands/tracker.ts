@@ -146,6 +146,47 @@ function registerBeadCommands(tracker: Command, ctx: CommandContext): void {
       else ctx.io.stdout(showText(bead));
     });
 
+  registerUpdate(tracker, ctx);
+
+  sub(tracker, 'close', 'Close a bead (refuses while a dependency is open)')
+    .argument('<id>')
+    .option('--session <id>', 'session id that closed it')
+    .option('--commit <sha>', 'closing commit sha')
+    .option('--token <token>', 'refuse unless the bead carries this claim token')
+    .option('--force', 'close even with open dependencies')
+    .option('--json', 'print the closed bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open(ctx, loadTracker);
+      const bead = store.mutate((draft) => t.closeBead(draft, id, { force: opts.force, session: opts.session, commit: opts.commit, token: opts.token }));
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(`Closed ${id}\n`);
+    });
+
+  sub(tracker, 'reopen', 'Reopen a closed bead')
+    .argument('<id>')
+    .option('--reason <text>', 'why it is reopened (added to notes)')
+    .option('--append-notes <text>', 'text to append to the notes, as `ddx bead reopen --append-notes`')
+    .option('--json', 'print the bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open(ctx, loadTracker);
+      const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason, appendNotes: opts.appendNotes }));
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(`Reopened ${id}\n`);
+    });
+
+  sub(tracker, 'unpark', 'Clear a bead\'s retry cool-down (work-retry-after), so the next run may attempt it at once')
+    .argument('<id>')
+    .option('--json', 'print the bead as JSON')
+    .action(async (id: string, opts) => {
+      const { store, tracker: t } = await open(ctx, loadTracker);
+      const { bead, cleared } = store.mutate((draft) => t.unparkBead(draft, id));
+      if (opts.json) printJson(ctx.io, bead);
+      else ctx.io.stdout(cleared.length > 0 ? `Unparked ${id} (cleared ${cleared.join(', ')})\n` : `${id} was not parked\n`);
+    });
+}
+
+/** `tracker update`: a bead's fields, or its claim. */
+function registerUpdate(tracker: Command, ctx: CommandContext): void {
   sub(tracker, 'update', 'Update fields of a bead, or claim / release it')
     .argument('<id>')
     .option('--title <text>')
@@ -194,42 +235,6 @@ function registerBeadCommands(tracker: Command, ctx: CommandContext): void {
       const bead = store.mutate((draft) => t.editBead(draft, id, request, { claimant: pid ?? process.ppid, leaseDir: store.leaseDir }));
       if (opts.json) printJson(ctx.io, bead);
       else ctx.io.stdout(`${opts.claim ? 'Claimed' : opts.unclaim ? 'Released' : 'Updated'} ${id}\n`);
-    });
-
-  sub(tracker, 'close', 'Close a bead (refuses while a dependency is open)')
-    .argument('<id>')
-    .option('--session <id>', 'session id that closed it')
-    .option('--commit <sha>', 'closing commit sha')
-    .option('--token <token>', 'refuse unless the bead carries this claim token')
-    .option('--force', 'close even with open dependencies')
-    .option('--json', 'print the closed bead as JSON')
-    .action(async (id: string, opts) => {
-      const { store, tracker: t } = await open(ctx, loadTracker);
-      const bead = store.mutate((draft) => t.closeBead(draft, id, { force: opts.force, session: opts.session, commit: opts.commit, token: opts.token }));
-      if (opts.json) printJson(ctx.io, bead);
-      else ctx.io.stdout(`Closed ${id}\n`);
-    });
-
-  sub(tracker, 'reopen', 'Reopen a closed bead')
-    .argument('<id>')
-    .option('--reason <text>', 'why it is reopened (added to notes)')
-    .option('--append-notes <text>', 'text to append to the notes, as `ddx bead reopen --append-notes`')
-    .option('--json', 'print the bead as JSON')
-    .action(async (id: string, opts) => {
-      const { store, tracker: t } = await open(ctx, loadTracker);
-      const bead = store.mutate((draft) => t.reopenBead(draft, id, { reason: opts.reason, appendNotes: opts.appendNotes }));
-      if (opts.json) printJson(ctx.io, bead);
-      else ctx.io.stdout(`Reopened ${id}\n`);
-    });
-
-  sub(tracker, 'unpark', 'Clear a bead\'s retry cool-down (work-retry-after), so the next run may attempt it at once')
-    .argument('<id>')
-    .option('--json', 'print the bead as JSON')
-    .action(async (id: string, opts) => {
-      const { store, tracker: t } = await open(ctx, loadTracker);
-      const { bead, cleared } = store.mutate((draft) => t.unparkBead(draft, id));
-      if (opts.json) printJson(ctx.io, bead);
-      else ctx.io.stdout(cleared.length > 0 ? `Unparked ${id} (cleared ${cleared.join(', ')})\n` : `${id} was not parked\n`);
     });
 }
 

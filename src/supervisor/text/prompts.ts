@@ -286,43 +286,51 @@ function actionLines(action: Exclude<ActionName, 'implementation'>, p: ActionPro
         `Maximum refinement rounds: ${p.rounds ?? 6}.`,
         FOLLOW,
       ];
-    case 'review': {
-      const lines = [
-        ...opening('review', p),
-        repository(p),
-        trackerSubcommands(p),
-        `Review scope: ${p.scope ?? 'last-commit'}.`,
-      ];
-      // Only reviews started by `helix run` say so (the Bash CLI said it in one-shot reviews too).
-      if (p.reviewed) lines.push('This review is running inside the automated helix run loop after an implementation cycle.');
-      lines.push(
-        `IMPORTANT: File each actionable finding (critical, high, medium severity) as a tracker issue with label \`review-finding\` plus at least one scope-appropriate \`area:*\` label so findings are durable, concern-aware, and queryable via \`${p.trackerCli} list --label review-finding\`. See the "Filing Findings as Tracker Issues" section in the action for the exact command pattern.`,
-        FOLLOW,
-      );
-      if (p.reviewed) {
-        // helix: what was built, and the markers `helix status --json` traces findings by (docs/contract/bash-interface.md §14.2).
-        const { id, parent, cycle } = p.reviewed;
-        lines.push(
-          '',
-          `Reviewed bead: ${id}${parent ? ` (parent ${parent})` : ''}`,
-          `File each finding with: ${parent ? `--parent ${parent} ` : ''}--deps ${id} --labels helix,phase:build,review-finding --set "notes=TRIGGERING_CYCLE=${cycle} TRIGGERING_BEAD=${id}"`,
-        );
-      }
-      return lines;
-    }
-    case 'experiment': {
-      const lines = [
-        ...opening('experiment', p),
-        references(p, 'README.md', 'ratchets.md'),
-        repository(p),
-        trackerSubcommands(p),
-        `Experiment target: ${p.scope ?? 'auto-select from ready phase:iterate issues'}.`,
-      ];
-      if (p.close) {
-        lines.push('CLOSE SESSION: Execute Phase 3 (Session Close) — squash-merge the experiment branch, update ratchet floors, and close the issue. Do not run another iteration.');
-      }
-      lines.push(FOLLOW);
-      return lines;
-    }
+    case 'review':
+      return reviewLines(p);
+    case 'experiment':
+      return experimentLines(p);
   }
+}
+
+/** The review's prompt; inside `helix run` it names what was built and how its findings are filed. */
+function reviewLines(p: ActionPromptInput): string[] {
+  const lines = [
+    ...opening('review', p),
+    repository(p),
+    trackerSubcommands(p),
+    `Review scope: ${p.scope ?? 'last-commit'}.`,
+  ];
+  // Only reviews started by `helix run` say so (the Bash CLI said it in one-shot reviews too).
+  if (p.reviewed) lines.push('This review is running inside the automated helix run loop after an implementation cycle.');
+  lines.push(
+    `IMPORTANT: File each actionable finding (critical, high, medium severity) as a tracker issue with label \`review-finding\` plus at least one scope-appropriate \`area:*\` label so findings are durable, concern-aware, and queryable via \`${p.trackerCli} list --label review-finding\`. See the "Filing Findings as Tracker Issues" section in the action for the exact command pattern.`,
+    FOLLOW,
+  );
+  if (p.reviewed) {
+    // helix: what was built, and the markers `helix status --json` traces findings by (docs/contract/bash-interface.md §14.2).
+    const { id, parent, cycle } = p.reviewed;
+    lines.push(
+      '',
+      `Reviewed bead: ${id}${parent ? ` (parent ${parent})` : ''}`,
+      `File each finding with: ${parent ? `--parent ${parent} ` : ''}--deps ${id} --labels helix,phase:build,review-finding --set "notes=TRIGGERING_CYCLE=${cycle} TRIGGERING_BEAD=${id}"`,
+    );
+  }
+  return lines;
+}
+
+/** The experiment's prompt; `--close` asks for the session close instead of another iteration. */
+function experimentLines(p: ActionPromptInput): string[] {
+  const lines = [
+    ...opening('experiment', p),
+    references(p, 'README.md', 'ratchets.md'),
+    repository(p),
+    trackerSubcommands(p),
+    `Experiment target: ${p.scope ?? 'auto-select from ready phase:iterate issues'}.`,
+  ];
+  if (p.close) {
+    lines.push('CLOSE SESSION: Execute Phase 3 (Session Close) — squash-merge the experiment branch, update ratchet floors, and close the issue. Do not run another iteration.');
+  }
+  lines.push(FOLLOW);
+  return lines;
 }
