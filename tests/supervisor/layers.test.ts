@@ -19,11 +19,12 @@
 // program started only by the module that owns it — git by shell/git.ts alone, ddx and the agents
 // by agents/run-agent.ts.
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { deepestChain } from '../../scripts/import-depth.mjs';
 import { measure } from '../../scripts/largest-functions.mjs';
+import { importsOf, target } from '../helpers/imports.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const SUPERVISOR = join(REPO, 'src/supervisor');
@@ -38,41 +39,6 @@ const FILE_MAX_LINES = 500;
 const FUNCTION_MAX_LINES = 80;
 /** The longest chain of imports through shell/, type-only ones counted (issue 40: 11 when run-context.ts named the attempt's port type). */
 const SHELL_MAX_DEPTH = 8;
-
-
-interface ModuleImport {
-  specifier: string;
-  typeOnly: boolean;
-}
-
-/** The imports of one source file: static, re-exports and dynamic `import()`, each marked type-only or not. */
-function importsOf(file: string): ModuleImport[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: ModuleImport[] = [];
-  const allTypes = (elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) => elements.length > 0 && elements.every((e) => e.isTypeOnly);
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.importClause;
-      const typeOnly = clause !== undefined && (clause.isTypeOnly || (!clause.name && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && allTypes(clause.namedBindings.elements)));
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && allTypes(node.exportClause.elements));
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
-      found.push({ specifier: node.arguments[0].text, typeOnly: false });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push({ specifier: node.argument.literal.text, typeOnly: true });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** A relative specifier as the source file it names; a bare one (`node:fs`, `execa`) as itself. */
-function target(from: string, specifier: string): string {
-  return specifier.startsWith('.') ? resolve(dirname(from), specifier.replace(/\.js$/, '.ts')) : specifier;
-}
 
 const inShell = (module: string) => module.startsWith(join(SUPERVISOR, 'shell') + '/');
 const shown = (module: string) => (module.startsWith('/') ? relative(REPO, module) : module);
