@@ -12,7 +12,9 @@
 //   - src/errors.ts: HelixError is tested with instanceof across the two (bin/helix reports a
 //     failure of the plain path with dist/cli/main.js's reportError);
 //   - the memory store and the agent runner, which load SQLite and execa: they are imported
-//     lazily, only when a project has a memory store or a ddx to ask.
+//     lazily, only when a project has a memory store or a ddx to ask;
+//   - src/supervisor/shell/git.ts, the one module that runs git, which loads execa for an
+//     attempt's reads (the gate's worktrees are git's too; the plain reads never reach it).
 // The bundle may import nothing else: no npm package (an esbuild ES module hoists a package's
 // import to the top, so it would load on every call) — the build fails if it does.
 //
@@ -28,7 +30,7 @@ const OUT_DIR = join(ROOT, 'dist', 'fast');
 const ENTRY = join(SRC, 'cli', 'plain.ts');
 
 /** Source modules loaded from dist/ instead of being bundled (see above). */
-const SHARED = ['errors.ts', 'memory/index.ts', 'agents/run-agent.ts'].map((file) => join(SRC, file));
+const SHARED = ['errors.ts', 'memory/index.ts', 'agents/run-agent.ts', 'supervisor/shell/git.ts'].map((file) => join(SRC, file));
 
 /** The tsc output of a source file, as a specifier relative to the bundle. */
 const distSpecifier = (source) => {
