@@ -84,7 +84,7 @@ export async function prepareGate(root: string, bead: Bead, say: (line: Say) => 
     rejected: (sha) => eventsOf(bead).some((e) => e.kind === 'preserved-result-rejected' && String(e.body ?? '').includes(`result_rev=${sha}`)),
   });
   if (!rev) return;
-  const r = await execa('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, reject: false, timeout: 60_000 });
+  const r = await execa('ddx', ['bead', 'evidence', 'add', bead.id, '--kind', 'preserved-result-rejected', '--summary', 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked', '--body', `result_rev=${rev}`], { cwd: root, reject: false, cleanup: false, timeout: 60_000 });
   const why = (typeof r.stderr === 'string' && r.stderr) || (r.failed && r.shortMessage) || `exit ${r.exitCode}`;
   say(r.exitCode === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, why.trim().split('\n').pop() ?? ''));
 }
