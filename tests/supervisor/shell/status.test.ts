@@ -125,7 +125,7 @@ describe('helix status', () => {
   it("names the last run's limit when it stopped on one, from its event log", () => {
     const p = project([]);
     const limit: EventBody = { type: 'limit', agent: 'claude', kind: 'usage', bead: 'hx-1', resets_at: '2026-11-28T15:00:00Z', resume_at: null, detail: '5-hour limit reached' };
-    const path = events(p.root, 'helix-last', [limit, { type: 'limit', ...limit, agent: 'codex', detail: 'the last one' }]);
+    const path = events(p.root, 'helix-last', [limit, { ...limit, agent: 'codex', detail: 'the last one' }]);
     writeRunState(p.store.dir, { stop_reason: 'limit', events: path });
     expect(buildStatus(p.store, NOW, ENV, null, undefined, p.root)).toMatchObject({ last_stop_reason: 'limit', last_limit: { agent: 'codex', kind: 'usage', resets_at: '2026-11-28T15:00:00Z', detail: 'the last one' } });
     writeRunState(p.store.dir, { stop_reason: 'completed' });
