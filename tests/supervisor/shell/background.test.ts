@@ -4,14 +4,14 @@
 // live run and a folder outside git are refused with the Bash CLI's lines and exit codes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isPidAlive } from '../../../src/tracker/index.js';
 import { startBackground, stopBackground } from '../../../src/supervisor/shell/background.js';
 import { pidFilePath, readPidFile } from '../../../src/supervisor/shell/mutex.js';
 import { tempDir } from '../../helpers/cli.js';
-import { Project, STUBS } from '../../run/stub-project.js';
+import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -22,14 +22,7 @@ async function deadPid(): Promise<number> {
 }
 
 /** The stub project with codex alone on PATH (no DDx): the run calls codex directly. */
-function project(script: object = { responses: [] }): Project {
-  const p = new Project({ script });
-  const bin = join(p.scratch, 'bin');
-  mkdirSync(bin);
-  symlinkSync(join(STUBS, 'codex'), join(bin, 'codex'));
-  p.env.PATH = `${bin}:/usr/bin:/bin`;
-  return p;
-}
+const project = (script: object = { responses: [] }) => agentProject({ script });
 
 describe('helix stop', () => {
   it('without a pid file returns its line, printing nothing itself', async () => {

@@ -5,7 +5,7 @@
 // answer path judges an answer by its trailers and files what a review counted but did not file.
 // The agent is the codex stub, a real child process; what would be printed is recorded.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentRunResult } from '../../../src/agents/index.js';
@@ -14,17 +14,14 @@ import { answerAction, runOneShotAction } from '../../../src/supervisor/shell/on
 import { readRunState } from '../../../src/supervisor/shell/run-state.js';
 import { BeadStore } from '../../../src/tracker/index.js';
 import { bead } from '../../helpers/bead.js';
-import { Project, STUBS } from '../../run/stub-project.js';
+import { Project } from '../../run/stub-project.js';
+import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
 
 /** The stub project with codex alone on PATH, and what helix writes to stderr and stdout recorded (not printed). */
 function world(script: object = { responses: [] }, beads = [bead({ id: 'hx-1' })]) {
-  const project = new Project({ script, beads });
-  const bin = join(project.scratch, 'bin');
-  mkdirSync(bin);
-  symlinkSync(join(STUBS, 'codex'), join(bin, 'codex'));
-  project.env.PATH = `${bin}:/usr/bin:/bin`;
+  const project = agentProject({ script, beads });
   const stderr: string[] = [];
   const stdout: string[] = [];
   vi.spyOn(process.stderr, 'write').mockImplementation((text) => (stderr.push(String(text)), true));

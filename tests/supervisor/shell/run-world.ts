@@ -37,12 +37,18 @@ export interface RunWorld {
   stdout: string[];
 }
 
-export async function runWorld(options: RunWorldOptions = {}): Promise<RunWorld> {
+/** The stub project with only these agent programs on PATH (no DDx): every call goes to them directly. */
+export function agentProject(options: Pick<RunWorldOptions, 'beads' | 'script' | 'programs'> = {}): Project {
   const project = new Project({ beads: options.beads ?? [], script: options.script ?? { responses: [] } });
   const bin = join(project.scratch, 'bin');
   mkdirSync(bin);
   for (const program of options.programs ?? ['codex']) symlinkSync(join(STUBS, program), join(bin, program));
   project.env.PATH = `${bin}:/usr/bin:/bin`;
+  return project;
+}
+
+export async function runWorld(options: RunWorldOptions = {}): Promise<RunWorld> {
+  const project = agentProject(options);
   const session = await prepareSession(project.root, project.env, {});
   const stderr: string[] = [];
   const stdout: string[] = [];
