@@ -2,7 +2,7 @@
 // Part of `npm run build` (and so of `npm install`'s prepare and `npm test`), after tsc: bundles
 // the commands bin/helix serves without commander — src/cli/plain.ts, that is plain `tracker
 // ready|blocked`, `status` and `next`, and every module they reach — into one ES module,
-// dist/fast/plain.js, with its source map (dist/fast/plain.js.map, sources and their text
+// dist/fast/plain.js (and `helix gate`, src/cli/plain-gate.ts, into dist/fast/gate.js), with its source map (dist/fast/plain.js.map, sources and their text
 // included). Node's ES module loader resolves, reads and compiles each file of dist/ on its own,
 // and for those reads that was most of their start-up (docs/design-notes.md, "Fast start").
 // Everything else still runs from tsc's dist/ as before. And src/version.ts alone as CommonJS,
@@ -71,6 +71,22 @@ const result = await build({
   plugins: [shareDist],
 });
 
+// `helix gate` on its own: it loads the agent runner (execa), which the plain reads must not pay for
+const gate = await build({
+  entryPoints: [join(SRC, 'cli', 'plain-gate.ts')],
+  outfile: join(OUT_DIR, 'gate.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  sourcesContent: true,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [shareDist],
+});
+
 const version = await build({
   entryPoints: [join(SRC, 'version.ts')],
   outfile: join(OUT_DIR, 'version.cjs'),
@@ -85,7 +101,7 @@ const version = await build({
   plugins: [shareDist],
 });
 
-for (const output of [...Object.values(result.metafile.outputs), ...Object.values(version.metafile.outputs)]) {
+for (const output of [...Object.values(result.metafile.outputs), ...Object.values(gate.metafile.outputs), ...Object.values(version.metafile.outputs)]) {
   const foreign = output.entryPoint ? output.imports.filter((i) => !i.path.startsWith('node:') && !i.path.startsWith('.')) : [];
   if (foreign.length) {
     process.stderr.write(`bundle: ${output.entryPoint} imports ${foreign.map((i) => i.path).join(', ')}; only node: modules and the shared dist/ files may be imported (scripts/bundle.mjs)\n`);

@@ -14,33 +14,14 @@ interface PlainCommand {
   run(has: (flag: string) => boolean): Promise<void>;
 }
 
+import { withFdOutput } from './fd-output.js';
+
 /** The tracker reads write to the file descriptors themselves (tracker-read.ts says why). */
 async function trackerRead(kind: 'ready' | 'blocked', has: (flag: string) => boolean): Promise<void> {
   const { blockedText, readyText, writeStdout, writeToFd } = await import('./tracker-read.js');
   // fd 2 directly, like stdout here: a closed stderr must not become an uncaught EPIPE
   const place = { cwd: process.cwd(), env: process.env, warn: (text: string) => writeToFd(2, text) };
   writeStdout(kind === 'ready' ? await readyText({ execution: has('--execution'), json: has('--json') }, place) : await blockedText({ json: has('--json') }, place));
-}
-
-/**
- * Status and next print what main() would print, through file descriptors 1 and 2 like the tracker
- * reads: creating `process.stdout` on a pipe loads the stream and net modules, and the stream guard
- * (interrupts.ts) loads the agents' process-group module — most of what a 100-bead `status --json`
- * cost. The rules are the same: printable text only, a reader that went away is not an error.
- */
-async function withFdOutput(run: (ctx: import('./common.js').CommandContext) => Promise<import('../supervisor/shell/output.js').CommandResult>): Promise<void> {
-  const [{ writeToFd }, { finishWith }] = await Promise.all([import('./tracker-read.js'), import('./common.js')]);
-  const io: import('./common.js').CommandOutput = {
-    stdout: (text) => writeToFd(1, text),
-    stderr: (text) => writeToFd(2, text),
-    get exitCode() {
-      return typeof process.exitCode === 'number' ? process.exitCode : undefined;
-    },
-    set exitCode(code) {
-      process.exitCode = code;
-    },
-  };
-  finishWith(io, await run({ cwd: process.cwd(), env: process.env, io }));
 }
 
 const PLAIN: PlainCommand[] = [

@@ -3,7 +3,7 @@
 // warnings and exit codes included.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanEnv, HELIX_BIN, helix, tempGitRepo } from '../helpers/cli.js';
@@ -129,5 +129,26 @@ describe('plain status and next', () => {
     expect(helix(['next'], { cwd }).stdout).toBe('hx-00000002\n');
     expect(helix(['next', 'extra'], { cwd }).status).not.toBe(0);
     expect(helix(['status', '--help'], { cwd }).stdout).toMatch(/^tracker counts, the active run, claimed beads and the last run\n\nUsage: helix status /);
+  });
+});
+
+describe('helix gate from its own bundle (issue 38: DDx runs it once an attempt)', () => {
+  const cwd = projectWithBeads();
+
+  it.each([[['gate']], [['gate', '--events', '/nonexistent/run.events.ndjson']]])('%j answers as the full CLI does, without commander', (args) => {
+    const fast = helix(args, { cwd });
+    // `--agent codex` is not a line the gate's bundle serves: this call goes through commander
+    const full = helix([...args, '--agent', 'codex'], { cwd });
+    expect(fast.status).toBe(7);
+    expect(fast.stderr).toBe(full.stderr);
+    expect(fast.stderr).toMatch(/^helix gate: EVIDENCE_DIR and CHECK_NAME are not set/);
+  });
+
+  it('writes its verdict where DDx reads it, from the bundle', () => {
+    const evidence = join(cwd, 'evidence');
+    const env = { EVIDENCE_DIR: evidence, CHECK_NAME: 'helix-verify', BEAD_ID: 'hx-00000002', DIFF_HEAD: 'HEAD', DIFF_BASE: 'HEAD', PROJECT_ROOT: cwd };
+    const r = helix(['gate'], { cwd, env });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(evidence, 'helix-verify.json'), 'utf8'))).toMatchObject({ status: 'pass' });
   });
 });

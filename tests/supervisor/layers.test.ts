@@ -14,9 +14,10 @@
 // its pid — and no clock (`new Date()`, `Date.now()`, `performance.now()`), defaults included; the
 // shell hands them in.
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { importsOf, target } from '../helpers/imports.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const SUPERVISOR = join(REPO, 'src/supervisor');
@@ -27,41 +28,6 @@ const PURE_BUILTINS = new Set(['node:path', 'node:url']);
 const RUNNER_MAX_LINES = 400;
 /** No source file above this (issue 32): core/machine.ts had grown to 633 lines. */
 const FILE_MAX_LINES = 500;
-
-
-interface ModuleImport {
-  specifier: string;
-  typeOnly: boolean;
-}
-
-/** The imports of one source file: static, re-exports and dynamic `import()`, each marked type-only or not. */
-function importsOf(file: string): ModuleImport[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: ModuleImport[] = [];
-  const allTypes = (elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) => elements.length > 0 && elements.every((e) => e.isTypeOnly);
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.importClause;
-      const typeOnly = clause !== undefined && (clause.isTypeOnly || (!clause.name && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && allTypes(clause.namedBindings.elements)));
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && allTypes(node.exportClause.elements));
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
-      found.push({ specifier: node.arguments[0].text, typeOnly: false });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push({ specifier: node.argument.literal.text, typeOnly: true });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** A relative specifier as the source file it names; a bare one (`node:fs`, `execa`) as itself. */
-function target(from: string, specifier: string): string {
-  return specifier.startsWith('.') ? resolve(dirname(from), specifier.replace(/\.js$/, '.ts')) : specifier;
-}
 
 const inShell = (module: string) => module.startsWith(join(SUPERVISOR, 'shell') + '/');
 const shown = (module: string) => (module.startsWith('/') ? relative(REPO, module) : module);

@@ -11,6 +11,7 @@ import { isPidAlive } from '../../../src/tracker/index.js';
 import { startBackground, stopBackground } from '../../../src/supervisor/shell/background.js';
 import { pidFilePath, readPidFile } from '../../../src/supervisor/shell/mutex.js';
 import { tempDir } from '../../helpers/cli.js';
+import { emptyProject } from './empty-project.js';
 import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -26,9 +27,9 @@ const project = (script: object = { responses: [] }) => agentProject({ script })
 
 describe('helix stop', () => {
   it('without a pid file returns its line, printing nothing itself', async () => {
-    const p = project();
+    const { cwd, env } = emptyProject();
     const err = vi.spyOn(process.stderr, 'write');
-    expect(await stopBackground(p.root, p.env)).toEqual({ exitCode: 1, stderr: ['helix: no active run (no PID file)'] });
+    expect(await stopBackground(cwd, env)).toEqual({ exitCode: 1, stderr: ['helix: no active run (no PID file)'] });
     expect(err).not.toHaveBeenCalled();
   });
 

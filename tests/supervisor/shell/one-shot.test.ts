@@ -5,7 +5,7 @@
 // answer path judges an answer by its trailers and files what a review counted but did not file.
 // The agent is the codex stub, a real child process; what would be printed is recorded.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentRunResult } from '../../../src/agents/index.js';
@@ -15,6 +15,7 @@ import { readRunState } from '../../../src/supervisor/shell/run-state.js';
 import { BeadStore } from '../../../src/tracker/index.js';
 import { bead } from '../../helpers/bead.js';
 import { Project } from '../../run/stub-project.js';
+import { CODEX_DRY_RUN, emptyProject } from './empty-project.js';
 import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -32,13 +33,14 @@ function world(script: object = { responses: [] }, beads = [bead({ id: 'hx-1' })
 const answered = (answer: string, exitCode = 0): AgentRunResult => ({ exitCode, output: answer, stdout: answer, stderr: '', answer, durationMs: 1, timedOut: false, aborted: false, tokens: 0 });
 
 describe('runOneShotAction', () => {
-  it('a dry run returns its command line, writes nothing and takes no governing bead', async () => {
-    const w = world();
-    const result = await runOneShotAction('align', { ...w.options, dryRun: true });
-    expect(result).toEqual({ exitCode: 0, stdout: [expect.stringMatching(/^codex --dangerously-bypass-approvals-and-sandbox exec /)] });
-    expect(w.stderr).toEqual([]);
-    expect(w.stdout).toEqual([]);
-    expect(w.project.beads().map((b) => b.id)).toEqual(['hx-1']);
+  it('a dry run needs no installed agent, returns its command line, writes nothing and takes no governing bead', async () => {
+    const out = vi.spyOn(process.stdout, 'write');
+    const err = vi.spyOn(process.stderr, 'write');
+    const { cwd, env } = emptyProject();
+    expect(await runOneShotAction('align', { cwd, env, mode: 'normal', dryRun: true })).toEqual({ exitCode: 0, stdout: [expect.stringMatching(CODEX_DRY_RUN)] });
+    expect(out).not.toHaveBeenCalled();
+    expect(err).not.toHaveBeenCalled();
+    expect(readFileSync(join(cwd, '.ddx', 'beads.jsonl'), 'utf8')).toBe('');
   });
 
   it('an experiment on a worktree with uncommitted tracked changes is refused with the three lines, no agent called', async () => {

@@ -1,8 +1,9 @@
 // `helix check` (shell/commands/check.ts) called in the test's process with the codex stub as a
-// real child: a dry run returns the command line and writes nothing; the check's answer goes to
+// real child: a dry run (no agent installed: empty-project.ts) returns the command line and writes nothing; the check's answer goes to
 // stdout, and it exits 0 only when the answer names a NEXT_ACTION.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkOnce } from '../../../../src/supervisor/shell/commands/check.js';
+import { CODEX_DRY_RUN, emptyProject } from '../empty-project.js';
 import { agentProject } from '../run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -17,11 +18,14 @@ function world(script: object = { responses: [] }) {
 }
 
 describe('helix check', () => {
-  it('a dry run returns its command line and writes nothing to stdout, stderr or the project', async () => {
-    const w = world();
-    expect(await checkOnce({ ...w.options, dryRun: true, scope: 'src/parser' })).toEqual({ exitCode: 0, stdout: [expect.stringMatching(/^codex --dangerously-bypass-approvals-and-sandbox exec .*src\/parser/s)] });
-    expect([...w.stderr, ...w.stdout]).toEqual([]);
-    expect(w.project.calls()).toEqual([]);
+  it('a dry run needs no installed agent, returns its command line and writes nothing to stdout or stderr', async () => {
+    const out = vi.spyOn(process.stdout, 'write');
+    const err = vi.spyOn(process.stderr, 'write');
+    const { cwd, env } = emptyProject();
+    expect(await checkOnce({ cwd, env, mode: 'normal', dryRun: true, scope: 'src/parser' })).toEqual({ exitCode: 0, stdout: [expect.stringMatching(CODEX_DRY_RUN)] });
+    expect((await checkOnce({ cwd, env, mode: 'normal', dryRun: true, scope: 'src/parser' })).stdout![0]).toContain('src/parser');
+    expect(out).not.toHaveBeenCalled();
+    expect(err).not.toHaveBeenCalled();
   });
 
   it("prints the check's answer on stdout and exits 0 when it names a NEXT_ACTION", async () => {

@@ -9,6 +9,7 @@ import { runLoop } from '../../../../src/supervisor/shell/commands/run.js';
 import { parseEvents } from '../../../../src/supervisor/shell/events.js';
 import { pidFilePath } from '../../../../src/supervisor/shell/mutex.js';
 import { bead } from '../../../helpers/bead.js';
+import { CODEX_DRY_RUN, emptyProject } from '../empty-project.js';
 import { agentProject } from '../run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -23,6 +24,15 @@ function world(beads = [bead({ id: 'hx-1', title: 'the one bead' })], script: ob
 }
 
 describe('helix run --dry-run', () => {
+  it('needs no installed agent: in an empty project it returns the check it would run and writes nothing', async () => {
+    const out = vi.spyOn(process.stdout, 'write');
+    const err = vi.spyOn(process.stderr, 'write');
+    const { cwd, env } = emptyProject();
+    expect(await runLoop({ cwd, env, mode: 'normal', dryRun: true })).toEqual({ exitCode: 0, stdout: [expect.stringMatching(CODEX_DRY_RUN)] });
+    expect(out).not.toHaveBeenCalled();
+    expect(err).not.toHaveBeenCalled();
+  });
+
   it('returns the build command of the next ready bead; with nothing ready, the check', async () => {
     const w = world();
     const next = await runLoop({ ...w.options, dryRun: true });
