@@ -98,9 +98,14 @@ export function worktreePaths(root: string): string[] | undefined {
     .map((line) => line.slice('worktree '.length));
 }
 
-/** git, without waiting synchronously: its exit code and output (never thrown). */
+/**
+ * git, without waiting synchronously: its exit code and output (never thrown). `cleanup: false`, as
+ * every child of helix (agents/run-agent.ts): execa's cleanup installs signal-exit, whose handlers,
+ * once removed, leave SIGXFSZ at its default — a full disk would kill helix instead of failing a
+ * write it reports (tests/faults/disk.test.ts).
+ */
 async function gitAsync(root: string, args: string[]): Promise<{ status: number; stdout: string }> {
-  const r = await execa('git', args, { cwd: root, reject: false, stripFinalNewline: false, maxBuffer: 64 * 1024 * 1024 });
+  const r = await execa('git', args, { cwd: root, reject: false, cleanup: false, stripFinalNewline: false, maxBuffer: 64 * 1024 * 1024 });
   return { status: typeof r.exitCode === 'number' ? r.exitCode : -1, stdout: typeof r.stdout === 'string' ? r.stdout : '' };
 }
 
