@@ -14,7 +14,10 @@
 //   - the memory store and the agent runner, which load SQLite and execa: they are imported
 //     lazily, only when a project has a memory store or a ddx to ask;
 //   - src/supervisor/shell/git.ts, the one module that runs git, which loads execa for an
-//     attempt's reads (the gate's worktrees are git's too; the plain reads never reach it).
+//     attempt's reads (the gate's worktrees are git's too; the plain reads never reach it);
+//   - src/supervisor/shell/gate-worktree.ts, the gate's verification in a worktree: the gate
+//     imports it only for a bead with a verify command, and from dist/ that import stays lazy —
+//     bundled, its imports of the agent runner would be hoisted and load execa for every gate.
 // The bundle may import nothing else: no npm package (an esbuild ES module hoists a package's
 // import to the top, so it would load on every call) — the build fails if it does.
 //
@@ -30,7 +33,7 @@ const OUT_DIR = join(ROOT, 'dist', 'fast');
 const ENTRY = join(SRC, 'cli', 'plain.ts');
 
 /** Source modules loaded from dist/ instead of being bundled (see above). */
-const SHARED = ['errors.ts', 'memory/index.ts', 'agents/run-agent.ts', 'supervisor/shell/git.ts'].map((file) => join(SRC, file));
+const SHARED = ['errors.ts', 'memory/index.ts', 'agents/run-agent.ts', 'supervisor/shell/git.ts', 'supervisor/shell/gate-worktree.ts'].map((file) => join(SRC, file));
 
 /** The tsc output of a source file, as a specifier relative to the bundle. */
 const distSpecifier = (source) => {
