@@ -84,7 +84,7 @@ export function fleetAfterCall(state: MachineState, event: CallEnd, single: (sta
 
 /** A limit's resume line and event: in a fleet they come when dispatch resumes, not at the pause. */
 function isResume(effect: Effect): boolean {
-  return (effect.type === 'record' && effect.event.type === 'limit_resume') || (effect.type === 'say' && effect.text.startsWith('resuming after waiting '));
+  return (effect.type === 'record' && effect.event.type === 'limit_resume') || (effect.type === 'say' && effect.afterPause === true);
 }
 
 /** After a slot's end the run reads the queue again, unless the decision already asks for an event. */

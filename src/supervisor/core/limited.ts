@@ -30,7 +30,7 @@ export function afterLimit(state: MachineState, event: Extract<Event, { type: 'l
       line(RUN.limitPause(limit.agent, limit.kind, limitSubject(event), resumeAt, limit.detail)),
       { type: 'record', event: { ...base, resume_at: resumeAt } },
       { type: 'sleep', seconds },
-      line(RUN.limitResume(limit.agent, seconds)),
+      { type: 'say', ...RUN.limitResume(limit.agent, seconds), afterPause: true },
       { type: 'record', event: { type: 'limit_resume', agent: limit.agent, waited_seconds: Math.round(seconds) } },
       event.again ?? { type: 'readQueue' },
     ],

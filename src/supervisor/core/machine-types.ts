@@ -120,7 +120,8 @@ export type Event =
 
 /** Lines (lines.ts: their level decides the stream per output mode) and the runner's work. */
 export type Effect =
-  | ({ type: 'say' } & Say)
+  /** `afterPause`: the line says a pause is over, so a fleet prints it when dispatch resumes (core/fleet.ts). */
+  | ({ type: 'say'; afterPause?: true } & Say)
   | { type: 'writeContext' }
   | { type: 'recoverOrphans'; why: 'start' | 'failure' | 'build-breaker' }
   | { type: 'readQueue' }
