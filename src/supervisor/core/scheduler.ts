@@ -131,13 +131,16 @@ export function whichMayStart<B extends BeadText>(input: SchedulingInput<B>): B[
  *   2. the longer expected work first (longest processing time first, which shortens the makespan):
  *      a bead that failed tonight, or whose last attempt before tonight failed, will be repeated;
  *      a bead that carries its own verify command can be refuted and repeated; the rest cannot;
- *   3. the work it unblocks: the longest chain of open beads waiting on it, longest first;
+ *   3. the work it holds up, most first: the longest chain of open beads waiting on it, or the open
+ *      beads that name a file it names (never in flight beside it: a serial path as well), whichever
+ *      is longer;
  *   4. the queue's order.
  * With one slot the queue order alone decides (the Bash CLI's), and epic focus with it.
  */
 export function fleetOrder<B extends Bead>(ready: B[], beads: readonly Bead[], failedTonight: (id: string) => number): B[] {
   const depth = waitingChains(beads);
-  const keyed = ready.map((bead, index) => ({ bead, index, priority: priorityOf(bead), repeats: expectedRepeats(bead, failedTonight(bead.id)), unblocks: depth.get(bead.id) ?? 0 }));
+  const sharing = sharingFiles(ready, beads);
+  const keyed = ready.map((bead, index) => ({ bead, index, priority: priorityOf(bead), repeats: expectedRepeats(bead, failedTonight(bead.id)), unblocks: Math.max(depth.get(bead.id) ?? 0, sharing.get(bead.id) ?? 0) }));
   keyed.sort((a, b) => a.priority - b.priority || b.repeats - a.repeats || b.unblocks - a.unblocks || a.index - b.index);
   return keyed.map((k) => k.bead);
 }
@@ -147,6 +150,21 @@ function expectedRepeats(bead: Bead, failures: number): number {
   const last = bead['work-last-status'];
   if (failures > 0 || (typeof last === 'string' && last !== '' && last !== 'success')) return 2;
   return typeof bead.verify === 'string' && bead.verify.trim() !== '' ? 1 : 0;
+}
+
+/**
+ * For each ready bead, how many other open beads name a file it names. A bead that names none
+ * (ANY_FILES) counts none and is counted by none: it runs alone wherever it comes.
+ */
+function sharingFiles(ready: readonly Bead[], beads: readonly Bead[]): Map<string, number> {
+  const named = beads.filter((b) => b.status !== 'closed').map((b) => ({ id: b.id, files: filesOf(b) })).filter((b) => b.files !== ANY_FILES);
+  const sharing = new Map<string, number>();
+  for (const bead of ready) {
+    const files = filesOf(bead);
+    if (files === ANY_FILES) continue;
+    sharing.set(bead.id, named.filter((other) => other.id !== bead.id && overlaps(files, other.files)).length);
+  }
+  return sharing;
 }
 
 /** For each open bead, how many open beads wait on it in the longest chain behind it (0: none). */

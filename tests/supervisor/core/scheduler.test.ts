@@ -89,6 +89,14 @@ describe('the order several slots take the beads that may start (issue 38 item 3
     expect(ids(fleetOrder(ready, all, none))).toEqual(['hx-head3', 'hx-head2', 'hx-alone', 'hx-z']);
   });
 
+  it('counts the open beads that name its file as held up too: they can never run beside it', () => {
+    const onFile = (id: string, file: string) => b(id, { description: `edit ${file}` });
+    const all = [b('hx-alone'), onFile('hx-pair1', 'src/pair.ts'), b('hx-vague', { description: 'Make it faster.' }), onFile('hx-trio1', 'src/trio.ts'), onFile('hx-pair2', 'src/pair.ts'), onFile('hx-trio2', 'src/trio.ts'), onFile('hx-trio3', 'src/trio.ts')];
+    const ready = [all[0]!, all[1]!, all[2]!, all[3]!];
+    // hx-vague names no file: it runs alone wherever it comes, and counts for none
+    expect(ids(fleetOrder(ready, all, none))).toEqual(['hx-trio1', 'hx-pair1', 'hx-alone', 'hx-vague']);
+  });
+
   it('keeps the queue order among equals, and survives a dependency cycle in a hand-edited file', () => {
     const dep = (id: string, on: string) => ({ dependencies: [{ issue_id: id, depends_on_id: on, type: 'blocks' }] });
     const all = [b('hx-1', dep('hx-1', 'hx-2')), b('hx-2', dep('hx-2', 'hx-1')), b('hx-3'), b('hx-4')];
