@@ -15,6 +15,8 @@
 // path, in attempts of --work-ms — no schedule can beat it — and for N=4 what helix itself cost a
 // bead: the CPU each helix process recorded at its exit (the run's stop event, every gate's event)
 // beside the CPU of every process the run started.
+// With --cpu-by-process, one more N=4 pass with every node process recording its CPU at exit
+// (scripts/lib/cpu-at-exit.cjs) prints where a bead's CPU goes: helix's run, its gates, DDx, the agent, the rest.
 // The last line: `fleet: N=4 speed-up X.XX× over N=1; lost 0, twice 0, claims left 0, failed attempts landed 0, overlapping in flight 0`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -183,6 +185,37 @@ function helixCpuMs(logs) {
   return recorded > 0 ? ms : undefined;
 }
 
+/**
+ * One more N=4 run through the stand-in with every node process recording its own CPU at exit:
+ * a bead's CPU by program, the rest (git, sh, what no node process recorded) from the total.
+ */
+function cpuByProcess() {
+  const beads = backlog();
+  const p = project(beads, STANDIN);
+  const log = join(`${p.root}-scratch`, 'cpu.ndjson');
+  const env = { ...p.env, BENCH_CPU_LOG: log, NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${join(ROOT, 'scripts', 'lib', 'cpu-at-exit.cjs')}`].filter(Boolean).join(' ') };
+  const cpuBefore = childrenCpuSeconds();
+  spawnSync(process.execPath, [HELIX, 'run', '--summary', '--no-auto-align', '--no-auto-review', '--jobs', '4'], { cwd: p.root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const total = (childrenCpuSeconds() - cpuBefore) * 1000;
+  const programOf = (e) => {
+    if (e.script === HELIX || e.script.endsWith('/bin/helix')) return e.command === 'gate' ? 'helix gate' : e.command === 'run' ? 'helix run' : `helix ${e.command}`;
+    if (e.script.includes('ddx-current') || e.script.includes('ddx-standin')) return 'ddx (stand-in)';
+    if (e.script.startsWith(AGENT) || e.script.startsWith(STUBS)) return 'agent (stand-in)';
+    return 'other node';
+  };
+  const by = new Map();
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  for (const e of lines) {
+    const program = programOf(e);
+    const was = by.get(program) ?? { ms: 0, processes: 0 };
+    by.set(program, { ms: was.ms + e.cpu_ms, processes: was.processes + 1 });
+  }
+  const recorded = [...by.values()].reduce((n, v) => n + v.ms, 0);
+  const parts = [...by.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([program, v]) => `${program} ${Math.round(v.ms / beads.length)} ms (${v.processes} processes)`);
+  parts.push(`git, sh and the rest ${Math.round(Math.max(0, total - recorded) / beads.length)} ms`);
+  process.stdout.write(`cpu by process at N=4 (stand-in, a bead): ${parts.join(', ')}; all ${Math.round(total / beads.length)} ms\n`);
+}
+
 function bench(label, ddxFolder) {
   const beads = backlog();
   const rows = [];
@@ -232,6 +265,7 @@ function realCurrentDdx() {
 }
 
 const standin = bench('stand-in (ae663ca012)', STANDIN);
+if (args.includes('--cpu-by-process')) cpuByProcess();
 const real = realCurrentDdx();
 const realRows = real ? bench('real DDx', real) : [];
 const rows = realRows.length ? realRows : standin;
