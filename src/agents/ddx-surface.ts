@@ -56,8 +56,8 @@ const probes = new Map<string, Promise<DdxInstall | undefined>>();
 async function ask(ddx: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ exitCode: number; output: string } | undefined> {
   try {
     // Loaded only when a ddx is there to ask: `helix status` and `doctor` without one never pay for execa.
-    const { runAgentCommand } = await import('./run-agent.js');
-    const run = await runAgentCommand({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal });
+    const { runAgentInvocation } = await import('./run-agent.js');
+    const run = await runAgentInvocation({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal });
     if (run.aborted) return undefined;
     return { exitCode: run.exitCode, output: run.stdout };
   } catch (error) {

@@ -2,7 +2,7 @@
 // answer routes to (design, polish, backfill, alignment — also the pre-stop and periodic
 // alignments) and the post-implementation and post-epic reviews. Each is judged as its one-shot
 // command judges it (one-shot.ts answerAction); the machine decides what follows.
-import { type AgentCommand, parseNextAction } from '../../agents/index.js';
+import { type AgentInvocation, parseNextAction } from '../../agents/index.js';
 import { isHelixError } from '../../errors.js';
 import { drainActionResult, reviewOutcomeOf } from '../core/action-verdict.js';
 import { actionCommand, rotationLine } from '../core/dispatch.js';
@@ -28,7 +28,7 @@ function announceRotation(run: RunContext, action: 'build' | 'check' | 'polish' 
  * it spent counts, and `again` is the call the machine asks for after the wait (none for the
  * check, which the machine asks for anyway).
  */
-function notThrough(run: RunContext, command: AgentCommand, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
+function notThrough(run: RunContext, command: AgentInvocation, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
   const now = run.now();
   const retry = again ? { again } : {};
   const limit = limitOfCall(command, answered, now);
