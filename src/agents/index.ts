@@ -1,4 +1,4 @@
-// src/agents: how helix calls ddx, codex and claude (docs/contract/cli.md §8). Pure parts — command builders,
+// src/agents: how helix calls ddx, codex and claude (docs/contract/cli.md §8). Pure parts — invocation builders,
 // the dry-run line, output parsers (final answer, usage, trailers), agent choice — are separate
 // from the process I/O (runner, PATH discovery). The supervisor composes them; nothing here knows
 // about the tracker.

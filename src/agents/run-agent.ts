@@ -46,7 +46,7 @@ const HOLDER_POLL_MS = 1000;
 export type OutputStream = 'stdout' | 'stderr';
 
 export interface RunAgentOptions {
-  /** The base environment; the command's own variables go on top. Default: process.env. */
+  /** The base environment; the invocation's own variables go on top. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). Infinity, or more than a timer holds: none. */
   timeoutMs?: number;
@@ -110,20 +110,20 @@ export class MissingToolError extends AgentStartError {
   }
 }
 
-export async function runAgentInvocation(command: AgentInvocation, options: RunAgentOptions = {}): Promise<AgentRunResult> {
+export async function runAgentInvocation(invocation: AgentInvocation, options: RunAgentOptions = {}): Promise<AgentRunResult> {
   const baseEnv = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? agentTimeoutSeconds(baseEnv) * 1000;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  if (!isDirectory(command.cwd)) throw new AgentStartError(command.file, 'ENOENT', `working folder does not exist: ${command.cwd}`);
+  if (!isDirectory(invocation.cwd)) throw new AgentStartError(invocation.file, 'ENOENT', `working folder does not exist: ${invocation.cwd}`);
 
   const started = performance.now();
   const tag = randomBytes(8).toString('hex');
-  const child = execa('/bin/sh', ['-c', START_LATCH, LATCH_NAME, command.file, ...command.args], {
-    cwd: command.cwd,
-    env: { ...baseEnv, ...command.env, ...tagVariable(baseEnv, tag) },
+  const child = execa('/bin/sh', ['-c', START_LATCH, LATCH_NAME, invocation.file, ...invocation.args], {
+    cwd: invocation.cwd,
+    env: { ...baseEnv, ...invocation.env, ...tagVariable(baseEnv, tag) },
     extendEnv: false,
-    ...(command.input === undefined ? {} : { input: command.input }),
-    stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
+    ...(invocation.input === undefined ? {} : { input: invocation.input }),
+    stdio: [invocation.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
     buffer: false,
     reject: false,
     detached: true,
@@ -137,21 +137,21 @@ export async function runAgentInvocation(command: AgentInvocation, options: RunA
   latch?.on('error', () => undefined); // the latch is gone already: the result says why
   latch?.end('go\n');
 
-  const output = collectOutput(child, command, options);
+  const output = collectOutput(child, invocation, options);
   const call = child.pid !== undefined ? superviseCall(child, child.pid, tag, { ...options, timeoutMs, graceMs }) : undefined;
   const result = await child;
   call?.end();
-  const env = { ...baseEnv, ...command.env };
-  if (child.pid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
+  const env = { ...baseEnv, ...invocation.env };
+  if (child.pid === undefined) throw startFailure(invocation, result.code, result.originalMessage ?? '', env);
   const refused = latchRefusal(result.exitCode, output.collected.stderr);
-  if (refused) throw startFailure(command, refused, '', env);
+  if (refused) throw startFailure(invocation, refused, '', env);
   if (output.failure() !== undefined) throw output.failure();
 
   output.end();
   const { collected } = output;
   const signal = result.signal ?? undefined;
   const timedOut = call?.state.timedOut ?? false;
-  const { answer, usage } = readAgentAnswer(command.format, collected.stdout);
+  const { answer, usage } = readAgentAnswer(invocation.format, collected.stdout);
   const exitCode = timedOut ? TIMEOUT_EXIT_CODE : (result.exitCode ?? (signal ? exitCodeForSignal(signal) : 1));
   return {
     exitCode,
@@ -180,10 +180,10 @@ interface Child {
  * `onChunk` and each structured event's progress lines to `onProgress`. The first error a callback
  * throws stops the callbacks and is the call's failure, thrown once the call has ended.
  */
-function collectOutput(child: Child, command: AgentInvocation, options: RunAgentOptions) {
+function collectOutput(child: Child, invocation: AgentInvocation, options: RunAgentOptions) {
   const collected = { output: '', stdout: '', stderr: '' };
   let callbackError: unknown;
-  const progress = progressReader(command, options.onProgress, (error) => {
+  const progress = progressReader(invocation, options.onProgress, (error) => {
     callbackError ??= error;
   });
   const collect = (stream: OutputStream) => {
@@ -293,8 +293,8 @@ function superviseCall(child: Child, pgid: number, tag: string, options: RunAgen
 }
 
 /** Splits a structured stdout stream into lines and hands each event's progress lines on. */
-function progressReader(command: AgentInvocation, onProgress: ((line: string) => void) | undefined, fail: (error: unknown) => void) {
-  const format = command.format;
+function progressReader(invocation: AgentInvocation, onProgress: ((line: string) => void) | undefined, fail: (error: unknown) => void) {
+  const format = invocation.format;
   let pending = '';
   const emit = (line: string) => {
     const event = format && onProgress ? parseEventLine(line) : undefined;
@@ -344,14 +344,14 @@ function latchRefusal(exitCode: number | undefined, stderr: string): string | un
 }
 
 /** One short line for a program that could not be started; the system's message may quote the whole command line. */
-export function startFailure(command: Pick<AgentInvocation, 'file' | 'args'>, code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): AgentStartError {
-  const program = command.file;
+export function startFailure(invocation: Pick<AgentInvocation, 'file' | 'args'>, code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): AgentStartError {
+  const program = invocation.file;
   // ENOENT for a program that is there: the kernel could not find the interpreter its #! line names
   if (code === 'ENOENT' && findOnPath(program, env)) return new AgentStartError(program, code, 'the interpreter its #! line names was not found (ENOENT)');
   if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)', code);
   if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)', code);
   if (code === 'E2BIG') {
-    const sizes = command.args.map((a) => Buffer.byteLength(a));
+    const sizes = invocation.args.map((a) => Buffer.byteLength(a));
     const total = sizes.reduce((a, b) => a + b, 0);
     return new AgentStartError(program, code, `its command line is too long for the system (E2BIG: ${kib(total)} of arguments, the longest ${kib(Math.max(0, ...sizes))})`);
   }

@@ -3,7 +3,7 @@ import { ddxRunInvocation, executeBeadInvocation, tryInvocation } from '../../sr
 
 const root = '/repo/root';
 
-describe('ddx command builders (docs/contract/cli.md §8)', () => {
+describe('ddx invocation builders (docs/contract/cli.md §8)', () => {
   it('execute-bead: id, --effort defaults to medium, --json, selected issue in the environment', () => {
     expect(executeBeadInvocation({ root, beadId: 'hx-1a2b3c4d' })).toEqual({
       file: 'ddx',

@@ -3,7 +3,7 @@ import { claudeInvocation, codexInvocation, directAgentInvocation } from '../../
 
 const root = '/repo/root';
 
-describe('direct agent command builders (docs/contract/cli.md §8)', () => {
+describe('direct agent invocation builders (docs/contract/cli.md §8)', () => {
   it('codex: bypass flag before exec, -C root, model, model_reasoning_effort, --ephemeral --json, prompt on stdin (`-`)', () => {
     expect(codexInvocation({ root, prompt: 'the prompt' })).toEqual({
       file: 'codex',

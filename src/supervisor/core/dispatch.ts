@@ -40,8 +40,8 @@ export function promptFileFor(root: string, beadId: string): string {
   return join(root, '.helix', 'prompts', `${beadId.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
 }
 
-/** The build command for a bead on the session's build path (execute-bead reads promptFileFor). */
-export function buildCommand(setup: DispatchSetup, beadId: string, prompt: string): AgentInvocation {
+/** The build's invocation for a bead on the session's build path (execute-bead reads promptFileFor). */
+export function buildInvocation(setup: DispatchSetup, beadId: string, prompt: string): AgentInvocation {
   const choice = agentForAction(setup.plan, 'build');
   const { root } = setup;
   if (setup.buildPath === 'execute-bead') {
@@ -50,7 +50,7 @@ export function buildCommand(setup: DispatchSetup, beadId: string, prompt: strin
   if (setup.buildPath === 'try') {
     return tryInvocation({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, wallClockSeconds: agentTimeoutSeconds(setup.env), allowNonDefaultBranch: allowsNonDefaultBranch(setup.env) });
   }
-  return directCommand(root, choice, prompt);
+  return directInvocation(root, choice, prompt);
 }
 
 /**
@@ -62,17 +62,17 @@ export function noCostBuildAgent(setup: Pick<DispatchSetup, 'plan' | 'buildPath'
   return setup.buildPath === 'direct' && isDirectAgent(agent) && !reportsCost(agent) ? agent : undefined;
 }
 
-/** The command for a non-build action under the session's agent plan, and how its call is described. */
-export function actionCommand(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentInvocation; call: CallInfo } {
+/** The invocation for a non-build action under the session's agent plan, and how its call is described. */
+export function actionInvocation(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentInvocation; call: CallInfo } {
   const choice = agentForAction(setup.plan, action === 'implementation' ? 'build' : action);
   const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action', action };
-  if (!setup.actionsViaDdx) return { command: directCommand(setup.root, choice, prompt), call };
+  if (!setup.actionsViaDdx) return { command: directInvocation(setup.root, choice, prompt), call };
   const options = { root: setup.root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(setup.env), model: choice.model, effort: choice.effort };
   return { command: ddxRunInvocation(setup.ddx?.surface ?? 'agent', options), call };
 }
 
 /** codex or claude called directly; any other agent exists only as a ddx harness. */
-function directCommand(root: string, choice: AgentChoice, prompt: string): AgentInvocation {
+function directInvocation(root: string, choice: AgentChoice, prompt: string): AgentInvocation {
   if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
   return directAgentInvocation(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
 }

@@ -21,7 +21,7 @@ import { CHILD_EXIT } from '../../errors.js';
 import { type Bead, INJECTED_KEY, type Snapshot } from '../../tracker/index.js';
 import type { EventBody, Phase } from '../core/run-events.js';
 import type { PromptPlace } from '../text/prompts.js';
-import { type CallInfo, type DispatchSetup, buildCommand, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
+import { type CallInfo, type DispatchSetup, buildInvocation, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
 import type { GateRecord } from '../core/gate-decisions.js';
 import { type SettledOutcome, feedbackOf } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
@@ -367,7 +367,7 @@ function buildCall(ports: AttemptPorts, bead: Bead, prompt: string, invokedBy: A
   if (setup.buildPath === 'execute-bead') {
     ports.writePrompt(promptFileFor(setup.root, bead.id), prompt);
   }
-  const command = buildCommand(setup, bead.id, prompt);
+  const command = buildInvocation(setup, bead.id, prompt);
   if (command.file === 'ddx') {
     const words = ddxCommandWords(command, bead.id);
     ports.say(invokedBy === 'build' ? BUILD.delegating(words, bead.id) : RUN.delegatingLoop(words));

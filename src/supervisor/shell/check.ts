@@ -4,7 +4,7 @@ import { EXIT } from '../../errors.js';
 import { excludeRuntimeFiles } from '../../tracker/index.js';
 import { type CommandResult, SILENT_OUTPUT, SessionOutput } from './output.js';
 import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
-import { actionCommand, rotationLine } from '../core/dispatch.js';
+import { actionInvocation, rotationLine } from '../core/dispatch.js';
 import { callOnce } from './one-shot.js';
 import { answerOf } from './agent-call.js';
 import { RUN } from '../text/lines.js';
@@ -19,7 +19,7 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const setup = { ...session, env: options.env };
-  const { command, call: callInfo } = actionCommand(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
+  const { command, call: callInfo } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
   if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
   const rotated = rotationLine(session.plan, 'check');
   if (rotated) output.line(rotated.level, rotated.text);

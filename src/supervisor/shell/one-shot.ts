@@ -10,7 +10,7 @@ import { type ActionVerdict, type JudgedAction, judgeAction } from '../core/acti
 import { type Governing, acquireGoverningBead, settleGoverningBead } from './governing.js';
 import { writeRunState } from './run-state.js';
 import { CallTotals, answerOf, callAgent } from './agent-call.js';
-import { type CallInfo, actionCommand, rotationLine } from '../core/dispatch.js';
+import { type CallInfo, actionInvocation, rotationLine } from '../core/dispatch.js';
 import { EXPERIMENT_DIRTY, GOVERNING, RUN, actionFailed } from '../text/lines.js';
 import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
 import { ACTION_DEFAULTS, type OneShotAction } from '../core/policy.js';
@@ -125,7 +125,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
     governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
     close: action === 'experiment' && options.close === true,
   });
-  const { command, call } = actionCommand(setup, action, prompt);
+  const { command, call } = actionInvocation(setup, action, prompt);
   if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
   const rotated = action === 'polish' || action === 'review' ? rotationLine(session.plan, action) : undefined;
   if (rotated) output.line(rotated.level, rotated.text);

@@ -8,7 +8,7 @@ import { type CommandResult, type OutputMode, SILENT_OUTPUT } from './output.js'
 import { type SupervisorSettings } from '../core/policy.js';
 import type { ProgressFlag } from '../core/progress-mode.js';
 import { implementationPrompt, promptPlaceOf } from '../text/prompts.js';
-import { buildCommand, ownershipOf } from '../core/dispatch.js';
+import { buildInvocation, ownershipOf } from '../core/dispatch.js';
 import { BUILD, RUN } from '../text/lines.js';
 import { type Session, type SessionFlags } from './agent-setup.js';
 import type { Bead } from '../../tracker/index.js';
@@ -42,6 +42,6 @@ export function printBuildCommand(session: Session, env: NodeJS.ProcessEnv, bead
   const context = renderContext({ root: session.root, trackerFile: session.store.file, beads, readyCount: ready.length, focusedEpic: undefined, trackerCli: place.trackerCli });
   const prompt = implementationPrompt({ ...place, bead, context, ownership: ownershipOf(session.buildPath) });
   // The placeholder of an empty queue is printed as the Bash CLI printed it: bare, not quoted.
-  const line = formatDryRun(buildCommand(setup, bead.id, prompt)).replaceAll(`'${BUILD.placeholderId}'`, BUILD.placeholderId);
+  const line = formatDryRun(buildInvocation(setup, bead.id, prompt)).replaceAll(`'${BUILD.placeholderId}'`, BUILD.placeholderId);
   return { exitCode: EXIT.ok, stdout: [line] };
 }

@@ -13,7 +13,7 @@ import { LiveBoard } from './live-board.js';
 import { liveBoardWanted } from '../core/progress-mode.js';
 import { type SupervisorSettings, defaultSettings } from '../core/policy.js';
 import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
-import { actionCommand } from '../core/dispatch.js';
+import { actionInvocation } from '../core/dispatch.js';
 import { RUN, type Say } from '../text/lines.js';
 import { SETUP } from '../text/setup.js';
 import { type Session, prepareSession } from './agent-setup.js';
@@ -159,6 +159,6 @@ async function dryRunNext(options: CommandOptions): Promise<CommandResult> {
   const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const setup = { ...session, env: options.env };
-  const { command } = actionCommand(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
+  const { command } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
   return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
 }
