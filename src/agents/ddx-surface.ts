@@ -5,7 +5,7 @@
 //   - v0.6.2-alpha50 and later: the `ddx agent` group is gone (ff517d81c4); `ddx try <id>` runs one
 //     named bead and claims and closes it itself, `ddx run` takes `ddx agent run`'s flags, and
 //     `ddx work` drains the queue (it cannot be pointed at one bead; `ddx try` is its one-bead form).
-// One cheap call — `ddx version --no-check` (no update check, no project gate: DDx skips both for
+// One cheap call — `ddx version --no-check` (no update check, no project version check: DDx skips both for
 // `version`) — names the version; the version names the surface. A build whose version says
 // nothing (`v0.0.1-dev`) gets one more look: the command list of `ddx --help`.
 import { HelixError } from '../errors.js';
