@@ -2,7 +2,7 @@
 // longer existed, left about 45 files of src/ out and missed the cli → agents and text → core
 // arrows (among others). This test reads the map and checks four things:
 //   1. every file of src/ is named in the section of its own folder (a heading naming the folder in
-//      backticks), by its path from that folder (`runner.ts`, `commands/run.ts`) or by a pattern the
+//      backticks), by its path from that folder (`runner.ts`, `embedders/select.ts`) or by a pattern the
 //      map states as a convention (`commands/<name>.ts`: `<…>` stands for one path segment);
 //   2. every path it names in backticks exists — a name starting at the root (src/, tests/,
 //      scripts/, docs/, bin/), or in a folder's section a `.ts` or `.mjs` name read from that
@@ -10,11 +10,16 @@
 //   3. every arrow its table states between folders has an import behind it, of the kind it says:
 //      "run time" (at least one import that loads the module) or "types only" (none that does);
 //   4. no import crosses a line it does not state: an import from one folder into another, type-only
-//      ones included (a type is a dependency too), is on the table or the test fails.
+//      ones included (a type is a dependency too), is on the table or the test fails;
+//   5. a file name repeats in src/ only where the map's "Names that repeat" states the convention that
+//      makes it repeat (a command's parts, a library's index.ts), and the words it defines hold: only
+//      the gate's files say "gate" in their names, only src/cli's say "command" (issue 40 item 2: on
+//      main at 2c6337e gate.ts, events.ts, store.ts, session.ts, paths.ts, common.ts and one-shot.ts
+//      repeated with other meanings).
 // It sits at tests/ beside docs-links.test.ts: it tests a document about all of src/, not one module.
 // The imports are read with the TypeScript parser, by the reader tests/supervisor/layers.test.ts uses.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importsOf, target } from './helpers/imports.js';
 
@@ -190,6 +195,59 @@ function arrowFaults(map: CodeMap): string[] {
 
 const map = () => readMap(readFileSync(MAP, 'utf8'));
 
+/** The lines of the map's section whose heading says `title`, up to the next heading of its level or above. */
+function sectionLines(text: string, title: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => /^#{1,6}\s/.test(line) && line.includes(title));
+  if (start < 0) return [];
+  const level = lines[start]!.match(/^#+/)![0].length;
+  const end = lines.findIndex((line, i) => i > start && new RegExp(`^#{1,${level}}\\s`).test(line));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** The bullets of a section, each with its continuation lines joined. */
+function bullets(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    if (/^- /.test(line)) out.push(line);
+    else if (/^\s+\S/.test(line) && out.length > 0) out[out.length - 1] += ' ' + line.trim();
+  }
+  return out;
+}
+
+/**
+ * The conventions that make a file name repeat: each bullet of "Names that repeat" names the places
+ * of one convention as rooted patterns (`src/cli/commands/<name>.ts`); its first place is the anchor.
+ */
+function conventions(text: string): string[][] {
+  return bullets(sectionLines(text, 'Names that repeat')).map((bullet) => pathsOn(bullet, '').filter(isPattern));
+}
+
+/** The file names that repeat in src/ and are not all at the places of one convention, the anchor among them. */
+function uncoveredRepeats(text: string): string[] {
+  const byName = new Map<string, string[]>();
+  for (const file of sourceFiles()) byName.set(basename(file), [...(byName.get(basename(file)) ?? []), file]);
+  const stated = conventions(text);
+  return [...byName]
+    .filter(([, files]) => files.length > 1)
+    .filter(([, files]) => !stated.some((places) => files.some((f) => matcher(places[0]!).test(f)) && files.every((f) => places.some((place) => matcher(place).test(f)))))
+    .map(([name, files]) => `${name} repeats (${files.join(', ')}) with no convention of the map's "Names that repeat" stating it`);
+}
+
+/** The words the map defines held on file names: "gate" only in the files its gate bullet names, "command" only in src/cli. */
+function wordFaults(text: string): string[] {
+  const gate = bullets(sectionLines(text, 'Words')).find((bullet) => bullet.startsWith('- **gate**'));
+  const gateFiles = gate ? pathsOn(gate, '') : [];
+  return [
+    ...sourceFiles()
+      .filter((file) => basename(file).includes('gate') && !gateFiles.includes(file))
+      .map((file) => `${file} says "gate" but is not one of the gate's files (the map's Words, **gate**)`),
+    ...sourceFiles()
+      .filter((file) => basename(file).includes('command') && !file.startsWith('src/cli/'))
+      .map((file) => `${file} says "command" outside src/cli (a command is a helix CLI command: the map's Words)`),
+  ];
+}
+
 describe('docs/code-map.md', () => {
   it('every folder of src/ is at the folder level of the arrows', () => {
     expect(sourceFiles().filter((file) => folderOf(file) === undefined)).toEqual([]);
@@ -205,6 +263,13 @@ describe('docs/code-map.md', () => {
 
   it('states exactly the imports between folders that exist, and of the kind they are', () => {
     expect(arrowFaults(map())).toEqual([]);
+  });
+
+  it('lets a file name repeat only by a convention it states, and holds its words on file names', () => {
+    const text = readFileSync(MAP, 'utf8');
+    expect(conventions(text).length).toBeGreaterThanOrEqual(2);
+    expect(uncoveredRepeats(text)).toEqual([]);
+    expect(wordFaults(text)).toEqual([]);
   });
 
   it('sees a wrong map where it is wrong (each check on a map made wrong on purpose)', () => {
@@ -224,5 +289,11 @@ describe('docs/code-map.md', () => {
     const renamed = readMap(text.replaceAll('runner.ts', 'runner-gone.ts'));
     expect(unnamedFiles(renamed)).toEqual(['src/supervisor/shell/runner.ts is not named in the section of src/supervisor/shell (or of a folder above it)']);
     expect(missingPaths(renamed)).toContainEqual(expect.stringMatching(/names src\/supervisor\/shell\/runner-gone\.ts, which does not exist$/));
+    // a convention dropped: the commands' parts that share a name repeat with nothing stating why
+    const noCommandParts = text.replace(/^- \*\*a command's parts\*\*.*\n(\s+.*\n)*/m, '');
+    expect(uncoveredRepeats(noCommandParts)).toContainEqual(expect.stringMatching(/^status\.ts repeats \(/));
+    // a gate file the words do not name
+    const noGateWords = text.replace(/^- \*\*gate\*\*.*\n(\s+.*\n)*/m, '');
+    expect(wordFaults(noGateWords)).toContainEqual(expect.stringMatching(/^src\/cli\/commands\/gate\.ts says "gate"/));
   });
 });

@@ -9,7 +9,7 @@
 // falls back to one that is, and the plan says so (`fallbacks`).
 import { HelixError } from '../errors.js';
 // DIRECT_AGENTS is also the order a default takes them in when both are installed.
-import { DIRECT_AGENTS, isDirectAgent } from './command.js';
+import { DIRECT_AGENTS, isDirectAgent } from './invocation.js';
 
 export const DEFAULT_AGENT = 'codex';
 

@@ -12,7 +12,7 @@
 //     side requests too), else `usage`; `total_cost_usd`;
 //   anything else (ddx agent run, which prints the harness's text result): stdout.
 // Pure functions over the text the runner collected; a line that is not JSON is skipped.
-import type { AnswerFormat } from './command.js';
+import type { AnswerFormat } from './invocation.js';
 
 /** Token usage of one call, the same meaning for every agent. */
 export interface AgentUsage {

@@ -7,7 +7,7 @@
 // 0.171.0, DDx v0.6.1 and ae663ca012, measured against the model stand-in: docs/agents.md
 // "Failures that are not the bead's").
 import { jsonEvents } from './agent-output.js';
-import type { AnswerFormat } from './command.js';
+import type { AnswerFormat } from './invocation.js';
 import { rootRefusalIn } from './sandbox.js';
 
 /** setup: someone has to fix something before any agent can work; infrastructure: it may pass by itself. */

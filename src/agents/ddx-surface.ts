@@ -5,7 +5,7 @@
 //   - v0.6.2-alpha50 and later: the `ddx agent` group is gone (ff517d81c4); `ddx try <id>` runs one
 //     named bead and claims and closes it itself, `ddx run` takes `ddx agent run`'s flags, and
 //     `ddx work` drains the queue (it cannot be pointed at one bead; `ddx try` is its one-bead form).
-// One cheap call — `ddx version --no-check` (no update check, no project gate: DDx skips both for
+// One cheap call — `ddx version --no-check` (no update check, no project version check: DDx skips both for
 // `version`) — names the version; the version names the surface. A build whose version says
 // nothing (`v0.0.1-dev`) gets one more look: the command list of `ddx --help`.
 import { HelixError } from '../errors.js';
@@ -56,8 +56,8 @@ const probes = new Map<string, Promise<DdxInstall | undefined>>();
 async function ask(ddx: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ exitCode: number; output: string } | undefined> {
   try {
     // Loaded only when a ddx is there to ask: `helix status` and `doctor` without one never pay for execa.
-    const { runAgentCommand } = await import('./run-agent.js');
-    const run = await runAgentCommand({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal });
+    const { runAgentInvocation } = await import('./run-agent.js');
+    const run = await runAgentInvocation({ file: ddx, args, cwd, env: { DDX_DISABLE_UPDATE_CHECK: '1' } }, { env, timeoutMs: PROBE_TIMEOUT_MS, killGraceMs: 1000, signal });
     if (run.aborted) return undefined;
     return { exitCode: run.exitCode, output: run.stdout };
   } catch (error) {

@@ -1,7 +1,7 @@
 // `--dry-run` prints the exact command helix would run as one line a person can paste into bash
 // (docs/contract/cli.md §8). Every word is quoted so bead titles and prompts with `$(…)`, backticks or quotes
 // stay inert text; newlines use bash's $'…' form so the command stays on one line.
-import type { AgentCommand } from './command.js';
+import type { AgentInvocation } from './invocation.js';
 
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
@@ -28,7 +28,7 @@ export function shellQuote(word: string): string {
  * The command as one shell line: `[cd <root> && ][VAR=value …] <file> <args…>[ <<< <stdin>]`.
  * claude's line starts `cd <root> && claude -p …` and shows its stdin prompt as a here-string.
  */
-export function formatDryRun(command: AgentCommand): string {
+export function formatDryRun(command: AgentInvocation): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(command.env)) parts.push(`${name}=${shellQuote(value)}`);
   parts.push(shellQuote(command.file), ...command.args.map(shellQuote));

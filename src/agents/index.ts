@@ -1,24 +1,24 @@
-// src/agents: how helix calls ddx, codex and claude (docs/contract/cli.md §8). Pure parts — command builders,
+// src/agents: how helix calls ddx, codex and claude (docs/contract/cli.md §8). Pure parts — invocation builders,
 // the dry-run line, output parsers (final answer, usage, trailers), agent choice — are separate
 // from the process I/O (runner, PATH discovery). The supervisor composes them; nothing here knows
 // about the tracker.
 //
 // Typical build cycle:
-//   const cmd = executeBeadCommand({ root, beadId, harness: 'codex', effort });
+//   const cmd = executeBeadInvocation({ root, beadId, harness: 'codex', effort });
 //   if (dryRun) print(formatDryRun(cmd));
-//   const run = await runAgentCommand(cmd, { onChunk: (text) => log.write(text) });
+//   const run = await runAgentInvocation(cmd, { onChunk: (text) => log.write(text) });
 //   const result = parseExecuteBeadResult(run.stdout, beadId); // undefined | invalid | result
-export type { AgentCommand, AnswerFormat, DirectAgent } from './command.js';
-export { DIRECT_AGENTS, isDirectAgent } from './command.js';
+export type { AgentInvocation, AnswerFormat, DirectAgent } from './invocation.js';
+export { DIRECT_AGENTS, isDirectAgent } from './invocation.js';
 export { DEFAULT_AGENT_TIMEOUT_SECONDS, agentTimeoutSeconds } from './timeout.js';
-export { DEFAULT_EXECUTE_BEAD_EFFORT, TRY_GRACE_SECONDS, ddxRunCommand, evidenceCommand, executeBeadCommand, tryCommand } from './ddx-commands.js';
-export type { DdxRunOptions, Evidence, ExecuteBeadOptions, TryOptions } from './ddx-commands.js';
+export { DEFAULT_EXECUTE_BEAD_EFFORT, TRY_GRACE_SECONDS, ddxRunInvocation, evidenceInvocation, executeBeadInvocation, tryInvocation } from './ddx-invocations.js';
+export type { DdxRunOptions, Evidence, ExecuteBeadOptions, TryOptions } from './ddx-invocations.js';
 export { SUPPORTED_DDX, SURFACE_COMMANDS, describeDdx, detectDdx, forgetDdxProbes, helpCommands, parseDdxVersion, surfaceOfVersion } from './ddx-surface.js';
 export type { DdxInstall, DdxSurfaceKind } from './ddx-surface.js';
 export { CURRENT_STATUSES, KNOWN_OUTCOMES, V061_STATUSES, judgeDdxResult } from './ddx-outcomes.js';
 export type { DdxVerdict } from './ddx-outcomes.js';
-export { claudeCommand, codexCommand, directAgentCommand } from './direct-commands.js';
-export type { DirectAgentOptions } from './direct-commands.js';
+export { claudeInvocation, codexInvocation, directAgentInvocation } from './direct-invocations.js';
+export type { DirectAgentOptions } from './direct-invocations.js';
 export { formatDryRun, shellQuote } from './dry-run.js';
 export { buildSessionOf, failureTextsOf, newestSucceededAttempt, readDdxRecord, spentOf } from './ddx-records.js';
 export type { DdxCallRecord, DdxSession, SucceededAttempt } from './ddx-records.js';
@@ -51,7 +51,7 @@ export type { LimitKind, UsageLimit } from './usage-limit.js';
 export type { AgentAnswer, AgentUsage } from './agent-output.js';
 export { CLAUDE_ROOT_REFUSAL, claudeRootHint, claudeRootWarning, claudeWouldRefuse, rootRefusalIn } from './sandbox.js';
 export type { AgentAction, AgentChoice, AgentChoiceInput, AgentFallback, AgentPlan } from './agent-choice.js';
-export { AgentStartError, DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentCommand } from './run-agent.js';
+export { AgentStartError, DEFAULT_KILL_GRACE_MS, MissingToolError, TIMEOUT_EXIT_CODE, runAgentInvocation } from './run-agent.js';
 export { killTrackedGroups } from './process-group.js';
 export type { AgentRunResult, OutputStream, RunAgentOptions } from './run-agent.js';
 export { findOnPath } from './discovery.js';

@@ -1,4 +1,4 @@
-// Runs one AgentCommand as a child process (execa, argument arrays, never a shell) and returns
+// Runs one AgentInvocation as a child process (execa, argument arrays, never a shell) and returns
 // what the supervisor needs: exit code, the output of both streams interleaved in arrival order
 // (the transcript, for the session log), the agent's final answer (the only text trailers are read
 // from, see agent-output.ts), duration, whether it timed out, and token usage.
@@ -24,7 +24,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { performance } from 'node:perf_hooks';
 import { execa } from 'execa';
 import { CHILD_EXIT, HelixError } from '../errors.js';
-import type { AgentCommand } from './command.js';
+import type { AgentInvocation } from './invocation.js';
 import { agentTimeoutSeconds } from './timeout.js';
 import { MAX_TIMER_SECONDS } from '../numbers.js';
 import { extractTokens } from './tokens.js';
@@ -46,7 +46,7 @@ const HOLDER_POLL_MS = 1000;
 export type OutputStream = 'stdout' | 'stderr';
 
 export interface RunAgentOptions {
-  /** The base environment; the command's own variables go on top. Default: process.env. */
+  /** The base environment; the invocation's own variables go on top. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Default: HELIX_AGENT_TIMEOUT from `env` (2700 s). Infinity, or more than a timer holds: none. */
   timeoutMs?: number;
@@ -110,48 +110,48 @@ export class MissingToolError extends AgentStartError {
   }
 }
 
-export async function runAgentCommand(command: AgentCommand, options: RunAgentOptions = {}): Promise<AgentRunResult> {
+export async function runAgentInvocation(invocation: AgentInvocation, options: RunAgentOptions = {}): Promise<AgentRunResult> {
   const baseEnv = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? agentTimeoutSeconds(baseEnv) * 1000;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  if (!isDirectory(command.cwd)) throw new AgentStartError(command.file, 'ENOENT', `working folder does not exist: ${command.cwd}`);
+  if (!isDirectory(invocation.cwd)) throw new AgentStartError(invocation.file, 'ENOENT', `working folder does not exist: ${invocation.cwd}`);
 
   const started = performance.now();
   const tag = randomBytes(8).toString('hex');
-  const child = execa('/bin/sh', ['-c', GATE, GATE_NAME, command.file, ...command.args], {
-    cwd: command.cwd,
-    env: { ...baseEnv, ...command.env, ...tagVariable(baseEnv, tag) },
+  const child = execa('/bin/sh', ['-c', START_LATCH, LATCH_NAME, invocation.file, ...invocation.args], {
+    cwd: invocation.cwd,
+    env: { ...baseEnv, ...invocation.env, ...tagVariable(baseEnv, tag) },
     extendEnv: false,
-    ...(command.input === undefined ? {} : { input: command.input }),
-    stdio: [command.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
+    ...(invocation.input === undefined ? {} : { input: invocation.input }),
+    stdio: [invocation.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'],
     buffer: false,
     reject: false,
     detached: true,
     cleanup: false,
     stripFinalNewline: false,
   });
-  // Registered with the watchdog before the gate lets the agent start: from its first instruction
+  // Registered with the watchdog before the latch lets the agent start: from its first instruction
   // on, a SIGKILL of helix still stops the group (process-group.ts).
   if (child.pid !== undefined) trackGroup(child.pid, graceMs, tag, { outright: options.stopWith !== undefined });
-  const gate = child.stdio[3] as unknown as NodeJS.WritableStream | undefined; // a duplex pipe, typed as readable
-  gate?.on('error', () => undefined); // the gate is gone already: the result says why
-  gate?.end('go\n');
+  const latch = child.stdio[3] as unknown as NodeJS.WritableStream | undefined; // a duplex pipe, typed as readable
+  latch?.on('error', () => undefined); // the latch is gone already: the result says why
+  latch?.end('go\n');
 
-  const output = collectOutput(child, command, options);
+  const output = collectOutput(child, invocation, options);
   const call = child.pid !== undefined ? superviseCall(child, child.pid, tag, { ...options, timeoutMs, graceMs }) : undefined;
   const result = await child;
   call?.end();
-  const env = { ...baseEnv, ...command.env };
-  if (child.pid === undefined) throw startFailure(command, result.code, result.originalMessage ?? '', env);
-  const refused = gateRefusal(result.exitCode, output.collected.stderr);
-  if (refused) throw startFailure(command, refused, '', env);
+  const env = { ...baseEnv, ...invocation.env };
+  if (child.pid === undefined) throw startFailure(invocation, result.code, result.originalMessage ?? '', env);
+  const refused = latchRefusal(result.exitCode, output.collected.stderr);
+  if (refused) throw startFailure(invocation, refused, '', env);
   if (output.failure() !== undefined) throw output.failure();
 
   output.end();
   const { collected } = output;
   const signal = result.signal ?? undefined;
   const timedOut = call?.state.timedOut ?? false;
-  const { answer, usage } = readAgentAnswer(command.format, collected.stdout);
+  const { answer, usage } = readAgentAnswer(invocation.format, collected.stdout);
   const exitCode = timedOut ? TIMEOUT_EXIT_CODE : (result.exitCode ?? (signal ? exitCodeForSignal(signal) : 1));
   return {
     exitCode,
@@ -180,10 +180,10 @@ interface Child {
  * `onChunk` and each structured event's progress lines to `onProgress`. The first error a callback
  * throws stops the callbacks and is the call's failure, thrown once the call has ended.
  */
-function collectOutput(child: Child, command: AgentCommand, options: RunAgentOptions) {
+function collectOutput(child: Child, invocation: AgentInvocation, options: RunAgentOptions) {
   const collected = { output: '', stdout: '', stderr: '' };
   let callbackError: unknown;
-  const progress = progressReader(command, options.onProgress, (error) => {
+  const progress = progressReader(invocation, options.onProgress, (error) => {
     callbackError ??= error;
   });
   const collect = (stream: OutputStream) => {
@@ -293,8 +293,8 @@ function superviseCall(child: Child, pgid: number, tag: string, options: RunAgen
 }
 
 /** Splits a structured stdout stream into lines and hands each event's progress lines on. */
-function progressReader(command: AgentCommand, onProgress: ((line: string) => void) | undefined, fail: (error: unknown) => void) {
-  const format = command.format;
+function progressReader(invocation: AgentInvocation, onProgress: ((line: string) => void) | undefined, fail: (error: unknown) => void) {
+  const format = invocation.format;
   let pending = '';
   const emit = (line: string) => {
     const event = format && onProgress ? parseEventLine(line) : undefined;
@@ -327,31 +327,31 @@ function tokensFrom(collected: { output: string; stdout: string; stderr: string 
 }
 
 /**
- * The gate every agent starts behind: `sh` waits on fd 3 for helix's `go` (sent once the group is
+ * The start latch every agent starts behind: `sh` waits on fd 3 for helix's `go` (sent once the group is
  * registered with the watchdog), then becomes the agent with exec — same pid, same group, its
  * stdin, stdout and stderr. Without `go` (helix died first) it exits and the agent never starts.
  */
-const GATE = 'IFS= read -r go <&3 && [ "$go" = go ] || exit 125; exec 3<&-; exec "$@"';
-const GATE_NAME = 'helix-agent';
+const START_LATCH = 'IFS= read -r go <&3 && [ "$go" = go ] || exit 125; exec 3<&-; exec "$@"';
+const LATCH_NAME = 'helix-agent';
 
 /**
- * The errno of an agent the gate could not exec, from the shell's own message (`helix-agent: 1:
+ * The errno of an agent the latch could not exec, from the shell's own message (`helix-agent: 1:
  * exec: codex: not found`, 127; `…: Permission denied`, 126), or undefined when the agent ran.
  */
-function gateRefusal(exitCode: number | undefined, stderr: string): string | undefined {
-  if ((exitCode !== CHILD_EXIT.cannotRun && exitCode !== CHILD_EXIT.notFound) || !new RegExp(`^${GATE_NAME}: .*exec: `).test(stderr)) return undefined;
+function latchRefusal(exitCode: number | undefined, stderr: string): string | undefined {
+  if ((exitCode !== CHILD_EXIT.cannotRun && exitCode !== CHILD_EXIT.notFound) || !new RegExp(`^${LATCH_NAME}: .*exec: `).test(stderr)) return undefined;
   return exitCode === CHILD_EXIT.notFound ? 'ENOENT' : 'EACCES';
 }
 
 /** One short line for a program that could not be started; the system's message may quote the whole command line. */
-export function startFailure(command: Pick<AgentCommand, 'file' | 'args'>, code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): AgentStartError {
-  const program = command.file;
+export function startFailure(invocation: Pick<AgentInvocation, 'file' | 'args'>, code: string | undefined, message: string, env: NodeJS.ProcessEnv = process.env): AgentStartError {
+  const program = invocation.file;
   // ENOENT for a program that is there: the kernel could not find the interpreter its #! line names
   if (code === 'ENOENT' && findOnPath(program, env)) return new AgentStartError(program, code, 'the interpreter its #! line names was not found (ENOENT)');
   if (code === 'ENOENT') return new MissingToolError(program, 'not found on PATH (install it or put it on PATH)', code);
   if (code === 'EACCES') return new MissingToolError(program, 'found but not executable (check its permissions)', code);
   if (code === 'E2BIG') {
-    const sizes = command.args.map((a) => Buffer.byteLength(a));
+    const sizes = invocation.args.map((a) => Buffer.byteLength(a));
     const total = sizes.reduce((a, b) => a + b, 0);
     return new AgentStartError(program, code, `its command line is too long for the system (E2BIG: ${kib(total)} of arguments, the longest ${kib(Math.max(0, ...sizes))})`);
   }

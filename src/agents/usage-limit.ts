@@ -20,7 +20,7 @@
 //     stderr matched). DDx never reports a reset time. Its `resource_exhausted` is not a limit:
 //     it means the execution roots (disk, file descriptors) stayed unhealthy.
 // Pure functions of the collected stdout (and `now`, for relative resets).
-import type { AnswerFormat } from './command.js';
+import type { AnswerFormat } from './invocation.js';
 import { jsonEvents } from './agent-output.js';
 import { findJsonDocument } from './json-in-output.js';
 

@@ -5,9 +5,9 @@
  * (interrupts.ts) loads the agents' process-group module — most of what a 100-bead `status --json`
  * cost. The rules are the same: printable text only, a reader that went away is not an error.
  */
-export async function withFdOutput(run: (ctx: import('./common.js').CommandContext) => Promise<import('../supervisor/shell/output.js').CommandResult>): Promise<void> {
-  const [{ writeToFd }, { finishWith }] = await Promise.all([import('./tracker-read.js'), import('./common.js')]);
-  const io: import('./common.js').CommandOutput = {
+export async function withFdOutput(run: (ctx: import('./command-context.js').CommandContext) => Promise<import('../supervisor/shell/output.js').CommandResult>): Promise<void> {
+  const [{ writeToFd }, { finishWith }] = await Promise.all([import('./tracker-read.js'), import('./command-context.js')]);
+  const io: import('./command-context.js').CommandOutput = {
     stdout: (text) => writeToFd(1, text),
     stderr: (text) => writeToFd(2, text),
     get exitCode() {

@@ -1,13 +1,13 @@
 // The commander wiring every command file shares: a Command subclass that reports unknown
 // options and commands in the contract's words (docs/contract/cli.md §1, §3) and words help as
 // cli.md §1 says. What a command needs besides commander — the common flags, its context and
-// output — is in common.ts, which this file passes on, so a command file may import everything from here.
+// output — is in command-context.ts, which this file passes on, so a command file may import everything from here.
 import { Command, Help } from 'commander';
 import { HelixError } from '../errors.js';
 import { unknownCommand, unknownRunOption } from '../supervisor/text/lines.js';
 import { HELP_FOOTER, USAGE } from './usage.js';
 
-export * from './common.js';
+export * from './command-context.js';
 
 /**
  * A command's own help: its description first (`tracker --help` begins `Manage beads`), then its

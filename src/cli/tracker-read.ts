@@ -77,7 +77,7 @@ export function writeToFd(fd: number, text: string | Buffer): void {
 
 /** The bead file to read, after the checks every read makes: a usable folder, DDx's JSONL backend. */
 async function beadsFileOf(place: ReadPlace): Promise<{ dir: string; file: string }> {
-  const [{ beadsFile, trackerDir }, { assertJsonlBackend }] = await Promise.all([import('../tracker/paths.js'), import('../tracker/backend.js')]);
+  const [{ beadsFile, trackerDir }, { assertJsonlBackend }] = await Promise.all([import('../tracker/tracker-dir.js'), import('../tracker/backend.js')]);
   const dir = trackerDir(place.cwd, place.env);
   // DDx may keep the beads elsewhere (axon, bd, br): then this file is not the tracker (exit 14)
   assertJsonlBackend(dir, place.env);

@@ -8,7 +8,7 @@ import { type Bead, CLAIM_KEYS, CURRENT_HEARTBEAT_KEY, HEARTBEAT_KEY, nowIso } f
 import { newClaimToken } from './ids.js';
 import { type LeaseRecord, leaseIsLive, processStartOf, readLease } from './liveness.js';
 import { thisMachine } from './process.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 
 export interface ClaimOptions {
   pid?: number;

@@ -7,7 +7,7 @@ import { HelixError } from '../errors.js';
 import { type Bead, CLAIM_KEYS, blockingDependencyIds, nowIso } from './bead.js';
 import { assertToken } from './claim.js';
 import { assertTransition } from './lifecycle.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 
 export interface CloseOptions {
   force?: boolean;

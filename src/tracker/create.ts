@@ -12,7 +12,7 @@ import {
   validateTitle,
 } from './bead.js';
 import { newBeadId } from './ids.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 import { assertNoCycle } from './deps.js';
 
 export interface CreateInput {

@@ -1,7 +1,7 @@
 // Dependency edges between beads: add/remove with self- and cycle-rejection, and the tree view.
 import { HelixError } from '../errors.js';
 import { type Bead, allDependencyIds, dependencyList, hasUnreadableDependencies, nowIso } from './bead.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 
 type Visit = Map<string, 'on-path' | 'done'>;
 

@@ -3,7 +3,7 @@
 import type { Bead } from './bead.js';
 import { assertToken, claimBead, unclaimBead } from './claim.js';
 import { EXTERNAL_BLOCKER_REASON_KEY } from './lifecycle.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 import { type UpdateInput, updateBead } from './update.js';
 
 export interface EditRequest extends Omit<UpdateInput, 'set' | 'token'> {

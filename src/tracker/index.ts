@@ -2,8 +2,8 @@
 // the stale-claim rule. Plain values in, plain values out; the CLI and the supervisor compose it.
 export * from './bead.js';
 export * from './ids.js';
-export * from './store.js';
-export * from './paths.js';
+export * from './bead-store.js';
+export * from './tracker-dir.js';
 export * from './ready.js';
 export * from './fingerprint.js';
 export * from './stale.js';

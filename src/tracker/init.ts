@@ -1,6 +1,6 @@
 // `tracker init`: the tracker folder and an empty bead file, never emptying one that exists.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { excludeRuntimeFiles } from './paths.js';
+import { excludeRuntimeFiles } from './tracker-dir.js';
 
 export function initTracker(dir: string, file: string): void {
   mkdirSync(dir, { recursive: true });

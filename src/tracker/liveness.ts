@@ -17,7 +17,7 @@ import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { procStatFields } from '../proc-stat.js';
 import { type Bead, HEARTBEAT_KEY, claimedPidOf, timeOf } from './bead.js';
-import { configScalar } from './paths.js';
+import { configScalar } from './tracker-dir.js';
 import { isPidAlive, thisMachine } from './process.js';
 import { sha1Hex } from './sha1.js';
 

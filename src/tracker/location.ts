@@ -2,7 +2,7 @@
 // any command trips over them with a stack: `.ddx` (or DDX_BEAD_DIR) that is a file or a link to
 // nothing, a bead file that is a link to nothing, and a relative DDX_BEAD_DIR that names one
 // folder from the project root and another from the subfolder helix was started in.
-// Kept apart from paths.ts's pure path rules: these look at the filesystem.
+// Kept apart from tracker-dir.ts's pure path rules: these look at the filesystem.
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { HelixError } from '../errors.js';

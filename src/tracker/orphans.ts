@@ -12,7 +12,7 @@ import { unclaimBead } from './claim.js';
 import { readLease } from './liveness.js';
 import { isPidAlive, thisMachine } from './process.js';
 import { type StaleClaim, type StaleClaimFacts, staleClaimOf } from './stale.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 
 /** The memory names an attempt injected, kept on its bead while it runs so a crash does not lose them. */
 export const INJECTED_KEY = 'helix-injected';

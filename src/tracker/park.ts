@@ -1,7 +1,7 @@
 // Clearing a park: the retry cool-down DDx (`ddx work`, after a failed `ddx try`) or helix (after
 // a bead was skipped as intractable) put on a bead, so the next run may attempt it at once.
 import { type Bead, RETRY_AFTER_KEYS, nowIso } from './bead.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 
 /** Removes every retry key; returns the bead and the keys that were set (none: it was not parked). */
 export function unparkBead(draft: Draft, id: string, now: Date = new Date()): { bead: Bead; cleared: string[] } {

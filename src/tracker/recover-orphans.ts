@@ -7,7 +7,7 @@ import { type Bead, claimedPidOf, timeOf } from './bead.js';
 import { type ReleasedOrphan, type UnsettledInjection, hasUnsettledInjections, releaseOrphan, takeUnsettledInjections } from './orphans.js';
 import { isPidAlive, thisMachine } from './process.js';
 import { type StaleClaim, type StaleClaimFacts, isHelixClaim, staleClaims } from './stale.js';
-import type { BeadStore } from './store.js';
+import type { BeadStore } from './bead-store.js';
 
 /** What recovery finds, in the order it finds it. */
 export type OrphanRecoveryEvent =

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { HelixError } from '../errors.js';
 import { type Bead, DEFAULT_PRIORITY, nowIso, validateBeadId } from './bead.js';
 import { decodeBeadsBytes } from './bytes.js';
-import { type Draft, parseBeads } from './store.js';
+import { type Draft, parseBeads } from './bead-store.js';
 
 /** Older HELIX tracker statuses and their DDx names. */
 const LEGACY_STATUS: Record<string, string> = { 'in-progress': 'in_progress', done: 'closed', completed: 'closed', todo: 'open' };

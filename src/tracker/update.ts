@@ -14,7 +14,7 @@ import { assertToken } from './claim.js';
 import { assertNoOpenBlockers } from './close.js';
 import { assertNoCycle } from './deps.js';
 import { EXTERNAL_BLOCKER_REASON_KEY, assertTransition } from './lifecycle.js';
-import type { Draft } from './store.js';
+import type { Draft } from './bead-store.js';
 
 export interface UpdateInput {
   title?: string;

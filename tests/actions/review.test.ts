@@ -359,7 +359,7 @@ describe('helix review on its own', () => {
   });
 });
 
-describe('the review gate fails safe (docs/contract/bash-interface.md §2.8)', () => {
+describe('the post-implementation review fails safe (docs/contract/bash-interface.md §2.8)', () => {
   /** A `run` step: write `lines` lines to `file` in the worktree, without committing. */
   const write = (file: string, lines: number): string[] => ['sh', '-c', `seq 1 ${lines} > ${file}`];
   const close: string[] = ['helix', 'tracker', 'close', '{{id}}'];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const here = import.meta.dirname;
-const { runAgentCommand, executeBeadCommand } = await import(resolve(here, '../../dist/agents/index.js'));
+const { runAgentInvocation, executeBeadInvocation } = await import(resolve(here, '../../dist/agents/index.js'));
 const cwd = mkdtempSync(join(tmpdir(), 'helix-bench-agents-'));
 spawnSync('git', ['init', '-q'], { cwd });
 spawnSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-q', '--allow-empty', '-m', 'i'], { cwd });
@@ -22,7 +22,7 @@ async function time(label, runs, f) {
   console.log(`${label}: median ${median(xs).toFixed(1)} ms over ${runs} runs`);
 }
 
-await time('runAgentCommand /bin/true', 50, () => runAgentCommand({ file: 'true', args: [], cwd, env: {} }));
+await time('runAgentInvocation /bin/true', 50, () => runAgentInvocation({ file: 'true', args: [], cwd, env: {} }));
 await time("spawnSync('true') for comparison", 50, () => spawnSync('true'));
 const env = { ...process.env, PATH: `${resolve(here, '../stubs')}:${process.env.PATH}`, HELIX_STUB_HELIX: 'true' };
-await time('stub ddx execute-bead (default result)', 20, () => runAgentCommand(executeBeadCommand({ root: cwd, beadId: 'hx-1' }), { env }));
+await time('stub ddx execute-bead (default result)', 20, () => runAgentInvocation(executeBeadInvocation({ root: cwd, beadId: 'hx-1' }), { env }));

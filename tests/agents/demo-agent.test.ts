@@ -5,13 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
-  codexCommand,
-  ddxRunCommand,
-  executeBeadCommand,
+  codexInvocation,
+  ddxRunInvocation,
+  executeBeadInvocation,
   parseExecuteBeadResult,
   parseNextAction,
   parseTrailers,
-  runAgentCommand,
+  runAgentInvocation,
 } from '../../src/agents/index.js';
 import { tempDir, tempGitRepo } from '../helpers/cli.js';
 
@@ -46,7 +46,7 @@ describe('demo stand-in agent', () => {
   it('execute-bead makes a real commit writing the named file and prints a real result; it closes nothing', async () => {
     const p = demoProject({ 'demo-1': { title: 'Add greeting', description: 'demo: write src/greeting.txt' } });
     const base = p.git('rev-parse', 'HEAD');
-    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-1', harness: 'codex' }), { env: p.env });
+    const run = await runAgentInvocation(executeBeadInvocation({ root: p.repo, beadId: 'demo-1', harness: 'codex' }), { env: p.env });
     expect(run.exitCode).toBe(0);
     const head = p.git('rev-parse', 'HEAD');
     expect(head).not.toBe(base);
@@ -63,7 +63,7 @@ describe('demo stand-in agent', () => {
   it('a bead whose check fails: it undoes its edit, commits nothing, and reports the check\'s message as LEARNED', async () => {
     const p = demoProject({ 'demo-2': { title: 'Parser', description: 'demo: write src/args.txt', verify: STRICT_CHECK } });
     const base = p.git('rev-parse', 'HEAD');
-    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-2' }), { env: p.env });
+    const run = await runAgentInvocation(executeBeadInvocation({ root: p.repo, beadId: 'demo-2' }), { env: p.env });
     expect(run.exitCode).toBe(1);
     expect(parseExecuteBeadResult(run.stdout)).toMatchObject({ status: 'execution_failed', outcome: 'error', exit_code: 1 });
     expect(parseTrailers(run.stdout)).toMatchObject({ learned: ["src/args.txt: add the line 'strict: true'"], utilized: undefined });
@@ -83,7 +83,7 @@ describe('demo stand-in agent', () => {
         'INJECTED: ["parser-check","help-check"]',
       ].join('\n'),
     );
-    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-2', promptFile: prompt }), { env: p.env });
+    const run = await runAgentInvocation(executeBeadInvocation({ root: p.repo, beadId: 'demo-2', promptFile: prompt }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(parseExecuteBeadResult(run.stdout)).toMatchObject({ status: 'success' });
     expect(parseTrailers(run.stdout).utilized).toEqual(['parser-check']);
@@ -97,7 +97,7 @@ describe('demo stand-in agent', () => {
     const p = demoProject({ 'demo-3': { title: 'Help', description: 'demo: write src/help.txt' } });
     const prompt = join(p.repo, '..', 'prompt-help.md');
     writeFileSync(prompt, "[unproven] Parser -> src/args.txt: add the line 'strict: true' (memory: parser-check)\nINJECTED: [\"parser-check\"]\n");
-    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-3', promptFile: prompt }), { env: p.env });
+    const run = await runAgentInvocation(executeBeadInvocation({ root: p.repo, beadId: 'demo-3', promptFile: prompt }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(parseTrailers(run.stdout).utilized).toEqual([]);
     expect(readFileSync(join(p.repo, 'src/help.txt'), 'utf8')).not.toContain('strict: true');
@@ -105,7 +105,7 @@ describe('demo stand-in agent', () => {
 
   it('answers the check action with NEXT_ACTION: STOP through ddx agent run', async () => {
     const p = demoProject({});
-    const run = await runAgentCommand(ddxRunCommand('agent', { root: p.repo, harness: 'codex', prompt: 'Perform the check action.', timeoutSeconds: 60 }), { env: p.env });
+    const run = await runAgentInvocation(ddxRunInvocation('agent', { root: p.repo, harness: 'codex', prompt: 'Perform the check action.', timeoutSeconds: 60 }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(parseNextAction(run.output)).toBe('STOP');
     expect(run.stdout.split('\n')[0]).toBe('NEXT_ACTION: STOP');
@@ -113,7 +113,7 @@ describe('demo stand-in agent', () => {
 
   it('as direct codex, implements the target, closes it itself and reports tokens', async () => {
     const p = demoProject({ 'demo-3': { title: 'Direct', description: 'Create `notes/direct.md`' } });
-    const run = await runAgentCommand(codexCommand({ root: p.repo, prompt: 'Do the implementation action.\nImplementation target: demo-3' }), { env: p.env });
+    const run = await runAgentInvocation(codexInvocation({ root: p.repo, prompt: 'Do the implementation action.\nImplementation target: demo-3' }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(existsSync(join(p.repo, 'notes/direct.md'))).toBe(true);
     expect(p.closed()).toBe('demo-3\n');
@@ -122,7 +122,7 @@ describe('demo stand-in agent', () => {
 
   it('a hostile bead title is committed as text, never executed', async () => {
     const p = demoProject({ 'demo-4': { title: 'Fix `touch tick-pwned` $(touch pwned)', description: 'demo: write safe.txt' } });
-    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-4' }), { env: p.env });
+    const run = await runAgentInvocation(executeBeadInvocation({ root: p.repo, beadId: 'demo-4' }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(p.git('log', '-1', '--format=%s')).toBe('demo-4: Fix `touch tick-pwned` $(touch pwned)');
     expect(existsSync(join(p.repo, 'pwned'))).toBe(false);
@@ -131,7 +131,7 @@ describe('demo stand-in agent', () => {
 
   it('never writes outside the repository', async () => {
     const p = demoProject({ 'demo-5': { title: 'Escape', description: 'demo: write ../outside.txt' } });
-    const run = await runAgentCommand(executeBeadCommand({ root: p.repo, beadId: 'demo-5' }), { env: p.env });
+    const run = await runAgentInvocation(executeBeadInvocation({ root: p.repo, beadId: 'demo-5' }), { env: p.env });
     expect(run.exitCode).toBe(0);
     expect(existsSync(join(p.repo, 'demo/demo-5.md'))).toBe(true);
     expect(existsSync(join(p.repo, '../outside.txt'))).toBe(false);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claudeCommand, codexCommand, executeBeadCommand, formatDryRun, shellQuote } from '../../src/agents/index.js';
+import { claudeInvocation, codexInvocation, executeBeadInvocation, formatDryRun, shellQuote } from '../../src/agents/index.js';
 import { tempDir } from '../helpers/cli.js';
 
 const hostile = "fix `rm -rf /` and $(touch pwned) for O'Brien\nsecond line";
@@ -24,26 +24,26 @@ function runDryRunLine(line: string, program: string, cwd: string) {
 
 describe('formatDryRun', () => {
   it('prints execute-bead with its environment variable, on one line', () => {
-    const line = formatDryRun(executeBeadCommand({ root: '/r', beadId: 'hx-1', harness: 'codex' }));
+    const line = formatDryRun(executeBeadInvocation({ root: '/r', beadId: 'hx-1', harness: 'codex' }));
     expect(line).toBe('HELIX_SELECTED_ISSUE=hx-1 ddx agent execute-bead hx-1 --harness codex --effort medium --json');
   });
 
   it('prints claude as "cd <root> && claude -p …" with the prompt as a here-string', () => {
-    const line = formatDryRun(claudeCommand({ root: '/my repo', prompt: 'hello world' }));
+    const line = formatDryRun(claudeInvocation({ root: '/my repo', prompt: 'hello world' }));
     expect(line).toBe(
       "cd '/my repo' && claude -p --permission-mode bypassPermissions --dangerously-skip-permissions --no-session-persistence --output-format stream-json --verbose <<< 'hello world'",
     );
   });
 
   it('quotes hostile prompts into a single line', () => {
-    const line = formatDryRun(codexCommand({ root: '/r', prompt: hostile }));
+    const line = formatDryRun(codexInvocation({ root: '/r', prompt: hostile }));
     expect(line.split('\n')).toHaveLength(1);
     expect(line.startsWith('codex --dangerously-bypass-approvals-and-sandbox exec -C /r --ephemeral --json - <<< ')).toBe(true);
   });
 
   it('a pasted codex dry-run line passes the hostile prompt verbatim on stdin and executes nothing', () => {
     const cwd = tempDir();
-    const cmd = codexCommand({ root: cwd, prompt: hostile });
+    const cmd = codexInvocation({ root: cwd, prompt: hostile });
     const seen = runDryRunLine(formatDryRun(cmd), 'codex', cwd);
     expect(seen.argv).toEqual(cmd.args);
     expect(seen.input).toBe(`${hostile}\n`); // a here-string adds one newline
@@ -52,7 +52,7 @@ describe('formatDryRun', () => {
 
   it('a pasted claude dry-run line runs in the root and feeds the prompt on stdin', () => {
     const root = tempDir();
-    const cmd = claudeCommand({ root, prompt: hostile });
+    const cmd = claudeInvocation({ root, prompt: hostile });
     const seen = runDryRunLine(formatDryRun(cmd), 'claude', tempDir());
     expect(seen.argv).toEqual(cmd.args);
     expect(seen.cwd).toBe(root);
@@ -62,7 +62,7 @@ describe('formatDryRun', () => {
 
   it('a pasted execute-bead line sets HELIX_SELECTED_ISSUE', () => {
     const cwd = tempDir();
-    const seen = runDryRunLine(formatDryRun(executeBeadCommand({ root: cwd, beadId: 'hx-9' })), 'ddx', cwd);
+    const seen = runDryRunLine(formatDryRun(executeBeadInvocation({ root: cwd, beadId: 'hx-9' })), 'ddx', cwd);
     expect(seen.selected).toBe('hx-9');
   });
 

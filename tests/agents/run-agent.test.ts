@@ -5,17 +5,17 @@ import { spawn } from 'node:child_process';
 import {
   AgentStartError,
   MissingToolError,
-  claudeCommand,
-  codexCommand,
-  runAgentCommand,
-  type AgentCommand,
+  claudeInvocation,
+  codexInvocation,
+  runAgentInvocation,
+  type AgentInvocation,
 } from '../../src/agents/index.js';
 import { EXIT } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { isRunning, waitForFile, waitUntil } from './process-helpers.js';
 
 const fixture = (name: string) => resolve(import.meta.dirname, 'fixtures', name);
-const nodeScript = (name: string, args: string[], cwd = tempDir(), extra: Partial<AgentCommand> = {}): AgentCommand => ({
+const nodeScript = (name: string, args: string[], cwd = tempDir(), extra: Partial<AgentInvocation> = {}): AgentInvocation => ({
   file: process.execPath,
   args: [fixture(name), ...args],
   cwd,
@@ -23,11 +23,11 @@ const nodeScript = (name: string, args: string[], cwd = tempDir(), extra: Partia
   ...extra,
 });
 
-describe('runAgentCommand', () => {
+describe('runAgentInvocation', () => {
   it('captures stdout and stderr interleaved in arrival order, streams chunks, and reads tokens from stderr', async () => {
     const markers = tempDir();
     const chunks: string[] = [];
-    const run = await runAgentCommand(nodeScript('handshake.mjs', [markers]), {
+    const run = await runAgentInvocation(nodeScript('handshake.mjs', [markers]), {
       onChunk: (text, stream) => {
         chunks.push(`${stream}:${text}`);
         for (const word of ['one', 'two', 'three']) if (text.startsWith(word)) writeFileSync(join(markers, word), '');
@@ -44,7 +44,7 @@ describe('runAgentCommand', () => {
 
   it('passes stdin input, the working folder and the command environment', async () => {
     const cwd = tempDir();
-    const run = await runAgentCommand(nodeScript('echo-call.mjs', ['x'], cwd, { input: 'prompt text', env: { HELIX_SELECTED_ISSUE: 'hx-7' } }));
+    const run = await runAgentInvocation(nodeScript('echo-call.mjs', ['x'], cwd, { input: 'prompt text', env: { HELIX_SELECTED_ISSUE: 'hx-7' } }));
     expect(JSON.parse(run.stdout)).toEqual({ argv: ['x'], input: 'prompt text', cwd, selected: 'hx-7' });
     expect(run.exitCode).toBe(0);
   });
@@ -52,7 +52,7 @@ describe('runAgentCommand', () => {
   it('on timeout kills the whole process group, grandchildren included, even ones ignoring SIGTERM', async () => {
     const dir = tempDir();
     const pidFile = join(dir, 'pids.json');
-    const run = await runAgentCommand(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang', 'ignore-term'], dir), {
+    const run = await runAgentInvocation(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang', 'ignore-term'], dir), {
       timeoutMs: 2000,
       killGraceMs: 200,
     });
@@ -66,7 +66,7 @@ describe('runAgentCommand', () => {
   it('an agent that exits on its own does not wait for, or leave behind, processes it started', async () => {
     const dir = tempDir();
     const pidFile = join(dir, 'pids.json');
-    const run = await runAgentCommand(nodeScript('spawns-grandchildren.mjs', [pidFile, 'exit'], dir), { timeoutMs: 50_000 });
+    const run = await runAgentInvocation(nodeScript('spawns-grandchildren.mjs', [pidFile, 'exit'], dir), { timeoutMs: 50_000 });
     expect(run.timedOut).toBe(false);
     expect(run.exitCode).toBe(0);
     const { grandchildren } = JSON.parse(readFileSync(pidFile, 'utf8')) as { grandchildren: number[] };
@@ -80,7 +80,7 @@ describe('runAgentCommand', () => {
     const loopPid = join(dir, 'loop.pid');
     const harness = `setsid sh -c 'echo $$ > "${loopPid}.tmp"; mv "${loopPid}.tmp" "${loopPid}"; while :; do echo tick; sleep 0.2; done' & while [ ! -e "${loopPid}" ]; do :; done; echo harness done`;
     const wrapper = `out=$(sh -c '${harness.replaceAll("'", "'\\''")}'); echo "$out" | grep -c 'harness done'`;
-    const run = await runAgentCommand({ file: '/bin/sh', args: ['-c', wrapper], cwd: dir, env: {} }, { timeoutMs: 30_000, killGraceMs: 500 });
+    const run = await runAgentInvocation({ file: '/bin/sh', args: ['-c', wrapper], cwd: dir, env: {} }, { timeoutMs: 30_000, killGraceMs: 500 });
     expect(run.timedOut).toBe(false);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe('1\n'); // the wrapper got the harness's whole output and went on
@@ -92,7 +92,7 @@ describe('runAgentCommand', () => {
     const dir = tempDir();
     const pidFile = join(dir, 'pids.json');
     const controller = new AbortController();
-    const running = runAgentCommand(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang'], dir), { signal: controller.signal, timeoutMs: 50_000 });
+    const running = runAgentInvocation(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang'], dir), { signal: controller.signal, timeoutMs: 50_000 });
     await waitForFile(pidFile);
     controller.abort();
     const run = await running;
@@ -105,7 +105,7 @@ describe('runAgentCommand', () => {
   });
 
   it('a missing program is a missingTool error naming it', async () => {
-    const error = await runAgentCommand({ file: 'helix-no-such-agent', args: [], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
+    const error = await runAgentInvocation({ file: 'helix-no-such-agent', args: [], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MissingToolError);
     expect((error as MissingToolError).kind).toBe('missingTool');
     expect((error as MissingToolError).exitCode).toBe(EXIT.missingTool);
@@ -115,7 +115,7 @@ describe('runAgentCommand', () => {
 
   it('an argument over the system limit is a one-line start failure, not the command line', async () => {
     const prompt = 'x'.repeat(200 * 1024); // Linux allows 128 KB per argument
-    const error = await runAgentCommand({ file: 'true', args: ['exec', prompt], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
+    const error = await runAgentInvocation({ file: 'true', args: ['exec', prompt], cwd: tempDir(), env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentStartError);
     expect((error as AgentStartError).code).toBe('E2BIG');
     expect((error as Error).message).toBe('helix: could not start true: its command line is too long for the system (E2BIG: 201 KB of arguments, the longest 200 KB)');
@@ -127,11 +127,11 @@ describe('runAgentCommand', () => {
     chmodSync(join(bin, 'broken'), 0o755);
     writeFileSync(join(bin, 'plain'), 'not a program\n');
     chmodSync(join(bin, 'plain'), 0o644);
-    const broken = await runAgentCommand({ file: join(bin, 'broken'), args: [], cwd: bin, env: {} }).catch((e: unknown) => e);
+    const broken = await runAgentInvocation({ file: join(bin, 'broken'), args: [], cwd: bin, env: {} }).catch((e: unknown) => e);
     expect(broken).toBeInstanceOf(AgentStartError);
     expect((broken as AgentStartError).code).toBe('ENOENT');
     expect((broken as Error).message).toBe(`helix: could not start ${join(bin, 'broken')}: the interpreter its #! line names was not found (ENOENT)`);
-    const plain = await runAgentCommand({ file: join(bin, 'plain'), args: [], cwd: bin, env: {} }).catch((e: unknown) => e);
+    const plain = await runAgentInvocation({ file: join(bin, 'plain'), args: [], cwd: bin, env: {} }).catch((e: unknown) => e);
     expect((plain as AgentStartError).code).toBe('EACCES');
     expect((plain as Error).message).toBe(`helix: ${join(bin, 'plain')}: found but not executable (check its permissions)`);
   });
@@ -156,7 +156,7 @@ describe('runAgentCommand', () => {
       order.push('first');
       return 'SIGKILL';
     };
-    const running = runAgentCommand(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang', 'note-term'], dir), { signal: controller.signal, timeoutMs: 50_000, stopWith });
+    const running = runAgentInvocation(nodeScript('spawns-grandchildren.mjs', [pidFile, 'hang', 'note-term'], dir), { signal: controller.signal, timeoutMs: 50_000, stopWith });
     await waitForFile(pidFile);
     controller.abort();
     const run = await running;
@@ -181,14 +181,14 @@ describe('runAgentCommand', () => {
   });
 
   it('a HELIX_AGENT_TIMEOUT beyond what a timer holds (24.8 days) means no timeout, not a kill after 1 ms', async () => {
-    const run = await runAgentCommand(nodeScript('echo-call.mjs', ['x']), { env: { ...process.env, HELIX_AGENT_TIMEOUT: '9999999999' } });
+    const run = await runAgentInvocation(nodeScript('echo-call.mjs', ['x']), { env: { ...process.env, HELIX_AGENT_TIMEOUT: '9999999999' } });
     expect(run.timedOut).toBe(false);
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ argv: ['x'] });
   });
 
   it('a missing working folder is reported before anything runs', async () => {
-    await expect(runAgentCommand({ file: 'true', args: [], cwd: '/nonexistent/helix', env: {} })).rejects.toThrow(/working folder does not exist/);
+    await expect(runAgentInvocation({ file: 'true', args: [], cwd: '/nonexistent/helix', env: {} })).rejects.toThrow(/working folder does not exist/);
   });
 });
 
@@ -206,7 +206,7 @@ describe('bead and prompt text never reaches a shell', () => {
   it('codex receives the prompt on stdin (`exec -`), verbatim', async () => {
     const root = tempDir();
     const bin = recordingAgent('codex');
-    const run = await runAgentCommand(codexCommand({ root, prompt: hostile }), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const run = await runAgentInvocation(codexInvocation({ root, prompt: hostile }), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     const seen = JSON.parse(run.stdout) as { argv: string[]; input: string };
     expect(seen.argv.at(-1)).toBe('-');
     expect(seen.input).toBe(hostile);
@@ -217,7 +217,7 @@ describe('bead and prompt text never reaches a shell', () => {
   it('claude receives the prompt on stdin, verbatim', async () => {
     const root = tempDir();
     const bin = recordingAgent('claude');
-    const run = await runAgentCommand(claudeCommand({ root, prompt: hostile }), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const run = await runAgentInvocation(claudeInvocation({ root, prompt: hostile }), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
     const seen = JSON.parse(run.stdout) as { input: string; cwd: string };
     expect(seen.input).toBe(hostile);
     expect(seen.cwd).toBe(root);

@@ -1,4 +1,4 @@
-// Every command writes through its context's output sink (src/cli/common.ts), never to the
+// Every command writes through its context's output sink (src/cli/command-context.ts), never to the
 // process's streams itself: run in-process with a buffer as the sink (runCliBuffered), a command
 // line's output, error line and exit code all land in the buffer and nothing reaches process.stdout
 // or process.stderr. The same command lines through bin/helix are checked elsewhere.

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeCommand, codexCommand, jsonEvents, runAgentCommand } from '../../src/agents/index.js';
+import { claudeInvocation, codexInvocation, jsonEvents, runAgentInvocation } from '../../src/agents/index.js';
 import { API_OF, type Agent, E2EProject, MODEL_OF, tokensSent, withModelApi } from './real-cli-project.js';
 import { bead } from '../helpers/bead.js';
 import type { ModelApi, RecordedRequest } from './model-api.js';
@@ -134,7 +134,7 @@ for (const agent of ['codex', 'claude'] as const) {
       const p = new E2EProject(api, agent);
       api.script(wire, [{ parts: ['NEXT_ACTION: WAIT', 'Nothing is due yet.'] }]);
       const options = { root: p.root, prompt: 'Check.\n', model: MODEL_OF[agent] };
-      const result = await runAgentCommand(agent === 'claude' ? claudeCommand(options) : codexCommand(options), { env: p.env, timeoutMs: 120_000 });
+      const result = await runAgentInvocation(agent === 'claude' ? claudeInvocation(options) : codexInvocation(options), { env: p.env, timeoutMs: 120_000 });
       const events = jsonEvents(result.stdout);
       if (agent === 'claude') expect(events.filter((e) => e.type === 'result').pop()).toMatchObject({ result: 'Nothing is due yet.' });
       else {

@@ -3,7 +3,7 @@
 // drops it for some models without saying so; docs/agent-clis.md ("Effort per model") is this
 // table. codex sends `reasoning.effort` unchanged for every model name (agents.e2e.ts).
 import { describe, expect, it } from 'vitest';
-import { claudeCommand, runAgentCommand } from '../../src/agents/index.js';
+import { claudeInvocation, runAgentInvocation } from '../../src/agents/index.js';
 import { E2EProject, withModelApi } from './real-cli-project.js';
 import type { ModelApi } from './model-api.js';
 
@@ -16,7 +16,7 @@ withModelApi((started) => {
 async function sentEffort(model: string, effort: string): Promise<unknown> {
   const p = new E2EProject(api, 'claude');
   api.script('anthropic', [{ text: 'NEXT_ACTION: STOP' }]);
-  const result = await runAgentCommand(claudeCommand({ root: p.root, prompt: 'Check.\n', model, effort }), { env: p.env, timeoutMs: 120_000 });
+  const result = await runAgentInvocation(claudeInvocation({ root: p.root, prompt: 'Check.\n', model, effort }), { env: p.env, timeoutMs: 120_000 });
   expect(result.exitCode).toBe(0);
   const request = api.mainRequests('anthropic')[0];
   expect(request?.body.model).toBe(model);

@@ -1,14 +1,14 @@
 // What the REAL claude and codex CLIs report when their model API answers with a usage or rate
 // limit, and what helix reads from it (src/agents/usage-limit.ts). The stand-in (model-api.ts)
 // answers with the limit responses of the real APIs (LIMITS); each test runs the CLI exactly as
-// helix calls it (direct-commands.ts, run-agent.ts) and checks both the CLI's structured events —
+// helix calls it (direct-invocations.ts, run-agent.ts) and checks both the CLI's structured events —
 // the measurement docs/agent-clis.md records — and helix's reading of them. An answer that merely
 // talks about limits must never count as one.
 //
 // claude's default retry of a 429 without a long retry-after takes about 3 minutes (10 retries);
 // that one test runs only with HELIX_E2E_SLOW=1 (docs/agent-clis.md says how).
 import { describe, expect, it } from 'vitest';
-import { type AgentRunResult, claudeCommand, codexCommand, jsonEvents, runAgentCommand, usageLimitOf } from '../../src/agents/index.js';
+import { type AgentRunResult, claudeInvocation, codexInvocation, jsonEvents, runAgentInvocation, usageLimitOf } from '../../src/agents/index.js';
 import { API_OF, type Agent, E2EProject, MODEL_OF, withModelApi } from './real-cli-project.js';
 import { LIMITS, type ModelApi, type Step } from './model-api.js';
 import { bead } from '../helpers/bead.js';
@@ -31,9 +31,9 @@ async function call(agent: Agent, steps: Step[], env: NodeJS.ProcessEnv = {}): P
   const p = new E2EProject(api, agent);
   api.script(API_OF[agent], steps);
   const options = { root: p.root, prompt: 'Say hello.\n', model: MODEL_OF[agent] };
-  const command = agent === 'claude' ? claudeCommand(options) : codexCommand(options);
+  const command = agent === 'claude' ? claudeInvocation(options) : codexInvocation(options);
   const started = Date.now();
-  const result = await runAgentCommand(command, { env: { ...p.env, ...env }, timeoutMs: 600_000 });
+  const result = await runAgentInvocation(command, { env: { ...p.env, ...env }, timeoutMs: 600_000 });
   return { result, events: jsonEvents(result.stdout), started, ended: Date.now() };
 }
 

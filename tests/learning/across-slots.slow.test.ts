@@ -4,7 +4,7 @@
 // credits it. Meanwhile the writers a night has — Claude Code's hooks, `helix memory` commands and
 // a second process on the library — write to the same store, and no write is lost: every count
 // is what was written.
-// Each bead names its file, so the files gate lets them run side by side (src/supervisor/core/scheduler.ts).
+// Each bead names its file, so the file overlap rule lets them run side by side (src/supervisor/core/scheduler.ts).
 // Ordering without sleeps: the later bead depends on the lesson's bead; the writers start when the
 // later bead's attempt starts (a marker its agent writes); the second process steps a counter
 // without pause until the commands and hooks are done, and the later bead's agent finishes only

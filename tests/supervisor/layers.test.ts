@@ -35,7 +35,7 @@ const PURE_BUILTINS = new Set(['node:path', 'node:url']);
 const RUNNER_MAX_LINES = 400;
 /** No source file above this (issue 32): core/machine.ts had grown to 633 lines. */
 const FILE_MAX_LINES = 500;
-/** No function above this (issue 40): runAgentCommand had 156 lines, registerBeadCommands 116, the attempt's steps 111. */
+/** No function above this (issue 40): runAgentInvocation had 156 lines, registerBeadCommands 116, the attempt's steps 111. */
 const FUNCTION_MAX_LINES = 80;
 /** The longest chain of imports through shell/, type-only ones counted (issue 40: 11 when run-context.ts named the attempt's port type). */
 const SHELL_MAX_DEPTH = 8;
@@ -122,7 +122,7 @@ describe('the supervisor’s layers', () => {
   });
 
   it('the globals check sees them where they are: the shell reads the environment and the clock', () => {
-    expect(globalsNamed(join(SUPERVISOR, 'shell/commands/run.ts')).some((g) => g.endsWith(' process'))).toBe(true);
+    expect(globalsNamed(join(SUPERVISOR, 'shell/run.ts')).some((g) => g.endsWith(' process'))).toBe(true);
     expect(globalsNamed(join(SUPERVISOR, 'shell/run-context.ts')).some((g) => g.endsWith('new Date()'))).toBe(true);
   });
 
@@ -157,7 +157,7 @@ describe('the supervisor’s layers', () => {
     const chain = deepestChain({ from: join(SUPERVISOR, 'shell'), within: join(SUPERVISOR, 'shell'), types: true });
     expect(chain.length, chain.join(' → ')).toBeLessThanOrEqual(SHELL_MAX_DEPTH);
     // the measure sees the chain where it is: the run's entry through the runner
-    expect(chain.slice(0, 2).map((f) => relative(SUPERVISOR, resolve(f)))).toEqual(['shell/commands/build.ts', 'shell/runner.ts']);
+    expect(chain.slice(0, 2).map((f) => relative(SUPERVISOR, resolve(f)))).toEqual(['shell/build.ts', 'shell/runner.ts']);
   });
 
   it('a program is started only by the module that owns it: git by shell/git.ts, agents and ddx by agents/run-agent.ts', () => {
@@ -191,7 +191,7 @@ function processStarters(): string[] {
     .sort();
 }
 
-/** Where a file outside shell/git.ts names git as the program to run: the first argument of a call, or an AgentCommand's `file`. */
+/** Where a file outside shell/git.ts names git as the program to run: the first argument of a call, or an AgentInvocation's `file`. */
 function gitStarted(): string[] {
   const found: string[] = [];
   for (const file of srcFiles().filter((f) => shown(f) !== 'src/supervisor/shell/git.ts')) {

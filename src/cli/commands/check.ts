@@ -7,7 +7,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
   withCommonFlags(program.command('check').description('run the check action and print its answer (exit 0 when it names a NEXT_ACTION)'))
     .argument('[scope]', 'scope to check', 'repo')
     .action(async (scope: string, o: CommonOptions) => {
-      const { checkOnce } = await import('../../supervisor/shell/commands/check.js');
+      const { checkOnce } = await import('../../supervisor/shell/check.js');
       finishWith(ctx.io, await checkOnce({ ...baseOptions(ctx, o), scope }));
     });
 }

@@ -351,7 +351,7 @@ type Bead = import('../../tracker/index.js').Bead;
 
 /** One bead of the project's tracker, or exit 3 with one line. */
 async function trackerBead(ctx: CommandContext, id: string): Promise<Bead> {
-  const [{ BeadStore }, { trackerDir }, { assertJsonlBackend }] = await Promise.all([import('../../tracker/store.js'), import('../../tracker/paths.js'), import('../../tracker/backend.js')]);
+  const [{ BeadStore }, { trackerDir }, { assertJsonlBackend }] = await Promise.all([import('../../tracker/bead-store.js'), import('../../tracker/tracker-dir.js'), import('../../tracker/backend.js')]);
   const dir = trackerDir(ctx.cwd, ctx.env);
   assertJsonlBackend(dir, ctx.env);
   const bead = new BeadStore(dir, ctx.env).read().byId.get(id);

@@ -1,8 +1,8 @@
 // `helix next`: the first ready execution bead's id, or `no ready issues`
 // (docs/contract/bash-interface.md §17).
 import type { CommandResult } from '../../supervisor/shell/output.js';
-// common.js, not program.js: src/cli/plain.ts runs nextRun without loading commander
-import { type CommandContext, NO_AGENT_FLAGS, finishWith, warnIfDamaged, withCommonFlags } from '../common.js';
+// command-context.js, not program.js: src/cli/plain.ts runs nextRun without loading commander
+import { type CommandContext, NO_AGENT_FLAGS, finishWith, warnIfDamaged, withCommonFlags } from '../command-context.js';
 import type { HelixCommand } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {

@@ -13,7 +13,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     .argument('[unexpected...]')
     .action(async (unexpected: string[], o: RunFlags) => {
       if (unexpected.length > 0) throw new HelixError('error', unknownRunOption('run', unexpected[0] as string));
-      const { runLoop } = await import('../../supervisor/shell/commands/run.js');
+      const { runLoop } = await import('../../supervisor/shell/run.js');
       const { openMemoryPort } = await import('../../supervisor/shell/memory-port.js');
       const memoryOn = o.memory !== false && ctx.env.HELIX_MEMORY !== '0';
       const settings: Record<string, unknown> = await capSettings(o);

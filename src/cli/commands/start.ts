@@ -10,7 +10,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     const args = given.includes('--summary') || given.includes('-s') ? given : ['--summary', ...given];
     if (o.dryRun) {
       // nothing to background: show what the run would do, as `helix run --dry-run` does
-      const { runLoop } = await import('../../supervisor/shell/commands/run.js');
+      const { runLoop } = await import('../../supervisor/shell/run.js');
       finishWith(ctx.io, await runLoop({ ...baseOptions(ctx, o), dryRun: true }));
       return;
     }

@@ -1,8 +1,8 @@
 // `helix status [--json]`: tracker counts, the active run, claimed beads and the last run
 // (docs/contract/cli.md §10; the layouts are docs/contract/bash-interface.md §14).
 import type { CommandResult } from '../../supervisor/shell/output.js';
-// common.js, not program.js: src/cli/plain.ts runs statusRun without loading commander
-import { type CommandContext, NO_AGENT_FLAGS, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../common.js';
+// command-context.js, not program.js: src/cli/plain.ts runs statusRun without loading commander
+import { type CommandContext, NO_AGENT_FLAGS, finishWith, printJson, warnIfDamaged, withCommonFlags } from '../command-context.js';
 import type { HelixCommand } from '../program.js';
 
 export function register(program: HelixCommand, ctx: CommandContext): void {

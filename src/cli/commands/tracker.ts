@@ -24,8 +24,8 @@ const loadReadModules = async () => ({
 /** Opens the store for the context's project and warns (once) about damaged lines. */
 async function open<T>(ctx: CommandContext, load: () => Promise<T>) {
   const [{ BeadStore, problemsWarning }, { trackerDir }, tracker] = await Promise.all([
-    import('../../tracker/store.js'),
-    import('../../tracker/paths.js'),
+    import('../../tracker/bead-store.js'),
+    import('../../tracker/tracker-dir.js'),
     load(),
   ]);
   const dir = trackerDir(ctx.cwd, ctx.env);
@@ -350,7 +350,7 @@ function registerHealthAndTransfer(tracker: Command, ctx: CommandContext): void 
     .option('--stdout', 'write to stdout')
     .action(async (file: string | undefined, opts) => {
       const { read } = await open(ctx, loadReadModules);
-      const { Draft } = await import('../../tracker/store.js');
+      const { Draft } = await import('../../tracker/bead-store.js');
       const text = new Draft(read()).serialise();
       if (!file || opts.stdout) ctx.io.stdout(text);
       else {

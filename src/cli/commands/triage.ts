@@ -42,7 +42,7 @@ export function register(program: HelixCommand, ctx: CommandContext): void {
     async (title: string | undefined, o: Record<string, string | string[] | boolean | undefined>) => {
       if (!title) throw new HelixError('error', titleRequired);
       const bead = await createFromFlags(ctx, title, triageFields(o));
-      const { trackerDir } = await import('../../tracker/paths.js');
+      const { trackerDir } = await import('../../tracker/tracker-dir.js');
       const { countSupervisoryInjection } = await import('../../supervisor/shell/run-state.js');
       countSupervisoryInjection(trackerDir(ctx.cwd, ctx.env), Array.isArray(bead.labels) ? bead.labels : []);
       ctx.io.stdout(`${bead.id}\n`);

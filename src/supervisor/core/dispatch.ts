@@ -6,10 +6,10 @@ import { join } from 'node:path';
 // The agents' own modules, not their index file: it loads the agent runner (execa), and the core
 // decides without I/O (tests/supervisor/layers.test.ts).
 import { type AgentChoice, type AgentPlan, agentForAction } from '../../agents/agent-choice.js';
-import { type AgentCommand, isDirectAgent, reportsCost } from '../../agents/command.js';
-import { ddxRunCommand, executeBeadCommand, tryCommand } from '../../agents/ddx-commands.js';
+import { type AgentInvocation, isDirectAgent, reportsCost } from '../../agents/invocation.js';
+import { ddxRunInvocation, executeBeadInvocation, tryInvocation } from '../../agents/ddx-invocations.js';
 import type { DdxSurfaceKind } from '../../agents/ddx-surface.js';
-import { directAgentCommand } from '../../agents/direct-commands.js';
+import { directAgentInvocation } from '../../agents/direct-invocations.js';
 import { agentTimeoutSeconds } from '../../agents/timeout.js';
 import { HelixError } from '../../errors.js';
 import { allowsNonDefaultBranch } from './ddx-preflight.js';
@@ -40,17 +40,17 @@ export function promptFileFor(root: string, beadId: string): string {
   return join(root, '.helix', 'prompts', `${beadId.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
 }
 
-/** The build command for a bead on the session's build path (execute-bead reads promptFileFor). */
-export function buildCommand(setup: DispatchSetup, beadId: string, prompt: string): AgentCommand {
+/** The build's invocation for a bead on the session's build path (execute-bead reads promptFileFor). */
+export function buildInvocation(setup: DispatchSetup, beadId: string, prompt: string): AgentInvocation {
   const choice = agentForAction(setup.plan, 'build');
   const { root } = setup;
   if (setup.buildPath === 'execute-bead') {
-    return executeBeadCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile: promptFileFor(root, beadId) });
+    return executeBeadInvocation({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, promptFile: promptFileFor(root, beadId) });
   }
   if (setup.buildPath === 'try') {
-    return tryCommand({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, wallClockSeconds: agentTimeoutSeconds(setup.env), allowNonDefaultBranch: allowsNonDefaultBranch(setup.env) });
+    return tryInvocation({ root, beadId, harness: choice.agent, model: choice.model, effort: choice.effort, wallClockSeconds: agentTimeoutSeconds(setup.env), allowNonDefaultBranch: allowsNonDefaultBranch(setup.env) });
   }
-  return directCommand(root, choice, prompt);
+  return directInvocation(root, choice, prompt);
 }
 
 /**
@@ -62,19 +62,19 @@ export function noCostBuildAgent(setup: Pick<DispatchSetup, 'plan' | 'buildPath'
   return setup.buildPath === 'direct' && isDirectAgent(agent) && !reportsCost(agent) ? agent : undefined;
 }
 
-/** The command for a non-build action under the session's agent plan, and how its call is described. */
-export function actionCommand(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentCommand; call: CallInfo } {
+/** The invocation for a non-build action under the session's agent plan, and how its call is described. */
+export function actionInvocation(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentInvocation; call: CallInfo } {
   const choice = agentForAction(setup.plan, action === 'implementation' ? 'build' : action);
   const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action', action };
-  if (!setup.actionsViaDdx) return { command: directCommand(setup.root, choice, prompt), call };
+  if (!setup.actionsViaDdx) return { command: directInvocation(setup.root, choice, prompt), call };
   const options = { root: setup.root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(setup.env), model: choice.model, effort: choice.effort };
-  return { command: ddxRunCommand(setup.ddx?.surface ?? 'agent', options), call };
+  return { command: ddxRunInvocation(setup.ddx?.surface ?? 'agent', options), call };
 }
 
 /** codex or claude called directly; any other agent exists only as a ddx harness. */
-function directCommand(root: string, choice: AgentChoice, prompt: string): AgentCommand {
+function directInvocation(root: string, choice: AgentChoice, prompt: string): AgentInvocation {
   if (!isDirectAgent(choice.agent)) throw new HelixError('missingTool', `helix: agent ${choice.agent} can only run through ddx, which is not installed`);
-  return directAgentCommand(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
+  return directAgentInvocation(choice.agent, { root, prompt, model: choice.model, effort: choice.effort });
 }
 
 /** The `adversarial <action>: switching to <agent>` line, when the action runs on another agent than the primary. */
@@ -134,7 +134,7 @@ export function lostBeadsStopRun(call: CallInfo): boolean {
 }
 
 /** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */
-export function ddxCommandWords(command: AgentCommand, stopAt?: string): string {
+export function ddxCommandWords(command: AgentInvocation, stopAt?: string): string {
   const words = ['ddx'];
   for (const arg of command.args) {
     if (arg.startsWith('-') || arg === stopAt) break;
@@ -143,7 +143,7 @@ export function ddxCommandWords(command: AgentCommand, stopAt?: string): string 
   return words.join(' ');
 }
 
-export function callKind(command: AgentCommand, call: CallInfo): CallKind {
+export function callKind(command: AgentInvocation, call: CallInfo): CallKind {
   if (call.purpose === 'action' && command.file === 'codex') return 'codex';
   if (call.purpose === 'action' && command.file === 'claude') return 'claude';
   if (call.purpose === 'action' && command.file === 'ddx') return 'ddx-run';

@@ -14,7 +14,7 @@ import { retryAfterOf } from '../../tracker/ready.js';
 import { RUN, type Say } from '../text/lines.js';
 import type { AttemptOutcome, FailureKind, MemberOutcome } from './outcome.js';
 import type { Verification } from './verification.js';
-import { type GateRecord, gateRefusal } from './gate.js';
+import { type GateRecord, gateRefusal } from './gate-decisions.js';
 
 /** The verify command for a bead, read before dispatch: text the agent writes is never run. */
 export function verifyCommandOf(bead: Bead, env: NodeJS.ProcessEnv): string | undefined {
@@ -37,7 +37,7 @@ export interface DispatchFacts {
   startFailure?: string;
   /** When the bead was re-read (a park in the past is over). */
   now: Date;
-  /** What helix's gate said about this attempt's result before DDx would land it (current DDx: core/gate.ts). */
+  /** What helix's gate said about this attempt's result before DDx would land it (current DDx: core/gate-decisions.ts). */
   gate?: GateRecord;
 }
 

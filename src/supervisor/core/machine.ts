@@ -267,7 +267,7 @@ function afterAttempt(state: MachineState, event: Extract<Event, { type: 'attemp
     if (crossedMultiple(state.completed, next.completed, CONTEXT_REFRESH_EVERY)) effects.push({ type: 'writeContext' });
     if (!settings.autoReview) return continueAfterCompletion(next, settings, [...effects, ...completion]);
     if (outcome.reviewedBy === 'ddx') return continueAfterCompletion(next, settings, [...effects, line(RUN.reviewedByDdx(bead.id)), ...completion]);
-    return reviewGate(next, settings, cycle, bead.id, outcome.change, effects, completion);
+    return reviewAfterImplementation(next, settings, cycle, bead.id, outcome.change, effects, completion);
   }
 
   if (outcome.kind === 'drift') {
@@ -302,11 +302,11 @@ export function epicReviewScope(epic: Bead): string {
 }
 
 /**
- * The post-implementation review gate (docs/contract/bash-interface.md §2.8). It fails safe: a change that could
+ * Whether the post-implementation review runs (docs/contract/bash-interface.md §2.8). It fails safe: a change that could
  * not be measured counts as UNMEASURED lines and files, and a threshold of 0 reviews every cycle.
  * Skipped only when the threshold is above 0 and the change is below it in lines and below 3 files.
  */
-function reviewGate(
+function reviewAfterImplementation(
   state: MachineState,
   settings: SupervisorSettings,
   cycle: number,

@@ -3,7 +3,7 @@
 // flight, the free slots and the run's pauses. helix only schedules: DDx owns each attempt's
 // worktree, lease, land and retry.
 //
-// The files gate: two beads whose files overlap are never in flight together, because DDx lands
+// The file overlap rule: two beads whose files overlap are never in flight together, because DDx lands
 // a text conflict by letting the tip win every conflicting hunk and closes the later bead as a
 // success (measured on ae663ca012: docs/scale.md) — the later bead's work would be lost without a
 // word. A bead's files are the paths its text names, its `spec-id` when that is a path, its

@@ -4,9 +4,9 @@
 // log range under --summary. What the agent answered is returned for the caller to print. Every
 // agent call of helix, the verify command's too (an attempt's and `helix gate`'s), goes through
 // `callAgent`; DDx's bookkeeping (an evidence entry) through `callQuietly`: this file alone starts
-// the agents module's process (`runAgentCommand`).
+// the agents module's process (`runAgentInvocation`).
 import {
-  type AgentCommand,
+  type AgentInvocation,
   type AgentProblem,
   type AgentRunResult,
   AgentStartError,
@@ -22,7 +22,7 @@ import {
   problemIn,
   readDdxRecord,
   rootRefusalIn,
-  runAgentCommand,
+  runAgentInvocation,
   spentOf,
   usageLimitOf,
 } from '../../agents/index.js';
@@ -39,7 +39,7 @@ import { withProcessTag } from './claimer-calls.js';
  */
 export type AgentCall = AgentRunResult & { startFailure?: string; startCode?: string; ddx?: DdxCallRecord; /** its framed block in the session log (§0.3) */ log?: LogRange };
 
-function harnessOf(command: AgentCommand, fallback: string): string {
+function harnessOf(command: AgentInvocation, fallback: string): string {
   const at = command.args.indexOf('--harness');
   return at >= 0 ? (command.args[at + 1] ?? fallback) : fallback;
 }
@@ -97,7 +97,7 @@ export interface CallStop {
 }
 
 /** One call, as the user sees it; throws RunInterrupted when an interrupt ended it. */
-export async function callAgent(ctx: CallContext, command: AgentCommand, call: CallInfo, stop: CallStop = {}): Promise<AgentCall> {
+export async function callAgent(ctx: CallContext, command: AgentInvocation, call: CallInfo, stop: CallStop = {}): Promise<AgentCall> {
   const before = ctx.loop?.store.read();
   const shape = callShape(ctx, command, call);
   printStart(shape);
@@ -107,7 +107,7 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
   heartbeat?.unref();
   let result: AgentRunResult;
   try {
-    result = await runAgentCommand(command, {
+    result = await runAgentInvocation(command, {
       // tagged with this process too: a later run can tell whether anything of it is left (claimer-calls.ts)
       env: withProcessTag(ctx.env),
       timeoutMs: shape.timeoutSec * 1000,
@@ -144,9 +144,9 @@ export async function callAgent(ctx: CallContext, command: AgentCommand, call: C
  * block, not in the totals; its exit and what it said. A program that cannot be started is a
  * failed call (`startFailure`), never thrown.
  */
-export async function callQuietly(ctx: Pick<CallContext, 'env'>, command: AgentCommand, timeoutSec: number): Promise<AgentCall> {
+export async function callQuietly(ctx: Pick<CallContext, 'env'>, command: AgentInvocation, timeoutSec: number): Promise<AgentCall> {
   try {
-    return await runAgentCommand(command, { env: withProcessTag(ctx.env), timeoutMs: timeoutSec * 1000 });
+    return await runAgentInvocation(command, { env: withProcessTag(ctx.env), timeoutMs: timeoutSec * 1000 });
   } catch (error) {
     if (!(error instanceof AgentStartError)) throw error;
     return notStarted(error);
@@ -173,7 +173,7 @@ function ddxCallFailed(call: AgentCall): boolean {
  * Did the call end on a usage or rate limit? Read from the agent's structured output only
  * (agents/usage-limit.ts): claude's and codex's events on a direct call, DDx's JSON result.
  */
-export function limitOfCall(command: AgentCommand, call: AgentCall, now: Date): UsageLimit | undefined {
+export function limitOfCall(command: AgentInvocation, call: AgentCall, now: Date): UsageLimit | undefined {
   if (call.timedOut || call.startFailure) return undefined;
   if (command.file === 'ddx') {
     if (!ddxCallFailed(call)) return undefined;
@@ -189,7 +189,7 @@ export function limitOfCall(command: AgentCommand, call: AgentCall, now: Date): 
  * a model, a route) or infrastructure (a provider down, DDx's own malfunction)? Read from DDx's
  * status and failure mode first, then from what the program itself reported (agents/agent-problems.ts).
  */
-export function problemOfCall(command: AgentCommand, call: AgentCall): AgentProblem | undefined {
+export function problemOfCall(command: AgentInvocation, call: AgentCall): AgentProblem | undefined {
   if (call.startFailure) {
     // a program not there, or not runnable; a command line over the system's limit is the bead's size
     return call.startCode === 'E2BIG' ? undefined : { kind: 'setup', what: `${command.file} could not be started`, detail: call.startFailure, fix: 'install it, or put a working one on PATH' };
@@ -222,7 +222,7 @@ function notStarted(error: AgentStartError): AgentCall {
 /** What a call's lines need: its shape, the harness it names, its limit, and the printer. */
 interface CallShape {
   ctx: CallContext;
-  command: AgentCommand;
+  command: AgentInvocation;
   call: CallInfo;
   kind: CallKind;
   harness: string;
@@ -232,7 +232,7 @@ interface CallShape {
   print: (line: Say) => void;
 }
 
-function callShape(ctx: CallContext, command: AgentCommand, call: CallInfo): CallShape {
+function callShape(ctx: CallContext, command: AgentInvocation, call: CallInfo): CallShape {
   const time = () => clockTime(ctx.now());
   return {
     ctx,

@@ -2,11 +2,11 @@
 // fresh read of the tracker (core/judge.ts decides), verification runs when it asks — one run per
 // verify command, shared by the primary and its batch —, the tracker writes it settles on are
 // performed through the held claims, each batch member is judged and settled alike, and a completed
-// attempt has its change measured (git) for the review gate.
-import type { AgentCommand, ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/index.js';
+// attempt has its change measured (git) for the post-implementation review.
+import type { AgentInvocation, ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/index.js';
 import { type Bead, type Fingerprint, type Snapshot, fingerprintOf } from '../../tracker/index.js';
 import { type CallInfo, type BuildPath, closerOf } from '../core/dispatch.js';
-import type { GateRecord } from '../core/gate.js';
+import type { GateRecord } from '../core/gate-decisions.js';
 import { type SettledOutcome, type Settled, type TrackerOp, type Verification, assessMember, judgeAttempt, settleFailedClose, settleMember } from '../core/judge.js';
 import { type ChangeFacts, type MemberOutcome, changeFactsOf } from '../core/outcome.js';
 import type { EventBody } from '../core/run-events.js';
@@ -25,7 +25,7 @@ export interface SettlementPorts {
   now(): Date;
   say(line: Say): void;
   event(body: EventBody): void;
-  call(command: AgentCommand, info: CallInfo): Promise<AgentCall>;
+  call(command: AgentInvocation, info: CallInfo): Promise<AgentCall>;
   git: {
     commitExists(sha: string): Promise<boolean>;
     changeSize(base: string | undefined): Promise<{ lines: number; files: number } | undefined>;
@@ -48,7 +48,7 @@ export function verifierOf(ports: SettlementPorts, id: string): (command: string
 /**
  * Settles the attempt after the agent returned: the judge reads the dispatch from a fresh read,
  * verification runs when it asks for it, and the tracker writes it settles on are performed. A
- * completed attempt gets its change measured for the review gate.
+ * completed attempt gets its change measured for the post-implementation review.
  */
 export async function settle(
   ports: SettlementPorts,

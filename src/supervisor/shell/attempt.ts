@@ -4,7 +4,7 @@
 // `attempt` effect and `helix build` both come here; attempt-settlement.ts settles the build. It
 // touches the world only through its ports (AttemptPorts); attempt-ports.ts builds them from the run.
 import {
-  type AgentCommand,
+  type AgentInvocation,
   type AgentProblem,
   type ExecuteBeadResult,
   type InvalidExecuteBeadResult,
@@ -21,8 +21,8 @@ import { CHILD_EXIT } from '../../errors.js';
 import { type Bead, INJECTED_KEY, type Snapshot } from '../../tracker/index.js';
 import type { EventBody, Phase } from '../core/run-events.js';
 import type { PromptPlace } from '../text/prompts.js';
-import { type CallInfo, type DispatchSetup, buildCommand, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
-import type { GateRecord } from '../core/gate.js';
+import { type CallInfo, type DispatchSetup, buildInvocation, ddxCommandWords, ownershipOf, promptFileFor } from '../core/dispatch.js';
+import type { GateRecord } from '../core/gate-decisions.js';
 import { type SettledOutcome, feedbackOf } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
 import type { MemberVerdict } from '../core/outcome.js';
@@ -52,7 +52,7 @@ export interface AttemptPorts extends BeadWrites, SettlementPorts {
   claims: HeldClaims;
   snapshot(): Snapshot;
   event(body: EventBody): void;
-  call(command: AgentCommand, info: CallInfo, stop?: CallStop): Promise<AgentCall>;
+  call(command: AgentInvocation, info: CallInfo, stop?: CallStop): Promise<AgentCall>;
   /** Merges into run-state (the attempt in flight, for a crash to find). */
   persist(extra: Record<string, unknown>): void;
   /** run-state's `last_build_attempt` as this attempt found it (put back when its call does not get through). */
@@ -361,13 +361,13 @@ async function injectMemories(ports: AttemptPorts, bead: Bead, cycle: number): P
  * wrap-up after its wall clock (HELIX_AGENT_TIMEOUT). What a ddx call spent is read from DDx's
  * records of the bead's sessions (agent-call.ts).
  */
-function buildCall(ports: AttemptPorts, bead: Bead, prompt: string, invokedBy: AttemptCommand): { command: AgentCommand; call: CallInfo } {
+function buildCall(ports: AttemptPorts, bead: Bead, prompt: string, invokedBy: AttemptCommand): { command: AgentInvocation; call: CallInfo } {
   const { setup } = ports;
   const choice = agentForAction(setup.plan, 'build');
   if (setup.buildPath === 'execute-bead') {
     ports.writePrompt(promptFileFor(setup.root, bead.id), prompt);
   }
-  const command = buildCommand(setup, bead.id, prompt);
+  const command = buildInvocation(setup, bead.id, prompt);
   if (command.file === 'ddx') {
     const words = ddxCommandWords(command, bead.id);
     ports.say(invokedBy === 'build' ? BUILD.delegating(words, bead.id) : RUN.delegatingLoop(words));

@@ -5,7 +5,7 @@ import { HelixError } from '../../errors.js';
 import { type RepositoryFacts, allowsNonDefaultBranch, ddxBuildRefusal, isDdxProjectFile, isToolFile } from '../core/ddx-preflight.js';
 import { SETUP } from '../text/setup.js';
 import { commitPaths, gitValue, isIgnored, uncommittedPaths } from './git.js';
-import type { Session } from './session.js';
+import type { Session } from './agent-setup.js';
 
 /**
  * Does git ignore DDx's runtime files (`.ddx/agent-logs/`, from the .gitignore `ddx init` writes)?

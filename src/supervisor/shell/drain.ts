@@ -2,10 +2,10 @@
 // answer routes to (design, polish, backfill, alignment — also the pre-stop and periodic
 // alignments) and the post-implementation and post-epic reviews. Each is judged as its one-shot
 // command judges it (one-shot.ts answerAction); the machine decides what follows.
-import { type AgentCommand, parseNextAction } from '../../agents/index.js';
+import { type AgentInvocation, parseNextAction } from '../../agents/index.js';
 import { isHelixError } from '../../errors.js';
 import { drainActionResult, reviewOutcomeOf } from '../core/action-verdict.js';
-import { actionCommand, rotationLine } from '../core/dispatch.js';
+import { actionInvocation, rotationLine } from '../core/dispatch.js';
 import type { ActionPurpose, DrainAction, Event, ReviewKind } from '../core/machine.js';
 import { spentOn } from '../core/outcome.js';
 import { ACTION_DEFAULTS } from '../core/policy.js';
@@ -28,7 +28,7 @@ function announceRotation(run: RunContext, action: 'build' | 'check' | 'polish' 
  * it spent counts, and `again` is the call the machine asks for after the wait (none for the
  * check, which the machine asks for anyway).
  */
-function notThrough(run: RunContext, command: AgentCommand, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
+function notThrough(run: RunContext, command: AgentInvocation, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
   const now = run.now();
   const retry = again ? { again } : {};
   const limit = limitOfCall(command, answered, now);
@@ -43,7 +43,7 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
   const reviewed = before.byId.get(beadId);
   const parent = typeof reviewed?.parent === 'string' && reviewed.parent ? reviewed.parent : undefined;
   const prompt = actionPrompt('review', { ...run.promptPlace(), scope, reviewed: { id: beadId, parent, cycle } });
-  const { command, call } = actionCommand(run.session, 'review', prompt);
+  const { command, call } = actionInvocation(run.session, 'review', prompt);
   announceRotation(run, 'review');
   const answered = await callAgent(run.calls, command, call);
   // a review that ran into a usage or rate limit read nothing: the run waits and asks for it again
@@ -58,7 +58,7 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
 
 export async function runCheck(run: RunContext): Promise<Event> {
   const prompt = actionPrompt('check', { ...run.promptPlace(), scope: 'repo' });
-  const { command, call } = actionCommand(run.session, 'check', prompt);
+  const { command, call } = actionInvocation(run.session, 'check', prompt);
   announceRotation(run, 'check');
   const answered = await callAgent(run.calls, command, call);
   // a check that ran into a usage or rate limit answered nothing: the run waits and checks again
@@ -93,7 +93,7 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
     rounds: ACTION_DEFAULTS[action].rounds,
     governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
   });
-  const { command, call } = actionCommand(session, action, prompt);
+  const { command, call } = actionInvocation(session, action, prompt);
   if (action === 'polish') announceRotation(run, 'polish');
   const answered = await callAgent(run.calls, command, call);
   // an action that ran into a usage or rate limit did nothing: the run waits and runs it again (an

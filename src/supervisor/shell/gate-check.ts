@@ -2,13 +2,13 @@
 // `ddx try` it writes (or refreshes) the pre-merge check that runs `helix gate`, and takes back a
 // result DDx would land unchecked; after `ddx try` it reads the gate's record of that attempt; when
 // the run ends it removes the check. Stopping a `ddx try`, it stops the attempt's gate before DDx
-// hears the stop (stopTryAfterGate). core/gate.ts decides; this file reads and writes.
+// hears the stop (stopTryAfterGate). core/gate-decisions.ts decides; this file reads and writes.
 import { existsSync, mkdirSync, readFileSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { AgentCommand } from '../../agents/command.js';
-import { evidenceCommand } from '../../agents/ddx-commands.js';
+import type { AgentInvocation } from '../../agents/invocation.js';
+import { evidenceInvocation } from '../../agents/ddx-invocations.js';
 import { newestSucceededAttempt } from '../../agents/ddx-records.js';
 import type { ExecuteBeadResult, InvalidExecuteBeadResult } from '../../agents/execute-bead-result.js';
 import type { AgentRunResult } from '../../agents/run-agent.js';
@@ -16,7 +16,7 @@ import { writeFileAtomically } from '../../atomic-write.js';
 import { onBranch } from './git.js';
 import { type Bead, excludeRuntimeFiles } from '../../tracker/index.js';
 import { isPidAlive } from '../../tracker/index.js';
-import { GATE_CHECK_FILE, GATE_CHECK_MARKER, GATE_CHECK_NAME, type GateRecord, type TryStop, danglingToReject, gateCheckYaml, gatePidPath, gateRecordPath, parseGateRecord, tryStopOf } from '../core/gate.js';
+import { GATE_CHECK_FILE, GATE_CHECK_MARKER, GATE_CHECK_NAME, type GateRecord, type TryStop, danglingToReject, gateCheckYaml, gatePidPath, gateRecordPath, parseGateRecord, tryStopOf } from '../core/gate-decisions.js';
 import { GATE, type Say } from '../text/lines.js';
 
 /** This helix's launcher (bin/helix of the install running now), by absolute path. */
@@ -34,7 +34,7 @@ function readOr(file: string): string | undefined {
 
 /**
  * Writes the check that runs this helix's gate, unless it is there as it should be. Its path is
- * in .git/info/exclude (tracker/paths.ts RUNTIME_EXCLUDES): git, helix and DDx's uncommitted-changes
+ * in .git/info/exclude (tracker/tracker-dir.ts RUNTIME_EXCLUDES): git, helix and DDx's uncommitted-changes
  * refusal never see it, and it is not in the attempt's clone for an agent to change.
  */
 export function installGateCheck(root: string, { events, node = process.execPath, launcher = helixLauncher() }: { events?: string; node?: string; launcher?: string } = {}): void {
@@ -72,7 +72,7 @@ export function takeGateRecord(root: string, beadId: string): GateRecord | undef
 
 /**
  * Before `ddx try <id>`: the check is in place, and no earlier attempt of the bead that no gate
- * passed can be landed by DDx's dangling-success recovery (core/gate.ts danglingToReject) — such a
+ * passed can be landed by DDx's dangling-success recovery (core/gate-decisions.ts danglingToReject) — such a
  * result is marked `preserved-result-rejected` through DDx itself, and a line says so.
  */
 export async function prepareGate(root: string, bead: Bead, say: (line: Say) => void, options: GateOptions): Promise<void> {
@@ -88,7 +88,7 @@ export async function prepareGate(root: string, bead: Bead, say: (line: Say) => 
   });
   if (!rev) return;
   const summary = 'helix: an attempt no helix gate passed (its ddx try was killed, or its review malfunctioned): never land it unchecked';
-  const r = await options.ddx(evidenceCommand(root, bead.id, { kind: 'preserved-result-rejected', summary, body: `result_rev=${rev}` }), EVIDENCE_TIMEOUT_SECONDS);
+  const r = await options.ddx(evidenceInvocation(root, bead.id, { kind: 'preserved-result-rejected', summary, body: `result_rev=${rev}` }), EVIDENCE_TIMEOUT_SECONDS);
   const why = r.stderr || r.startFailure || `exit ${r.exitCode}`;
   say(r.exitCode === 0 ? GATE.rejectedDangling(bead.id, rev) : GATE.couldNotReject(bead.id, rev, why.trim().split('\n').pop() ?? ''));
 }
@@ -99,7 +99,7 @@ const EVIDENCE_TIMEOUT_SECONDS = 60;
 /** What preparing the gate needs besides the project: the run's event log, and how a ddx bookkeeping call is made (agent-call.ts callQuietly). */
 export interface GateOptions {
   events?: string;
-  ddx(command: AgentCommand, timeoutSec: number): Promise<Pick<AgentRunResult, 'exitCode' | 'stderr'> & { startFailure?: string }>;
+  ddx(command: AgentInvocation, timeoutSec: number): Promise<Pick<AgentRunResult, 'exitCode' | 'stderr'> & { startFailure?: string }>;
 }
 
 /** After `ddx try`: the gate's record about this result (taken), and a line when the gate could not verify it. */
@@ -116,7 +116,7 @@ export function gateAfterTry(root: string, beadId: string, result: ExecuteBeadRe
 const GATE_ANSWER_WAIT_MS = 6000;
 
 /**
- * The first signal for a `ddx try` of `beadId` that must stop (core/gate.ts TryStop): SIGKILL
+ * The first signal for a `ddx try` of `beadId` that must stop (core/gate-decisions.ts TryStop): SIGKILL
  * before the attempt's gate has started; else the gate gets SIGTERM (it answers `block`) and DDx
  * gets SIGTERM only once the gate process is gone — reaped by DDx, so its verdict is read — or
  * SIGKILL when the gate did not end in time.

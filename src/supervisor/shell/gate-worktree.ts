@@ -1,6 +1,6 @@
 // `helix gate`'s verification proper (shell/gate.ts decides whether there is one): DIFF_HEAD checked
 // out in a worktree of its own beside the project, the project's installed dependencies linked in
-// (core/gate.ts DEPENDENCY_FOLDERS), the bead's verify command run there as an attempt's is
+// (core/gate-decisions.ts DEPENDENCY_FOLDERS), the bead's verify command run there as an attempt's is
 // (agent-call.ts), and the worktree removed — on a signal too; a worktree a killed gate left is
 // removed by the next. Loaded only for a bead that has a verify command: it brings the agent runner
 // (execa), which a gate with nothing to run does not pay for (issue 38: DDx runs a gate once an attempt).
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isPidAlive } from '../../tracker/index.js';
-import { type GateRecord, dependencyLinks, gateInfra, gateStopped, verdictOfRun } from '../core/gate.js';
+import { type GateRecord, dependencyLinks, gateInfra, gateStopped, verdictOfRun } from '../core/gate-decisions.js';
 import { CallTotals, RunInterrupted, callAgent } from './agent-call.js';
 import { addWorktree, isIgnored, pruneWorktrees, removeWorktree, worktreePaths } from './git.js';
 import { SILENT_OUTPUT } from './output.js';
@@ -70,7 +70,7 @@ async function addGateWorktree(root: string, worktree: string, diffHead: string)
   }
 }
 
-/** Symlinks each installed-dependency folder of the project root into the gate's worktree (core/gate.ts decides which). */
+/** Symlinks each installed-dependency folder of the project root into the gate's worktree (core/gate-decisions.ts decides which). */
 function linkDependencies(root: string, worktree: string): void {
   const isFolder = (path: string) => {
     try {

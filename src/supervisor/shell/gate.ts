@@ -3,16 +3,16 @@
 // BEAD_ID, DIFF_BASE, DIFF_HEAD, PROJECT_ROOT, EVIDENCE_DIR and CHECK_NAME set; the attempt's own
 // clone is gone by then and the project root still has the tree before the attempt. So the gate
 // checks DIFF_HEAD out in a worktree of its own, links the project's installed dependencies into
-// it (core/gate.ts DEPENDENCY_FOLDERS), runs the bead's verify command there (`sh -c`, as helix's
+// it (core/gate-decisions.ts DEPENDENCY_FOLDERS), runs the bead's verify command there (`sh -c`, as helix's
 // own verification does), writes the verdict where DDx reads it and a record where helix reads it,
 // and removes its worktree — on a signal too; a worktree a killed gate left is removed by the next.
-// It leaves its pid while it runs (helix, stopping the `ddx try`, stops the gate first: core/gate.ts
+// It leaves its pid while it runs (helix, stopping the `ddx try`, stops the gate first: core/gate-decisions.ts
 // TryStop) and, given the run's event log (`--events`), appends its phase and its verdict there.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomically } from '../../atomic-write.js';
 import { HelixError } from '../../errors.js';
-import { GATE_CHECK_NAME, type GateRecord, gateInfra, gatePidPath, gateRecordPath, verdictJson } from '../core/gate.js';
+import { GATE_CHECK_NAME, type GateRecord, gateInfra, gatePidPath, gateRecordPath, verdictJson } from '../core/gate-decisions.js';
 import { verifyCommandOf } from '../core/judge.js';
 import type { EventBody } from '../core/run-events.js';
 import { GATE } from '../text/lines.js';
@@ -35,7 +35,7 @@ export async function runGate(env: NodeJS.ProcessEnv, options: { events?: string
   if (ours) leavePid(root, bead);
   const record = options.events ? gateEvents(options.events) : undefined;
   if (bead) record?.({ type: 'phase', bead, phase: 'gate' });
-  // a signal (helix stopping the `ddx try`: core/gate.ts TryStop) stops the verify, as it stops a run's calls
+  // a signal (helix stopping the `ddx try`: core/gate-decisions.ts TryStop) stops the verify, as it stops a run's calls
   const verdict =
     !bead || !diffHead || !root ? gateInfra(bead, diffHead, 'DDx gave no BEAD_ID, DIFF_HEAD or PROJECT_ROOT') : await watchInterrupts((watch) => verifyAttempt(env, root, bead, diffHead, watch.signal));
   mkdirSync(evidenceDir, { recursive: true });
@@ -51,7 +51,7 @@ export async function runGate(env: NodeJS.ProcessEnv, options: { events?: string
   return { exitCode: 0, stderr: [GATE.verdict(bead || '?', verdict.status, verdict.message)] };
 }
 
-/** The gate's pid where helix looks for it (core/gate.ts gatePidPath); best effort: without it helix kills the ddx try outright on a stop. */
+/** The gate's pid where helix looks for it (core/gate-decisions.ts gatePidPath); best effort: without it helix kills the ddx try outright on a stop. */
 function leavePid(root: string, bead: string): void {
   try {
     mkdirSync(dirname(gatePidPath(root, bead)), { recursive: true });

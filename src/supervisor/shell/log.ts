@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { isPidAlive } from '../../tracker/index.js';
 import { HelixError } from '../../errors.js';
 import type { HelixEvent } from '../core/run-events.js';
-import { NO_PROGRESS, eventText, progressAfter, progressText } from '../text/events.js';
+import { NO_PROGRESS, eventText, progressAfter, progressText } from '../text/log.js';
 import { followEvents, parseEvents } from './events.js';
 import type { CommandResult } from './output.js';
 import { openStore } from './project.js';

@@ -3,21 +3,21 @@
 // judges the answer by the trailers the action file demands; a review files the findings its
 // agent counted but did not file, as the review inside `helix run` does.
 import { existsSync, statSync } from 'node:fs';
-import { type AgentCommand, type AgentRunResult, type Trailers, formatDryRun, parseTrailers } from '../../agents/index.js';
+import { type AgentInvocation, type AgentRunResult, type Trailers, formatDryRun, parseTrailers } from '../../agents/index.js';
 import { EXIT, isHelixError } from '../../errors.js';
 import { type BeadStore, type Snapshot, excludeRuntimeFiles } from '../../tracker/index.js';
 import { type ActionVerdict, type JudgedAction, judgeAction } from '../core/action-verdict.js';
 import { type Governing, acquireGoverningBead, settleGoverningBead } from './governing.js';
 import { writeRunState } from './run-state.js';
 import { CallTotals, answerOf, callAgent } from './agent-call.js';
-import { type CallInfo, actionCommand, rotationLine } from '../core/dispatch.js';
+import { type CallInfo, actionInvocation, rotationLine } from '../core/dispatch.js';
 import { EXPERIMENT_DIRTY, GOVERNING, RUN, actionFailed } from '../text/lines.js';
 import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
 import { ACTION_DEFAULTS, type OneShotAction } from '../core/policy.js';
 import { worktreeDirty } from './git.js';
 import { type ReviewFollowUp, followUpReview } from './review-findings.js';
 import { type Interrupt, untilInterrupted } from './interrupts.js';
-import { type SessionFlags, prepareSession } from './session.js';
+import { type SessionFlags, prepareSession } from './agent-setup.js';
 import { type CommandResult, type OutputMode, type RunOutput, SILENT_OUTPUT, SessionOutput } from './output.js';
 
 export type { OneShotAction } from '../core/policy.js';
@@ -93,7 +93,7 @@ export function answerAction(
  * One agent call of a one-shot command (`helix check`, an action), with its lines and its framed
  * block in the log: the result, or the interrupt that cut it short.
  */
-export function callOnce(output: RunOutput, env: NodeJS.ProcessEnv, command: AgentCommand, call: CallInfo): Promise<{ value: AgentRunResult } | { interrupt: Interrupt }> {
+export function callOnce(output: RunOutput, env: NodeJS.ProcessEnv, command: AgentInvocation, call: CallInfo): Promise<{ value: AgentRunResult } | { interrupt: Interrupt }> {
   return untilInterrupted((signal) => callAgent({ output, env, signal, now: () => new Date(), totals: new CallTotals() }, command, call));
 }
 
@@ -125,7 +125,7 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
     governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
     close: action === 'experiment' && options.close === true,
   });
-  const { command, call } = actionCommand(setup, action, prompt);
+  const { command, call } = actionInvocation(setup, action, prompt);
   if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
   const rotated = action === 'polish' || action === 'review' ? rotationLine(session.plan, action) : undefined;
   if (rotated) output.line(rotated.level, rotated.text);

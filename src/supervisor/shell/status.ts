@@ -7,7 +7,7 @@ import { claimerAlive } from '../../tracker/liveness.js';
 import { isPidAlive, thisMachine } from '../../tracker/process.js';
 import { blockedBeads, retryAfterOf, statusCounts } from '../../tracker/ready.js';
 import { orphanThresholdSec, staleClaims } from '../../tracker/stale.js';
-import type { BeadStore } from '../../tracker/store.js';
+import type { BeadStore } from '../../tracker/bead-store.js';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Night, nightOf } from '../core/night.js';

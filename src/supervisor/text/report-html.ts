@@ -10,7 +10,7 @@ import { plural } from '../../numbers.js';
 import { printable } from '../../terminal-text.js';
 import { type AttemptBar, type BeadRow, type Night, type Pause, totalsOf } from '../core/night.js';
 import { ATTEMPT_END_OUTCOMES, type AttemptEndOutcome } from '../core/run-events.js';
-import { clock } from './events.js';
+import { clock } from './log.js';
 
 /** An attempt's look on the page: its outcome, or `running` while it has none (a report of a night still going). */
 export type BarOutcome = AttemptEndOutcome | 'running';

@@ -316,7 +316,7 @@ function beadGroup(kind) {
 
 // ── v0.6.1 ─────────────────────────────────────────────────────────────────────────────────────
 
-function executeBeadCommand() {
+function executeBeadInvocation() {
   return command({
     name: 'execute-bead',
     use: '<bead-id>',
@@ -412,7 +412,7 @@ function tree061() {
       persistentFlags: { config: { type: 'string' }, verbose: { type: 'bool', short: 'v' }, 'library-base-path': { type: 'string' } },
       children: [
         versionCommand(v),
-        command({ name: 'agent', short: 'Invoke AI agents with harness dispatch, quorum, and session logging', run: (_, __, io) => io.out('Unified interface for dispatching work to AI coding agents.\n'), children: [runCommandFor('agent', false), executeBeadCommand(), executeLoopCommand()] }),
+        command({ name: 'agent', short: 'Invoke AI agents with harness dispatch, quorum, and session logging', run: (_, __, io) => io.out('Unified interface for dispatching work to AI coding agents.\n'), children: [runCommandFor('agent', false), executeBeadInvocation(), executeLoopCommand()] }),
         executeLoopCommand('work'),
         beadGroup('0.6.1'),
       ],

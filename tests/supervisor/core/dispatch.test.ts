@@ -3,15 +3,15 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveAgentPlan } from '../../../src/agents/index.js';
-import { type DispatchSetup, actionCommand, buildCommand, ownershipOf, promptFileFor, rotationLine } from '../../../src/supervisor/core/dispatch.js';
+import { type DispatchSetup, actionInvocation, buildInvocation, ownershipOf, promptFileFor, rotationLine } from '../../../src/supervisor/core/dispatch.js';
 
 const root = '/repo';
 const plan = (agent = 'codex', alternate?: string) => resolveAgentPlan({ env: alternate ? { HELIX_ALT_AGENT: alternate } : {}, explicitAgent: agent, isOnPath: (p) => p === agent || p === alternate });
 const setup = (over: Partial<DispatchSetup> = {}): DispatchSetup => ({ root, env: {}, plan: plan(), buildPath: 'direct', actionsViaDdx: false, ...over });
 
-describe('buildCommand', () => {
+describe('buildInvocation', () => {
   it('execute-bead names the prompt file helix writes, without writing it', () => {
-    const command = buildCommand(setup({ buildPath: 'execute-bead' }), 'hx-1', 'the prompt');
+    const command = buildInvocation(setup({ buildPath: 'execute-bead' }), 'hx-1', 'the prompt');
     expect(command.file).toBe('ddx');
     expect(command.args.slice(0, 3)).toEqual(['agent', 'execute-bead', 'hx-1']);
     expect(command.args.at(-1)).toBe('/repo/.helix/prompts/hx-1.md');
@@ -23,29 +23,29 @@ describe('buildCommand', () => {
   });
 
   it('ddx try gets the bead id, the harness and HELIX_AGENT_TIMEOUT as DDx\'s wall clock; DDx claims and closes', () => {
-    expect(buildCommand(setup({ buildPath: 'try' }), 'hx-1', 'unused')).toMatchObject({ file: 'ddx', args: ['try', 'hx-1', '--harness', 'codex', '--effort', 'medium', '--min-power', '11', '--max-power', '12', '--attempt-wall-clock', '2700s'] });
+    expect(buildInvocation(setup({ buildPath: 'try' }), 'hx-1', 'unused')).toMatchObject({ file: 'ddx', args: ['try', 'hx-1', '--harness', 'codex', '--effort', 'medium', '--min-power', '11', '--max-power', '12', '--attempt-wall-clock', '2700s'] });
     expect(ownershipOf('try')).toBe('ddx-owns');
     expect(ownershipOf('execute-bead')).toBe('helix-closes');
     expect(ownershipOf('direct')).toBe('agent-closes');
   });
 
   it('direct prompting calls the agent itself; an agent that exists only as a ddx harness is refused', () => {
-    expect(buildCommand(setup(), 'hx-1', 'p').file).toBe('codex');
-    expect(() => buildCommand(setup({ plan: plan('gemini') }), 'hx-1', 'p')).toThrow('helix: agent gemini can only run through ddx, which is not installed');
+    expect(buildInvocation(setup(), 'hx-1', 'p').file).toBe('codex');
+    expect(() => buildInvocation(setup({ plan: plan('gemini') }), 'hx-1', 'p')).toThrow('helix: agent gemini can only run through ddx, which is not installed');
   });
 });
 
-describe('actionCommand', () => {
+describe('actionInvocation', () => {
   it('runs through the DDx surface found: `ddx agent run` on v0.6.x, `ddx run` on current DDx', () => {
-    const v06 = actionCommand(setup({ actionsViaDdx: true, ddx: { surface: 'agent' } }), 'check', 'p');
+    const v06 = actionInvocation(setup({ actionsViaDdx: true, ddx: { surface: 'agent' } }), 'check', 'p');
     expect(v06.command.args.slice(0, 2)).toEqual(['agent', 'run']);
-    const current = actionCommand(setup({ actionsViaDdx: true, ddx: { surface: 'current' } }), 'check', 'p');
+    const current = actionInvocation(setup({ actionsViaDdx: true, ddx: { surface: 'current' } }), 'check', 'p');
     expect(current.command.args[0]).toBe('run');
     expect(current.call).toMatchObject({ label: 'codex', requested: 'codex', purpose: 'action', prompt: 'p' });
   });
 
   it('without DDx the action calls the agent directly', () => {
-    expect(actionCommand(setup(), 'align', 'p').command.file).toBe('codex');
+    expect(actionInvocation(setup(), 'align', 'p').command.file).toBe('codex');
   });
 });
 

@@ -11,7 +11,7 @@ describe('changeFactsOf', () => {
     expect(changeFactsOf(undefined, false, { lines: 12, files: 2 })).toEqual({ scope: 'last-commit', lines: 12, files: 2 });
   });
 
-  it('a change git could not measure counts as UNMEASURED: the review gate fails safe', () => {
+  it('a change git could not measure counts as UNMEASURED: the post-implementation review fails safe', () => {
     expect(changeFactsOf(undefined, false, undefined)).toEqual({ scope: 'last-commit', lines: UNMEASURED, files: UNMEASURED });
   });
 });

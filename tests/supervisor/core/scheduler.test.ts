@@ -1,4 +1,4 @@
-// Which beads may start now (core/scheduler.ts): slots, the files gate, pauses, the queue's order.
+// Which beads may start now (core/scheduler.ts): slots, file overlap, pauses, the queue's order.
 import { describe, expect, it } from 'vitest';
 import { ANY_FILES, filesOf, fleetOrder, overlaps, whichMayStart } from '../../../src/supervisor/core/scheduler.js';
 import { bead } from '../../helpers/bead.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentStartError } from '../../../src/agents/index.js';
-import { actionCommand } from '../../../src/supervisor/core/dispatch.js';
+import { actionInvocation } from '../../../src/supervisor/core/dispatch.js';
 import { actionPrompt } from '../../../src/supervisor/text/prompts.js';
 import { type AgentCall, RunInterrupted, callAgent, limitOfCall, problemOfCall } from '../../../src/supervisor/shell/agent-call.js';
 import { bead } from '../../helpers/bead.js';
@@ -20,7 +20,7 @@ const T = `helix: \\[${CLOCK}\\]`;
 
 /** The check's real command for this world's agent, with its real prompt (or this one). */
 function check(w: RunWorld, prompt = actionPrompt('check', { ...w.run.promptPlace(), scope: 'repo' })) {
-  return actionCommand(w.run.session, 'check', prompt);
+  return actionInvocation(w.run.session, 'check', prompt);
 }
 
 /** The check's command and call, as callAgent takes them. */
@@ -87,7 +87,7 @@ describe('beads that vanish during a call', () => {
 
   it('during a planning action they are saved, said, and the run goes on', async () => {
     const w = await runWorld({ beads: [bead({ id: 'hx-1' })], script: { responses: [{ when: 'polish', ...wipe }] } });
-    const { command, call } = actionCommand(w.run.session, 'polish', actionPrompt('polish', { ...w.run.promptPlace(), scope: 'repo', rounds: 6 }));
+    const { command, call } = actionInvocation(w.run.session, 'polish', actionPrompt('polish', { ...w.run.promptPlace(), scope: 'repo', rounds: 6 }));
     await callAgent(w.run.calls, command, call);
     expect(w.stderr.some((l) => l.endsWith('; the polish action rewrote the queue, the run goes on'))).toBe(true);
   });

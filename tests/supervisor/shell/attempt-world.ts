@@ -3,7 +3,7 @@
 // agent would and answers as the program would print, and a recording `say` and `event`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentCommand } from '../../../src/agents/index.js';
+import type { AgentInvocation } from '../../../src/agents/index.js';
 import { resolveAgentPlan } from '../../../src/agents/index.js';
 import type { CallInfo, BuildPath } from '../../../src/supervisor/core/dispatch.js';
 import type { EventBody } from '../../../src/supervisor/core/run-events.js';
@@ -16,7 +16,7 @@ import { type Bead, BeadStore, readyBeads } from '../../../src/tracker/index.js'
 import { tempGitRepo } from '../../helpers/cli.js';
 
 export interface ScriptedCall {
-  (command: AgentCommand, info: CallInfo, store: BeadStore): Partial<AgentCall> | Promise<Partial<AgentCall>>;
+  (command: AgentInvocation, info: CallInfo, store: BeadStore): Partial<AgentCall> | Promise<Partial<AgentCall>>;
 }
 
 export interface AttemptWorld {
@@ -25,7 +25,7 @@ export interface AttemptWorld {
   ports: AttemptPorts;
   lines: Say[];
   events: EventBody[];
-  calls: Array<{ command: AgentCommand; info: CallInfo }>;
+  calls: Array<{ command: AgentInvocation; info: CallInfo }>;
 }
 
 const now = () => new Date('2026-11-28T12:00:00Z');

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assertDdxCanBuild, ddxRuntimeIgnored, repositoryFacts } from '../../../src/supervisor/shell/ddx-repository.js';
-import { prepareSession } from '../../../src/supervisor/shell/session.js';
+import { prepareSession } from '../../../src/supervisor/shell/agent-setup.js';
 import { tempDir, tempGitRepo } from '../../helpers/cli.js';
 
 const CURRENT_DDX = { PATH: `${resolve(import.meta.dirname, '../../stubs/ddx-current')}:/usr/bin:/bin` };

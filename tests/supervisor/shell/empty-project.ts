@@ -1,4 +1,4 @@
-// The world of the tests beside the supervisor's entry points (commands/run.ts, commands/check.ts,
+// The world of the tests beside the supervisor's entry points (run.ts, check.ts,
 // one-shot.ts, background.ts): a git project with an empty tracker, and no ddx, codex or claude on
 // PATH. HELIX_AGENT names codex, so a --dry-run needs no installed agent and prints codex's line.
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecuteBeadResult } from '../../../src/agents/index.js';
-import { GATE_CHECK_FILE, GATE_CHECK_MARKER, gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate.js';
+import { GATE_CHECK_FILE, GATE_CHECK_MARKER, gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate-decisions.js';
 import { callQuietly } from '../../../src/supervisor/shell/agent-call.js';
 import { type GateOptions, gateAfterTry, installGateCheck, prepareGate, removeGateCheck, stopTryAfterGate, takeGateRecord } from '../../../src/supervisor/shell/gate-check.js';
 import type { Say } from '../../../src/supervisor/text/lines.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHelixError } from '../../../src/errors.js';
-import { gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate.js';
+import { gatePidPath, gateRecordPath } from '../../../src/supervisor/core/gate-decisions.js';
 import { runGate } from '../../../src/supervisor/shell/gate.js';
 import type { Bead } from '../../../src/tracker/index.js';
 import { bead } from '../../helpers/bead.js';

@@ -10,7 +10,7 @@ import type { MemoryPort } from '../../../src/supervisor/shell/memory-port.js';
 import { type OutputMode, SessionOutput } from '../../../src/supervisor/shell/output.js';
 import { RunContext } from '../../../src/supervisor/shell/run-context.js';
 import { RunRecord } from '../../../src/supervisor/shell/run-record.js';
-import { prepareSession } from '../../../src/supervisor/shell/session.js';
+import { prepareSession } from '../../../src/supervisor/shell/agent-setup.js';
 import type { Bead } from '../../../src/tracker/index.js';
 import { Project, STUBS } from '../../run/stub-project.js';
 

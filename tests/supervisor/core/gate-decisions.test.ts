@@ -1,4 +1,4 @@
-// The gate's decisions (src/supervisor/core/gate.ts): the check file and its command, which
+// The gate's decisions (src/supervisor/core/gate-decisions.ts): the check file and its command, which
 // installed dependencies the gate's worktree borrows, its verdicts, and how helix reads a block
 // back as the attempt's reason. The command is run with a real `sh` here: the quoting is the point.
 import { spawnSync } from 'node:child_process';
@@ -20,7 +20,7 @@ import {
   parseGateRecord,
   verdictJson,
   verdictOfRun,
-} from '../../../src/supervisor/core/gate.js';
+} from '../../../src/supervisor/core/gate-decisions.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'helix-gate-core-'));
 

@@ -1,22 +1,22 @@
 // `helix build [selector]`: one bounded implementation pass on one execution-ready bead, and its
 // --dry-run (src/cli/commands/build.ts calls it).
 
-import { HelixError, isHelixError, EXIT } from '../../../errors.js';
-import { excludeRuntimeFiles, readyBeads } from '../../../tracker/index.js';
-import { watchInterrupts } from '../interrupts.js';
-import type { MemoryPort } from '../memory-port.js';
-import { type BuildResult, Supervisor } from '../runner.js';
-import { acquireRunMutex } from '../mutex.js';
-import { type CommandResult, SessionOutput } from '../output.js';
-import { defaultSettings } from '../../core/policy.js';
-import { BUILD, RUN } from '../../text/lines.js';
-import { SETUP } from '../../text/setup.js';
-import { type Session, prepareSession } from '../session.js';
-import { assertDdxCanBuild } from '../ddx-repository.js';
-import type { Bead } from '../../../tracker/index.js';
-import { type CommandOptions, type RunOptions, printBuildCommand } from './common.js';
-import { resolveSelector } from '../../core/selection.js';
-import { removeGateCheck } from '../gate-check.js';
+import { HelixError, isHelixError, EXIT } from '../../errors.js';
+import { excludeRuntimeFiles, readyBeads } from '../../tracker/index.js';
+import { watchInterrupts } from './interrupts.js';
+import type { MemoryPort } from './memory-port.js';
+import { type BuildResult, Supervisor } from './runner.js';
+import { acquireRunMutex } from './mutex.js';
+import { type CommandResult, SessionOutput } from './output.js';
+import { defaultSettings } from '../core/policy.js';
+import { BUILD, RUN } from '../text/lines.js';
+import { SETUP } from '../text/setup.js';
+import { type Session, prepareSession } from './agent-setup.js';
+import { assertDdxCanBuild } from './ddx-repository.js';
+import type { Bead } from '../../tracker/index.js';
+import { type CommandOptions, type RunOptions, printBuildCommand } from './run-options.js';
+import { resolveSelector } from '../core/selection.js';
+import { removeGateCheck } from './gate-check.js';
 
 /** `helix build [selector]`: one bounded implementation pass on one execution-ready bead. */
 export async function buildOnce(options: CommandOptions & { selector?: string; openMemory?: RunOptions['openMemory'] }): Promise<CommandResult> {

@@ -8,14 +8,14 @@
 // terminal (93be5c8cb2 cli/cmd/agent_cmd.go, ae663ca012 cli/cmd/run.go); execute-bead takes a
 // prompt file (--prompt); `ddx try` has no prompt option at all — DDx writes its own from the bead.
 import { DDX_LONGEST_TIMEOUT } from './timeout.js';
-import type { AgentCommand } from './command.js';
+import type { AgentInvocation } from './invocation.js';
 import type { DdxSurfaceKind } from './ddx-surface.js';
 
 /** execute-bead's effort when none is given (docs/contract/cli.md §8). */
 export const DEFAULT_EXECUTE_BEAD_EFFORT = 'medium';
 
 export interface ExecuteBeadOptions {
-  /** Repository root; the command runs there. */
+  /** Repository root; the invocation runs there. */
   root: string;
   beadId: string;
   /** The agent DDx should run (codex, claude, …). */
@@ -27,7 +27,7 @@ export interface ExecuteBeadOptions {
 }
 
 /** `ddx agent execute-bead <id> [--harness h] [--model m] --effort <e> --json [--prompt <file>]` (DDx v0.6.x). */
-export function executeBeadCommand(options: ExecuteBeadOptions): AgentCommand {
+export function executeBeadInvocation(options: ExecuteBeadOptions): AgentInvocation {
   const args = ['agent', 'execute-bead', options.beadId];
   if (options.harness) args.push('--harness', options.harness);
   if (options.model) args.push('--model', options.model);
@@ -75,7 +75,7 @@ export const TRY_MAX_POWER = 12;
  * itself). DDx's review before landing stays on: it is the build's one review (helix does not
  * review a bead DDx reviewed).
  */
-export function tryCommand(options: TryOptions): AgentCommand {
+export function tryInvocation(options: TryOptions): AgentInvocation {
   const args = ['try', options.beadId];
   if (options.harness) args.push('--harness', options.harness);
   if (options.model) args.push('--model', options.model);
@@ -100,7 +100,7 @@ export interface DdxRunOptions {
  * `ddx agent run` (v0.6.x) or `ddx run` (current) `--harness h --permissions unrestricted
  * --timeout <T>s [--model m] [--effort e]`, the prompt on stdin.
  */
-export function ddxRunCommand(surface: DdxSurfaceKind, options: DdxRunOptions): AgentCommand {
+export function ddxRunInvocation(surface: DdxSurfaceKind, options: DdxRunOptions): AgentInvocation {
   const args = [
     ...(surface === 'agent' ? ['agent', 'run'] : ['run']),
     '--harness', options.harness,
@@ -120,6 +120,6 @@ export interface Evidence {
 }
 
 /** `ddx bead evidence add <id> --kind <k> --summary <s> --body <b>` (current DDx): DDx records it on the bead. */
-export function evidenceCommand(root: string, beadId: string, evidence: Evidence): AgentCommand {
+export function evidenceInvocation(root: string, beadId: string, evidence: Evidence): AgentInvocation {
   return { file: 'ddx', args: ['bead', 'evidence', 'add', beadId, '--kind', evidence.kind, '--summary', evidence.summary, '--body', evidence.body], cwd: root, env: {} };
 }

@@ -8,7 +8,7 @@ import { writeFileAtomically } from '../atomic-write.js';
 import { HelixError } from '../errors.js';
 import type { Bead } from './bead.js';
 import { withLock } from './lock.js';
-import { beadsFile, excludeRuntimeFiles } from './paths.js';
+import { beadsFile, excludeRuntimeFiles } from './tracker-dir.js';
 import { assertUsableBeadsFile } from './location.js';
 import { isPidAlive } from './process.js';
 import { describeProblems, parseBeads, readBeadsText, type Snapshot } from './read.js';

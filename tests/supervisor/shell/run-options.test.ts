@@ -1,11 +1,11 @@
-// What the command entry points share (shell/commands/common.ts): the line for an interrupt before
+// What the command entry points share (shell/run-options.ts): the line for an interrupt before
 // anything started, and the exact build command a --dry-run prints — its prompt with the project's
 // context, and the placeholder of an empty queue printed bare, as the Bash CLI printed it.
 import { describe, expect, it } from 'vitest';
-import { interruptedBeforeStart, printBuildCommand } from '../../../../src/supervisor/shell/commands/common.js';
-import { prepareSession } from '../../../../src/supervisor/shell/session.js';
-import { bead } from '../../../helpers/bead.js';
-import { agentProject } from '../run-world.js';
+import { interruptedBeforeStart, printBuildCommand } from '../../../src/supervisor/shell/run-options.js';
+import { prepareSession } from '../../../src/supervisor/shell/agent-setup.js';
+import { bead } from '../../helpers/bead.js';
+import { agentProject } from './run-world.js';
 
 describe('interruptedBeforeStart', () => {
   it("returns the interrupt's exit code and its one line", () => {

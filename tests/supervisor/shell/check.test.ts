@@ -1,10 +1,10 @@
-// `helix check` (shell/commands/check.ts) called in the test's process with the codex stub as a
+// `helix check` (shell/check.ts) called in the test's process with the codex stub as a
 // real child: a dry run (no agent installed: empty-project.ts) returns the command line and writes nothing; the check's answer goes to
 // stdout, and it exits 0 only when the answer names a NEXT_ACTION.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkOnce } from '../../../../src/supervisor/shell/commands/check.js';
-import { CODEX_DRY_RUN, emptyProject } from '../empty-project.js';
-import { agentProject } from '../run-world.js';
+import { checkOnce } from '../../../src/supervisor/shell/check.js';
+import { CODEX_DRY_RUN, emptyProject } from './empty-project.js';
+import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,11 +1,11 @@
-// Setting up a session (shell/session.ts) against real folders and real programs on PATH: outside a
+// Setting up a session (shell/agent-setup.ts) against real folders and real programs on PATH: outside a
 // git work tree (23), a bad numeric setting (7) and a missing agent (11) are refused before the
 // tracker is touched; the DDx found on PATH (the v0.6.1 and current stand-ins, asked `ddx version`
 // as the real ones are) decides the build path.
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareSession } from '../../../src/supervisor/shell/session.js';
+import { prepareSession } from '../../../src/supervisor/shell/agent-setup.js';
 import { tempDir, tempGitRepo } from '../../helpers/cli.js';
 
 const STUBS = resolve(import.meta.dirname, '../../stubs');

@@ -1,6 +1,6 @@
-// The value every command builder returns: one program, its arguments as an array, the folder it
+// An invocation, the value every builder of this folder returns: one program, its arguments as an array, the folder it
 // runs in, the environment variables it adds, the prompt it reads on stdin, and how its final
-// answer is read. Builders are pure; `runAgentCommand` performs it and `formatDryRun` prints it.
+// answer is read. Builders are pure; `runAgentInvocation` performs it and `formatDryRun` prints it.
 
 /** The direct agents helix knows how to call without ddx (docs/contract/cli.md §8). */
 export type DirectAgent = 'codex' | 'claude';
@@ -24,7 +24,7 @@ export function reportsCost(agent: DirectAgent): boolean {
  */
 export type AnswerFormat = 'codex-json' | 'claude-stream-json';
 
-export interface AgentCommand {
+export interface AgentInvocation {
   /** Program name (looked up on PATH) or an absolute path. */
   file: string;
   /** Arguments, never joined into a shell string. */

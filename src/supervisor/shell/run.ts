@@ -1,29 +1,29 @@
 // `helix run`: the bounded supervisor loop and its --dry-run. Takes plain options and returns its
 // exit code and the lines it leaves for the terminal (src/cli/commands/run.ts and start.ts call it).
-import { SURFACE_COMMANDS, describeDdx, formatDryRun } from '../../../agents/index.js';
-import { EXIT, HelixError, isHelixError } from '../../../errors.js';
-import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../../tracker/index.js';
-import { type InterruptWatch, watchInterrupts } from '../interrupts.js';
-import type { MemoryPort } from '../memory-port.js';
-import { type RunSummary, Supervisor } from '../runner.js';
-import { acquireRunMutex } from '../mutex.js';
-import { countInRunState, writeRunState } from '../run-state.js';
-import { type CommandResult, SILENT_OUTPUT, SessionOutput, clockTime } from '../output.js';
-import { LiveBoard } from '../live-board.js';
-import { liveBoardWanted } from '../../core/progress-mode.js';
-import { type SupervisorSettings, defaultSettings } from '../../core/policy.js';
-import { actionPrompt, promptPlaceOf } from '../../text/prompts.js';
-import { actionCommand } from '../../core/dispatch.js';
-import { RUN, type Say } from '../../text/lines.js';
-import { SETUP } from '../../text/setup.js';
-import { type Session, prepareSession } from '../session.js';
-import { assertDdxCanBuild, ddxRuntimeIgnored } from '../ddx-repository.js';
-import { selectNext } from '../../core/selection.js';
-import { RunRecord, eventLogPath, runIdOf } from '../run-record.js';
-import { type CommandOptions, type RunOptions, interruptedBeforeStart, printBuildCommand } from './common.js';
-import { removeGateCheck } from '../gate-check.js';
+import { SURFACE_COMMANDS, describeDdx, formatDryRun } from '../../agents/index.js';
+import { EXIT, HelixError, isHelixError } from '../../errors.js';
+import { excludeRuntimeFiles, readyBeads, readyEpics } from '../../tracker/index.js';
+import { type InterruptWatch, watchInterrupts } from './interrupts.js';
+import type { MemoryPort } from './memory-port.js';
+import { type RunSummary, Supervisor } from './runner.js';
+import { acquireRunMutex } from './mutex.js';
+import { countInRunState, writeRunState } from './run-state.js';
+import { type CommandResult, SILENT_OUTPUT, SessionOutput, clockTime } from './output.js';
+import { LiveBoard } from './live-board.js';
+import { liveBoardWanted } from '../core/progress-mode.js';
+import { type SupervisorSettings, defaultSettings } from '../core/policy.js';
+import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
+import { actionInvocation } from '../core/dispatch.js';
+import { RUN, type Say } from '../text/lines.js';
+import { SETUP } from '../text/setup.js';
+import { type Session, prepareSession } from './agent-setup.js';
+import { assertDdxCanBuild, ddxRuntimeIgnored } from './ddx-repository.js';
+import { selectNext } from '../core/selection.js';
+import { RunRecord, eventLogPath, runIdOf } from './run-record.js';
+import { type CommandOptions, type RunOptions, interruptedBeforeStart, printBuildCommand } from './run-options.js';
+import { removeGateCheck } from './gate-check.js';
 
-export type { CommandOptions, RunOptions } from './common.js';
+export type { CommandOptions, RunOptions } from './run-options.js';
 
 /** `helix run`: the bounded supervisor loop. */
 export async function runLoop(options: RunOptions): Promise<CommandResult> {
@@ -159,6 +159,6 @@ async function dryRunNext(options: CommandOptions): Promise<CommandResult> {
   const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const setup = { ...session, env: options.env };
-  const { command } = actionCommand(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
+  const { command } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
   return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
 }

@@ -1,16 +1,16 @@
 // `helix check [scope]`: runs the check action and prints its answer (src/cli/commands/check.ts calls it).
-import { formatDryRun, parseNextAction } from '../../../agents/index.js';
-import { EXIT } from '../../../errors.js';
-import { excludeRuntimeFiles } from '../../../tracker/index.js';
-import { type CommandResult, SILENT_OUTPUT, SessionOutput } from '../output.js';
-import { actionPrompt, promptPlaceOf } from '../../text/prompts.js';
-import { actionCommand, rotationLine } from '../../core/dispatch.js';
-import { callOnce } from '../one-shot.js';
-import { answerOf } from '../agent-call.js';
-import { RUN } from '../../text/lines.js';
-import { prepareSession } from '../session.js';
-import { assertDdxCanBuild } from '../ddx-repository.js';
-import type { CommandOptions } from './common.js';
+import { formatDryRun, parseNextAction } from '../../agents/index.js';
+import { EXIT } from '../../errors.js';
+import { excludeRuntimeFiles } from '../../tracker/index.js';
+import { type CommandResult, SILENT_OUTPUT, SessionOutput } from './output.js';
+import { actionPrompt, promptPlaceOf } from '../text/prompts.js';
+import { actionInvocation, rotationLine } from '../core/dispatch.js';
+import { callOnce } from './one-shot.js';
+import { answerOf } from './agent-call.js';
+import { RUN } from '../text/lines.js';
+import { prepareSession } from './agent-setup.js';
+import { assertDdxCanBuild } from './ddx-repository.js';
+import type { CommandOptions } from './run-options.js';
 
 /** `helix check [scope]`: prints the check's answer; exit 0 when it named a NEXT_ACTION (docs/contract/cli.md §2). */
 export async function checkOnce(options: CommandOptions & { scope?: string }): Promise<CommandResult> {
@@ -19,7 +19,7 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const setup = { ...session, env: options.env };
-  const { command, call: callInfo } = actionCommand(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
+  const { command, call: callInfo } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
   if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
   const rotated = rotationLine(session.plan, 'check');
   if (rotated) output.line(rotated.level, rotated.text);

@@ -3,7 +3,7 @@
 // stdin (one argv is capped at 128 KiB on Linux, a bead can be longer); both print structured
 // events on stdout so helix reads the agent's final answer and its token usage, never the
 // transcript (measured on codex 0.169 and claude 2.1.197: docs/agent-clis.md).
-import type { AgentCommand, DirectAgent } from './command.js';
+import type { AgentInvocation, DirectAgent } from './invocation.js';
 
 export interface DirectAgentOptions {
   root: string;
@@ -18,7 +18,7 @@ export interface DirectAgentOptions {
  * --ephemeral --json -`, prompt on stdin. `--json` prints JSONL events on stdout (the final answer
  * is the last `agent_message`, usage is on `turn.completed`); codex's own transcript goes to stderr.
  */
-export function codexCommand(options: DirectAgentOptions): AgentCommand {
+export function codexInvocation(options: DirectAgentOptions): AgentInvocation {
   const args = ['--dangerously-bypass-approvals-and-sandbox', 'exec', '-C', options.root];
   if (options.model) args.push('-m', options.model);
   if (options.effort) args.push('-c', `model_reasoning_effort=${options.effort}`);
@@ -31,7 +31,7 @@ export function codexCommand(options: DirectAgentOptions): AgentCommand {
  * --output-format stream-json --verbose [--model M] [--effort E]`, prompt on stdin, cwd = root.
  * stream-json (it needs --verbose) ends with a `result` event: the answer, usage and cost.
  */
-export function claudeCommand(options: DirectAgentOptions): AgentCommand {
+export function claudeInvocation(options: DirectAgentOptions): AgentInvocation {
   const args = [
     '-p', '--permission-mode', 'bypassPermissions', '--dangerously-skip-permissions', '--no-session-persistence',
     '--output-format', 'stream-json', '--verbose',
@@ -41,7 +41,7 @@ export function claudeCommand(options: DirectAgentOptions): AgentCommand {
   return { file: 'claude', args, cwd: options.root, env: {}, input: options.prompt, showCwd: true, format: 'claude-stream-json' };
 }
 
-/** The direct command for an agent name. */
-export function directAgentCommand(agent: DirectAgent, options: DirectAgentOptions): AgentCommand {
-  return agent === 'codex' ? codexCommand(options) : claudeCommand(options);
+/** The direct invocation for an agent name. */
+export function directAgentInvocation(agent: DirectAgent, options: DirectAgentOptions): AgentInvocation {
+  return agent === 'codex' ? codexInvocation(options) : claudeInvocation(options);
 }

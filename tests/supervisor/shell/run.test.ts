@@ -1,16 +1,16 @@
-// `helix run` (shell/commands/run.ts) called in the test's process, the codex stub as a real child:
+// `helix run` (shell/run.ts) called in the test's process, the codex stub as a real child:
 // its dry run, the refusals before anything is taken (--jobs without current DDx; another run
 // holding the mutex, counted where that run keeps its state), and one whole run — a bead built and
 // closed, the check answering STOP — with its event log from run_start to stop and its run-state.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runLoop } from '../../../../src/supervisor/shell/commands/run.js';
-import { parseEvents } from '../../../../src/supervisor/shell/events.js';
-import { pidFilePath } from '../../../../src/supervisor/shell/mutex.js';
-import { bead } from '../../../helpers/bead.js';
-import { CODEX_DRY_RUN, emptyProject } from '../empty-project.js';
-import { agentProject } from '../run-world.js';
+import { runLoop } from '../../../src/supervisor/shell/run.js';
+import { parseEvents } from '../../../src/supervisor/shell/events.js';
+import { pidFilePath } from '../../../src/supervisor/shell/mutex.js';
+import { bead } from '../../helpers/bead.js';
+import { CODEX_DRY_RUN, emptyProject } from './empty-project.js';
+import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,14 +1,14 @@
-// `helix build` (shell/commands/build.ts) called in the test's process, the codex stub as a real
+// `helix build` (shell/build.ts) called in the test's process, the codex stub as a real
 // child: its dry run (the empty queue's placeholder; a selector matching nothing), the run mutex it
 // holds like a run, and the verdict of the one pass — completed (0), a usage limit in the middle of
 // the attempt (20, the claim released), not completed (1, saying why).
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildOnce } from '../../../../src/supervisor/shell/commands/build.js';
-import { pidFilePath } from '../../../../src/supervisor/shell/mutex.js';
-import { bead } from '../../../helpers/bead.js';
-import { agentProject } from '../run-world.js';
+import { buildOnce } from '../../../src/supervisor/shell/build.js';
+import { pidFilePath } from '../../../src/supervisor/shell/mutex.js';
+import { bead } from '../../helpers/bead.js';
+import { agentProject } from './run-world.js';
 
 afterEach(() => vi.restoreAllMocks());
 
