@@ -28,11 +28,11 @@ export function shellQuote(word: string): string {
  * The command as one shell line: `[cd <root> && ][VAR=value …] <file> <args…>[ <<< <stdin>]`.
  * claude's line starts `cd <root> && claude -p …` and shows its stdin prompt as a here-string.
  */
-export function formatDryRun(command: AgentInvocation): string {
+export function formatDryRun(invocation: AgentInvocation): string {
   const parts: string[] = [];
-  for (const [name, value] of Object.entries(command.env)) parts.push(`${name}=${shellQuote(value)}`);
-  parts.push(shellQuote(command.file), ...command.args.map(shellQuote));
+  for (const [name, value] of Object.entries(invocation.env)) parts.push(`${name}=${shellQuote(value)}`);
+  parts.push(shellQuote(invocation.file), ...invocation.args.map(shellQuote));
   let line = parts.join(' ');
-  if (command.input !== undefined) line += ` <<< ${shellQuote(command.input)}`;
-  return command.showCwd ? `cd ${shellQuote(command.cwd)} && ${line}` : line;
+  if (invocation.input !== undefined) line += ` <<< ${shellQuote(invocation.input)}`;
+  return invocation.showCwd ? `cd ${shellQuote(invocation.cwd)} && ${line}` : line;
 }

@@ -31,9 +31,9 @@ async function call(agent: Agent, steps: Step[], env: NodeJS.ProcessEnv = {}): P
   const p = new E2EProject(api, agent);
   api.script(API_OF[agent], steps);
   const options = { root: p.root, prompt: 'Say hello.\n', model: MODEL_OF[agent] };
-  const command = agent === 'claude' ? claudeInvocation(options) : codexInvocation(options);
+  const invocation = agent === 'claude' ? claudeInvocation(options) : codexInvocation(options);
   const started = Date.now();
-  const result = await runAgentInvocation(command, { env: { ...p.env, ...env }, timeoutMs: 600_000 });
+  const result = await runAgentInvocation(invocation, { env: { ...p.env, ...env }, timeoutMs: 600_000 });
   return { result, events: jsonEvents(result.stdout), started, ended: Date.now() };
 }
 

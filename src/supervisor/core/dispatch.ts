@@ -63,12 +63,12 @@ export function noCostBuildAgent(setup: Pick<DispatchSetup, 'plan' | 'buildPath'
 }
 
 /** The invocation for a non-build action under the session's agent plan, and how its call is described. */
-export function actionInvocation(setup: DispatchSetup, action: ActionName, prompt: string): { command: AgentInvocation; call: CallInfo } {
+export function actionInvocation(setup: DispatchSetup, action: ActionName, prompt: string): { invocation: AgentInvocation; call: CallInfo } {
   const choice = agentForAction(setup.plan, action === 'implementation' ? 'build' : action);
   const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'action', action };
-  if (!setup.actionsViaDdx) return { command: directInvocation(setup.root, choice, prompt), call };
+  if (!setup.actionsViaDdx) return { invocation: directInvocation(setup.root, choice, prompt), call };
   const options = { root: setup.root, harness: choice.agent, prompt, timeoutSeconds: agentTimeoutSeconds(setup.env), model: choice.model, effort: choice.effort };
-  return { command: ddxRunInvocation(setup.ddx?.surface ?? 'agent', options), call };
+  return { invocation: ddxRunInvocation(setup.ddx?.surface ?? 'agent', options), call };
 }
 
 /** codex or claude called directly; any other agent exists only as a ddx harness. */
@@ -134,19 +134,19 @@ export function lostBeadsStopRun(call: CallInfo): boolean {
 }
 
 /** The DDx command words of a ddx call (`ddx agent run`, `ddx agent execute-bead`): its leading non-flag words. */
-export function ddxCommandWords(command: AgentInvocation, stopAt?: string): string {
+export function ddxCommandWords(invocation: AgentInvocation, stopAt?: string): string {
   const words = ['ddx'];
-  for (const arg of command.args) {
+  for (const arg of invocation.args) {
     if (arg.startsWith('-') || arg === stopAt) break;
     words.push(arg);
   }
   return words.join(' ');
 }
 
-export function callKind(command: AgentInvocation, call: CallInfo): CallKind {
-  if (call.purpose === 'action' && command.file === 'codex') return 'codex';
-  if (call.purpose === 'action' && command.file === 'claude') return 'claude';
-  if (call.purpose === 'action' && command.file === 'ddx') return 'ddx-run';
-  if (call.purpose === 'build' && (command.file === 'codex' || command.file === 'claude')) return command.file;
+export function callKind(invocation: AgentInvocation, call: CallInfo): CallKind {
+  if (call.purpose === 'action' && invocation.file === 'codex') return 'codex';
+  if (call.purpose === 'action' && invocation.file === 'claude') return 'claude';
+  if (call.purpose === 'action' && invocation.file === 'ddx') return 'ddx-run';
+  if (call.purpose === 'build' && (invocation.file === 'codex' || invocation.file === 'claude')) return invocation.file;
   return 'other';
 }

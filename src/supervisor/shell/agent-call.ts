@@ -39,9 +39,9 @@ import { withProcessTag } from './claimer-calls.js';
  */
 export type AgentCall = AgentRunResult & { startFailure?: string; startCode?: string; ddx?: DdxCallRecord; /** its framed block in the session log (§0.3) */ log?: LogRange };
 
-function harnessOf(command: AgentInvocation, fallback: string): string {
-  const at = command.args.indexOf('--harness');
-  return at >= 0 ? (command.args[at + 1] ?? fallback) : fallback;
+function harnessOf(invocation: AgentInvocation, fallback: string): string {
+  const at = invocation.args.indexOf('--harness');
+  return at >= 0 ? (invocation.args[at + 1] ?? fallback) : fallback;
 }
 
 export interface CallContext {
@@ -97,9 +97,9 @@ export interface CallStop {
 }
 
 /** One call, as the user sees it; throws RunInterrupted when an interrupt ended it. */
-export async function callAgent(ctx: CallContext, command: AgentInvocation, call: CallInfo, stop: CallStop = {}): Promise<AgentCall> {
+export async function callAgent(ctx: CallContext, invocation: AgentInvocation, call: CallInfo, stop: CallStop = {}): Promise<AgentCall> {
   const before = ctx.loop?.store.read();
-  const shape = callShape(ctx, command, call);
+  const shape = callShape(ctx, invocation, call);
   printStart(shape);
   const started = ctx.now().getTime();
   // A long `ddx agent run` says every minute that it is still going (normal mode only).
@@ -107,7 +107,7 @@ export async function callAgent(ctx: CallContext, command: AgentInvocation, call
   heartbeat?.unref();
   let result: AgentRunResult;
   try {
-    result = await runAgentInvocation(command, {
+    result = await runAgentInvocation(invocation, {
       // tagged with this process too: a later run can tell whether anything of it is left (claimer-calls.ts)
       env: withProcessTag(ctx.env),
       timeoutMs: shape.timeoutSec * 1000,
@@ -125,7 +125,7 @@ export async function callAgent(ctx: CallContext, command: AgentInvocation, call
     if (heartbeat) clearInterval(heartbeat);
   }
   // DDx keeps what its agents spent and answered in its own records, not (all) on stdout
-  const ddx = command.file === 'ddx' ? unseen(ctx.totals, readDdxRecord(command.cwd, new Date(started), call.beadId ? { beadId: call.beadId } : {})) : undefined;
+  const ddx = invocation.file === 'ddx' ? unseen(ctx.totals, readDdxRecord(invocation.cwd, new Date(started), call.beadId ? { beadId: call.beadId } : {})) : undefined;
   if (ddx?.spent) result = { ...result, tokens: ddx.spent.tokens, usage: { ...(result.usage ?? NO_USAGE), ...(ddx.spent.costUsd !== undefined ? { costUsd: ddx.spent.costUsd } : {}) } };
   ctx.totals.tokens += result.tokens;
   const log = printEnd(shape, result);
@@ -144,9 +144,9 @@ export async function callAgent(ctx: CallContext, command: AgentInvocation, call
  * block, not in the totals; its exit and what it said. A program that cannot be started is a
  * failed call (`startFailure`), never thrown.
  */
-export async function callQuietly(ctx: Pick<CallContext, 'env'>, command: AgentInvocation, timeoutSec: number): Promise<AgentCall> {
+export async function callQuietly(ctx: Pick<CallContext, 'env'>, invocation: AgentInvocation, timeoutSec: number): Promise<AgentCall> {
   try {
-    return await runAgentInvocation(command, { env: withProcessTag(ctx.env), timeoutMs: timeoutSec * 1000 });
+    return await runAgentInvocation(invocation, { env: withProcessTag(ctx.env), timeoutMs: timeoutSec * 1000 });
   } catch (error) {
     if (!(error instanceof AgentStartError)) throw error;
     return notStarted(error);
@@ -173,15 +173,15 @@ function ddxCallFailed(call: AgentCall): boolean {
  * Did the call end on a usage or rate limit? Read from the agent's structured output only
  * (agents/usage-limit.ts): claude's and codex's events on a direct call, DDx's JSON result.
  */
-export function limitOfCall(command: AgentInvocation, call: AgentCall, now: Date): UsageLimit | undefined {
+export function limitOfCall(invocation: AgentInvocation, call: AgentCall, now: Date): UsageLimit | undefined {
   if (call.timedOut || call.startFailure) return undefined;
-  if (command.file === 'ddx') {
+  if (invocation.file === 'ddx') {
     if (!ddxCallFailed(call)) return undefined;
     // DDx's own fields first; then the CLI's text in DDx's record of the sessions (the real binaries never set those fields)
     return ddxUsageLimitOf(call.stdout) ?? firstOf(failureTextsOf(call.ddx ?? { sessions: [] }), (text) => limitInText(text, now));
   }
   if (call.exitCode === 0) return undefined;
-  return usageLimitOf(command.format, call.stdout, now);
+  return usageLimitOf(invocation.format, call.stdout, now);
 }
 
 /**
@@ -189,20 +189,20 @@ export function limitOfCall(command: AgentInvocation, call: AgentCall, now: Date
  * a model, a route) or infrastructure (a provider down, DDx's own malfunction)? Read from DDx's
  * status and failure mode first, then from what the program itself reported (agents/agent-problems.ts).
  */
-export function problemOfCall(command: AgentInvocation, call: AgentCall): AgentProblem | undefined {
+export function problemOfCall(invocation: AgentInvocation, call: AgentCall): AgentProblem | undefined {
   if (call.startFailure) {
     // a program not there, or not runnable; a command line over the system's limit is the bead's size
-    return call.startCode === 'E2BIG' ? undefined : { kind: 'setup', what: `${command.file} could not be started`, detail: call.startFailure, fix: 'install it, or put a working one on PATH' };
+    return call.startCode === 'E2BIG' ? undefined : { kind: 'setup', what: `${invocation.file} could not be started`, detail: call.startFailure, fix: 'install it, or put a working one on PATH' };
   }
   if (call.timedOut) return undefined;
-  if (command.file === 'ddx') {
+  if (invocation.file === 'ddx') {
     if (!ddxCallFailed(call) || !call.ddx) return undefined;
     // DDx's own refusal before any agent ran: its output (no agent session: nothing in it is an agent's)
     const refusal = call.output.split('\n').filter((line) => (call.ddx?.sessions.length ? line.startsWith('Error: ') : line.trim() !== ''));
     return (call.ddx.result ? ddxProblemOf(call.ddx.result) : undefined) ?? firstOf([...failureTextsOf(call.ddx), ...refusal], problemIn);
   }
   if (call.exitCode === 0) return undefined;
-  return firstOf(errorTextsOf(command.format, call.stdout, call.stderr), problemIn);
+  return firstOf(errorTextsOf(invocation.format, call.stdout, call.stderr), problemIn);
 }
 
 function firstOf<T>(texts: string[], read: (text: string) => T | undefined): T | undefined {
@@ -222,7 +222,7 @@ function notStarted(error: AgentStartError): AgentCall {
 /** What a call's lines need: its shape, the harness it names, its limit, and the printer. */
 interface CallShape {
   ctx: CallContext;
-  command: AgentInvocation;
+  invocation: AgentInvocation;
   call: CallInfo;
   kind: CallKind;
   harness: string;
@@ -232,14 +232,14 @@ interface CallShape {
   print: (line: Say) => void;
 }
 
-function callShape(ctx: CallContext, command: AgentInvocation, call: CallInfo): CallShape {
+function callShape(ctx: CallContext, invocation: AgentInvocation, call: CallInfo): CallShape {
   const time = () => clockTime(ctx.now());
   return {
     ctx,
-    command,
+    invocation,
     call,
-    kind: callKind(command, call),
-    harness: harnessOf(command, call.label),
+    kind: callKind(invocation, call),
+    harness: harnessOf(invocation, call.label),
     timeoutSec: call.timeoutSec ?? agentTimeoutSeconds(ctx.env),
     bytes: Buffer.byteLength(call.prompt ?? '', 'utf8'),
     time,
@@ -251,10 +251,10 @@ function callShape(ctx: CallContext, command: AgentInvocation, call: CallInfo): 
   };
 }
 
-function printStart({ kind, command, call, harness, bytes, timeoutSec, print }: CallShape): void {
-  if (kind === 'codex') print(AGENT_CALL.codexStart({ root: command.cwd, model: call.model, bytes, timeoutSec }));
+function printStart({ kind, invocation, call, harness, bytes, timeoutSec, print }: CallShape): void {
+  if (kind === 'codex') print(AGENT_CALL.codexStart({ root: invocation.cwd, model: call.model, bytes, timeoutSec }));
   if (kind === 'ddx-run') {
-    print(AGENT_CALL.ddxRunStart({ command: ddxCommandWords(command), harness, requested: call.requested ?? call.label, model: call.model, bytes, timeoutSec }));
+    print(AGENT_CALL.ddxRunStart({ command: ddxCommandWords(invocation), harness, requested: call.requested ?? call.label, model: call.model, bytes, timeoutSec }));
   }
   if (kind === 'claude') {
     print(AGENT_CALL.claudeStart({ model: call.model, timeoutSec }));
@@ -264,7 +264,7 @@ function printStart({ kind, command, call, harness, bytes, timeoutSec, print }: 
 }
 
 /** The timeout line, the framed block in the log (its range returned), and the completion lines. */
-function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }: CallShape, result: AgentRunResult): LogRange {
+function printEnd({ ctx, kind, invocation, call, harness, timeoutSec, time, print }: CallShape, result: AgentRunResult): LogRange {
   const { output, totals } = ctx;
   const seconds = Math.round(result.durationMs / 1000);
   const rc = result.exitCode;
@@ -277,7 +277,7 @@ function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }
 
   const body = result.output.replace(/\n+$/, '');
   const t = time();
-  const name = command.file === 'ddx' ? ddxCommandWords(command, call.purpose === 'build' ? command.env.HELIX_SELECTED_ISSUE : undefined) : command.file;
+  const name = invocation.file === 'ddx' ? ddxCommandWords(invocation, call.purpose === 'build' ? invocation.env.HELIX_SELECTED_ISSUE : undefined) : invocation.file;
   const cost = result.usage?.costUsd;
   const block =
     kind === 'codex'
@@ -304,6 +304,6 @@ function printEnd({ ctx, kind, command, call, harness, timeoutSec, time, print }
     print(AGENT_CALL.otherCompleteSummary({ label: call.label, rc, seconds, tokens: result.tokens, costUsd: cost, ...where }));
   }
   // claude refuses its bypass flags as root: say what to do (the agents module words the advice)
-  if (command.format === 'claude-stream-json' && rc !== 0 && rootRefusalIn(result.stderr)) output.always(claudeRootHint());
+  if (invocation.format === 'claude-stream-json' && rc !== 0 && rootRefusalIn(result.stderr)) output.always(claudeRootHint());
   return range;
 }

@@ -38,7 +38,7 @@ export function attemptPortsOf(run: RunContext, lane?: AttemptLane): AttemptPort
     claims: run.claims,
     snapshot: () => run.snapshot(),
     event: (body) => run.event(lane ? inSlot(body, lane.slot) : body),
-    call: (command, info, stop) => callAgent(run.calls, command, tag ? { ...info, tag } : info, stop),
+    call: (invocation, info, stop) => callAgent(run.calls, invocation, tag ? { ...info, tag } : info, stop),
     persist: (extra) => run.persist(extra),
     promptPlace: () => run.promptPlace(),
     context: (queue) => contextText(run, queue),
@@ -63,7 +63,7 @@ export interface RepositoryPlace {
 /** The attempt's ports onto git, the gate, DDx's sessions, run-state, the prompt file and the heartbeats. */
 export function repositoryPorts(place: RepositoryPlace): Pick<AttemptPorts, 'git' | 'gate' | 'watchPhases' | 'lastBuildAttempt' | 'countDelegation' | 'writePrompt' | 'heartbeats'> {
   const { root, store } = place;
-  const gateOptions = { ddx: (command: Parameters<typeof callQuietly>[1], timeoutSec: number) => callQuietly(place.calls, command, timeoutSec), ...(place.eventLog ? { events: place.eventLog } : {}) };
+  const gateOptions = { ddx: (invocation: Parameters<typeof callQuietly>[1], timeoutSec: number) => callQuietly(place.calls, invocation, timeoutSec), ...(place.eventLog ? { events: place.eventLog } : {}) };
   return {
     git: {
       head: () => gitHead(root),

@@ -25,7 +25,7 @@ export interface SettlementPorts {
   now(): Date;
   say(line: Say): void;
   event(body: EventBody): void;
-  call(command: AgentInvocation, info: CallInfo): Promise<AgentCall>;
+  call(invocation: AgentInvocation, info: CallInfo): Promise<AgentCall>;
   git: {
     commitExists(sha: string): Promise<boolean>;
     changeSize(base: string | undefined): Promise<{ lines: number; files: number } | undefined>;

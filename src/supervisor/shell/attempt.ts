@@ -52,7 +52,7 @@ export interface AttemptPorts extends BeadWrites, SettlementPorts {
   claims: HeldClaims;
   snapshot(): Snapshot;
   event(body: EventBody): void;
-  call(command: AgentInvocation, info: CallInfo, stop?: CallStop): Promise<AgentCall>;
+  call(invocation: AgentInvocation, info: CallInfo, stop?: CallStop): Promise<AgentCall>;
   /** Merges into run-state (the attempt in flight, for a crash to find). */
   persist(extra: Record<string, unknown>): void;
   /** run-state's `last_build_attempt` as this attempt found it (put back when its call does not get through). */
@@ -236,13 +236,13 @@ async function build({ ports, command }: AttemptOptions, { bead, prompt, notes, 
     const stop: CallStop = onTry ? { stopWith: () => ports.gate.stopTry(bead.id) } : {};
     let call: AgentCall;
     try {
-      call = await ports.call(build.command, build.call, stop);
+      call = await ports.call(build.invocation, build.call, stop);
     } finally {
       watch?.stop();
     }
     if (call.log) trace.log = call.log;
-    const limit = limitOfCall(build.command, call, ports.now());
-    return { call, limit, problem: limit ? undefined : problemOfCall(build.command, call) };
+    const limit = limitOfCall(build.invocation, call, ports.now());
+    return { call, limit, problem: limit ? undefined : problemOfCall(build.invocation, call) };
   } catch (error) {
     // Interrupted (or broken) before any verdict: the names say nothing about the memories, and
     // left on a released bead they would be fed back by some later recovery. Drop them.
@@ -361,15 +361,15 @@ async function injectMemories(ports: AttemptPorts, bead: Bead, cycle: number): P
  * wrap-up after its wall clock (HELIX_AGENT_TIMEOUT). What a ddx call spent is read from DDx's
  * records of the bead's sessions (agent-call.ts).
  */
-function buildCall(ports: AttemptPorts, bead: Bead, prompt: string, invokedBy: AttemptCommand): { command: AgentInvocation; call: CallInfo } {
+function buildCall(ports: AttemptPorts, bead: Bead, prompt: string, invokedBy: AttemptCommand): { invocation: AgentInvocation; call: CallInfo } {
   const { setup } = ports;
   const choice = agentForAction(setup.plan, 'build');
   if (setup.buildPath === 'execute-bead') {
     ports.writePrompt(promptFileFor(setup.root, bead.id), prompt);
   }
-  const command = buildInvocation(setup, bead.id, prompt);
-  if (command.file === 'ddx') {
-    const words = ddxCommandWords(command, bead.id);
+  const invocation = buildInvocation(setup, bead.id, prompt);
+  if (invocation.file === 'ddx') {
+    const words = ddxCommandWords(invocation, bead.id);
     ports.say(invokedBy === 'build' ? BUILD.delegating(words, bead.id) : RUN.delegatingLoop(words));
   } else if (choice.agent !== setup.plan.primary.agent) {
     ports.say(rotation('build', choice.agent));
@@ -377,7 +377,7 @@ function buildCall(ports: AttemptPorts, bead: Bead, prompt: string, invokedBy: A
   // Named by the agent doing the work (the harness under ddx), as the Bash CLI's lines were.
   const call: CallInfo = { label: choice.agent, requested: choice.agent, model: choice.model, prompt, purpose: 'build', beadId: bead.id };
   if (setup.buildPath === 'try') call.timeoutSec = agentTimeoutSeconds(setup.env) + TRY_GRACE_SECONDS;
-  return { command, call };
+  return { invocation, call };
 }
 
 /** What the build printed: its answer, DDx's result (counted on `ddx try`), and what it spent. */

@@ -19,11 +19,11 @@ export async function checkOnce(options: CommandOptions & { scope?: string }): P
   if (!options.dryRun) excludeRuntimeFiles(session.root);
   const output = options.dryRun ? SILENT_OUTPUT : new SessionOutput(session.root, options.mode);
   const setup = { ...session, env: options.env };
-  const { command, call: callInfo } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
-  if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
+  const { invocation, call: callInfo } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, output.logName), scope: options.scope ?? 'repo' }));
+  if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(invocation)] };
   const rotated = rotationLine(session.plan, 'check');
   if (rotated) output.line(rotated.level, rotated.text);
-  const call = await callOnce(output, options.env, command, callInfo);
+  const call = await callOnce(output, options.env, invocation, callInfo);
   if ('interrupt' in call) {
     output.always(RUN.interrupted(call.interrupt.what, []));
     return { exitCode: call.interrupt.exitCode };

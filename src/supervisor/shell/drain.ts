@@ -28,12 +28,12 @@ function announceRotation(run: RunContext, action: 'build' | 'check' | 'polish' 
  * it spent counts, and `again` is the call the machine asks for after the wait (none for the
  * check, which the machine asks for anyway).
  */
-function notThrough(run: RunContext, command: AgentInvocation, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
+function notThrough(run: RunContext, invocation: AgentInvocation, answered: AgentCall, again?: Extract<Event, { type: 'limited' }>['again']): Event | undefined {
   const now = run.now();
   const retry = again ? { again } : {};
-  const limit = limitOfCall(command, answered, now);
+  const limit = limitOfCall(invocation, answered, now);
   if (limit) return { type: 'limited', limit, at: now.getTime(), ...retry, ...spentOn(answered) };
-  const problem = problemOfCall(command, answered);
+  const problem = problemOfCall(invocation, answered);
   return problem ? { type: 'unavailable', problem, ...retry, ...spentOn(answered) } : undefined;
 }
 
@@ -43,11 +43,11 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
   const reviewed = before.byId.get(beadId);
   const parent = typeof reviewed?.parent === 'string' && reviewed.parent ? reviewed.parent : undefined;
   const prompt = actionPrompt('review', { ...run.promptPlace(), scope, reviewed: { id: beadId, parent, cycle } });
-  const { command, call } = actionInvocation(run.session, 'review', prompt);
+  const { invocation, call } = actionInvocation(run.session, 'review', prompt);
   announceRotation(run, 'review');
-  const answered = await callAgent(run.calls, command, call);
+  const answered = await callAgent(run.calls, invocation, call);
   // a review that ran into a usage or rate limit read nothing: the run waits and asks for it again
-  const limited = notThrough(run, command, answered, { type: 'runReview', kind, scope, cycle, beadId });
+  const limited = notThrough(run, invocation, answered, { type: 'runReview', kind, scope, cycle, beadId });
   if (limited) return limited;
   const review = { store: run.session.store, before, reviewedId: beadId, cycle, now: run.now() };
   const { trailers, verdict, followUp } = answerAction(run.session.output, 'review', answered, run.session.root, review, 'narrative');
@@ -58,11 +58,11 @@ export async function runReview(run: RunContext, kind: ReviewKind, scope: string
 
 export async function runCheck(run: RunContext): Promise<Event> {
   const prompt = actionPrompt('check', { ...run.promptPlace(), scope: 'repo' });
-  const { command, call } = actionInvocation(run.session, 'check', prompt);
+  const { invocation, call } = actionInvocation(run.session, 'check', prompt);
   announceRotation(run, 'check');
-  const answered = await callAgent(run.calls, command, call);
+  const answered = await callAgent(run.calls, invocation, call);
   // a check that ran into a usage or rate limit answered nothing: the run waits and checks again
-  const limited = notThrough(run, command, answered);
+  const limited = notThrough(run, invocation, answered);
   if (limited) return limited;
   const ok = answered.exitCode === 0;
   // The drain check's answer: stdout, except with --summary (the log has it) (docs/contract/bash-interface.md §2.11).
@@ -93,12 +93,12 @@ export async function runAction(run: RunContext, action: DrainAction, purpose: A
     rounds: ACTION_DEFAULTS[action].rounds,
     governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
   });
-  const { command, call } = actionInvocation(session, action, prompt);
+  const { invocation, call } = actionInvocation(session, action, prompt);
   if (action === 'polish') announceRotation(run, 'polish');
-  const answered = await callAgent(run.calls, command, call);
+  const answered = await callAgent(run.calls, invocation, call);
   // an action that ran into a usage or rate limit did nothing: the run waits and runs it again (an
   // alignment's governing bead stays held by this run meanwhile, and is reused then)
-  const limited = notThrough(run, command, answered, { type: 'runAction', action, purpose });
+  const limited = notThrough(run, invocation, answered, { type: 'runAction', action, purpose });
   if (limited) return limited;
   // Judged like the one-shot action: backfill by its trailers, the others by the exit status. With
   // --summary its answer stays in the log, as the build's and the check's do: the summary shows

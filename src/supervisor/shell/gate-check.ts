@@ -99,7 +99,7 @@ const EVIDENCE_TIMEOUT_SECONDS = 60;
 /** What preparing the gate needs besides the project: the run's event log, and how a ddx bookkeeping call is made (agent-call.ts callQuietly). */
 export interface GateOptions {
   events?: string;
-  ddx(command: AgentInvocation, timeoutSec: number): Promise<Pick<AgentRunResult, 'exitCode' | 'stderr'> & { startFailure?: string }>;
+  ddx(invocation: AgentInvocation, timeoutSec: number): Promise<Pick<AgentRunResult, 'exitCode' | 'stderr'> & { startFailure?: string }>;
 }
 
 /** After `ddx try`: the gate's record about this result (taken), and a line when the gate could not verify it. */

@@ -93,8 +93,8 @@ export function answerAction(
  * One agent call of a one-shot command (`helix check`, an action), with its lines and its framed
  * block in the log: the result, or the interrupt that cut it short.
  */
-export function callOnce(output: RunOutput, env: NodeJS.ProcessEnv, command: AgentInvocation, call: CallInfo): Promise<{ value: AgentRunResult } | { interrupt: Interrupt }> {
-  return untilInterrupted((signal) => callAgent({ output, env, signal, now: () => new Date(), totals: new CallTotals() }, command, call));
+export function callOnce(output: RunOutput, env: NodeJS.ProcessEnv, invocation: AgentInvocation, call: CallInfo): Promise<{ value: AgentRunResult } | { interrupt: Interrupt }> {
+  return untilInterrupted((signal) => callAgent({ output, env, signal, now: () => new Date(), totals: new CallTotals() }, invocation, call));
 }
 
 export async function runOneShotAction(action: OneShotAction, options: ActionOptions): Promise<CommandResult> {
@@ -125,12 +125,12 @@ export async function runOneShotAction(action: OneShotAction, options: ActionOpt
     governing: governing ? { bead: governing.bead.id, mode: governing.mode } : undefined,
     close: action === 'experiment' && options.close === true,
   });
-  const { command, call } = actionInvocation(setup, action, prompt);
-  if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
+  const { invocation, call } = actionInvocation(setup, action, prompt);
+  if (options.dryRun) return { exitCode: EXIT.ok, stdout: [formatDryRun(invocation)] };
   const rotated = action === 'polish' || action === 'review' ? rotationLine(session.plan, action) : undefined;
   if (rotated) output.line(rotated.level, rotated.text);
   const before = action === 'review' ? session.store.read() : undefined;
-  const attempt = await callOnce(output, options.env, command, call);
+  const attempt = await callOnce(output, options.env, invocation, call);
   if ('interrupt' in attempt) {
     // no claim outlives the command: the alignment's governing bead is open again for the next one
     if (governing) settleGoverningBead(session.store, governing.bead.id, false);

@@ -159,6 +159,6 @@ async function dryRunNext(options: CommandOptions): Promise<CommandResult> {
   const selection = selectNext({ ready, epics: readyEpics(beads, { held }), beads, focusedEpic: undefined, excluded: new Set() });
   if (selection.kind === 'attempt') return printBuildCommand(session, options.env, selection.bead, beads, ready);
   const setup = { ...session, env: options.env };
-  const { command } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
-  return { exitCode: EXIT.ok, stdout: [formatDryRun(command)] };
+  const { invocation } = actionInvocation(setup, 'check', actionPrompt('check', { ...promptPlaceOf(setup, SILENT_OUTPUT.logName), scope: 'repo' }));
+  return { exitCode: EXIT.ok, stdout: [formatDryRun(invocation)] };
 }

@@ -11,10 +11,10 @@ const setup = (over: Partial<DispatchSetup> = {}): DispatchSetup => ({ root, env
 
 describe('buildInvocation', () => {
   it('execute-bead names the prompt file helix writes, without writing it', () => {
-    const command = buildInvocation(setup({ buildPath: 'execute-bead' }), 'hx-1', 'the prompt');
-    expect(command.file).toBe('ddx');
-    expect(command.args.slice(0, 3)).toEqual(['agent', 'execute-bead', 'hx-1']);
-    expect(command.args.at(-1)).toBe('/repo/.helix/prompts/hx-1.md');
+    const invocation = buildInvocation(setup({ buildPath: 'execute-bead' }), 'hx-1', 'the prompt');
+    expect(invocation.file).toBe('ddx');
+    expect(invocation.args.slice(0, 3)).toEqual(['agent', 'execute-bead', 'hx-1']);
+    expect(invocation.args.at(-1)).toBe('/repo/.helix/prompts/hx-1.md');
     expect(existsSync('/repo/.helix/prompts/hx-1.md')).toBe(false);
   });
 
@@ -38,14 +38,14 @@ describe('buildInvocation', () => {
 describe('actionInvocation', () => {
   it('runs through the DDx surface found: `ddx agent run` on v0.6.x, `ddx run` on current DDx', () => {
     const v06 = actionInvocation(setup({ actionsViaDdx: true, ddx: { surface: 'agent' } }), 'check', 'p');
-    expect(v06.command.args.slice(0, 2)).toEqual(['agent', 'run']);
+    expect(v06.invocation.args.slice(0, 2)).toEqual(['agent', 'run']);
     const current = actionInvocation(setup({ actionsViaDdx: true, ddx: { surface: 'current' } }), 'check', 'p');
-    expect(current.command.args[0]).toBe('run');
+    expect(current.invocation.args[0]).toBe('run');
     expect(current.call).toMatchObject({ label: 'codex', requested: 'codex', purpose: 'action', prompt: 'p' });
   });
 
   it('without DDx the action calls the agent directly', () => {
-    expect(actionInvocation(setup(), 'align', 'p').command.file).toBe('codex');
+    expect(actionInvocation(setup(), 'align', 'p').invocation.file).toBe('codex');
   });
 });
 

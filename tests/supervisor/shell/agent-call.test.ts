@@ -24,16 +24,16 @@ function check(w: RunWorld, prompt = actionPrompt('check', { ...w.run.promptPlac
 }
 
 /** The check's command and call, as callAgent takes them. */
-function checkCall(w: RunWorld): [ReturnType<typeof check>['command'], ReturnType<typeof check>['call']] {
-  const { command, call } = check(w);
-  return [command, call];
+function checkCall(w: RunWorld): [ReturnType<typeof check>['invocation'], ReturnType<typeof check>['call']] {
+  const { invocation, call } = check(w);
+  return [invocation, call];
 }
 
 describe('a call and its lines', () => {
   it('codex: its start line, the framed block in the session log, the completion lines with the running total', async () => {
     const w = await runWorld({ script: { responses: [{ when: 'codex', stdout: 'NEXT_ACTION: STOP\n', transcript: 'ran the tests', tokens: 40 }, { when: 'codex', stdout: 'again\n', tokens: 2 }] } });
-    const { command, call } = check(w);
-    const first = await callAgent(w.run.calls, command, call);
+    const { invocation, call } = check(w);
+    const first = await callAgent(w.run.calls, invocation, call);
     expect(first).toMatchObject({ exitCode: 0, answer: 'NEXT_ACTION: STOP', tokens: 40 });
     expect(w.stderr[0]).toMatch(new RegExp(`^${T} codex exec -C ${w.project.root} .*<prompt ${Buffer.byteLength(call.prompt!)} bytes> \\(timeout \\d+s\\)$`));
     // the command it ran and what that printed, between the two
@@ -44,7 +44,7 @@ describe('a call and its lines', () => {
     expect(log[from]).toMatch(new RegExp(`^--- codex output \\[${CLOCK}\\] rc=0 elapsed=\\d+s ---$`));
     expect(log.slice(from, to).join('\n')).toContain('ran the tests');
     expect(log[to - 1]).toBe('--- end codex output ---');
-    const second = await callAgent(w.run.calls, command, call);
+    const second = await callAgent(w.run.calls, invocation, call);
     expect(second.answer).toBe('again');
     expect(w.stderr.at(-1)).toMatch(/codex complete \(rc=0, \d+s, 2 tokens, 42 total\)$/);
   });
@@ -57,8 +57,8 @@ describe('a call and its lines', () => {
 
   it('claude: the prompt echoed under its start line', async () => {
     const w = await runWorld({ programs: ['claude'] });
-    const { command, call } = check(w, 'Line one\nLine two\n');
-    await callAgent(w.run.calls, command, call);
+    const { invocation, call } = check(w, 'Line one\nLine two\n');
+    await callAgent(w.run.calls, invocation, call);
     expect(w.stderr.slice(1, 4)).toEqual(['helix: │ Line one', 'helix: │ Line two', 'helix: └─ 18 bytes']);
   });
 });
@@ -66,8 +66,8 @@ describe('a call and its lines', () => {
 describe('a program that cannot be started', () => {
   it('inside the loop is a failed call with one line; outside it, an error', async () => {
     const w = await runWorld();
-    const { command, call } = check(w);
-    const missing = { ...command, file: join(w.project.scratch, 'no-such-agent') };
+    const { invocation, call } = check(w);
+    const missing = { ...invocation, file: join(w.project.scratch, 'no-such-agent') };
     const failed = await callAgent(w.run.calls, missing, call);
     expect(failed).toMatchObject({ exitCode: 127, startCode: 'ENOENT', answer: '' });
     expect(w.stderr.filter((l) => l.includes('no-such-agent'))).toHaveLength(1);
@@ -87,8 +87,8 @@ describe('beads that vanish during a call', () => {
 
   it('during a planning action they are saved, said, and the run goes on', async () => {
     const w = await runWorld({ beads: [bead({ id: 'hx-1' })], script: { responses: [{ when: 'polish', ...wipe }] } });
-    const { command, call } = actionInvocation(w.run.session, 'polish', actionPrompt('polish', { ...w.run.promptPlace(), scope: 'repo', rounds: 6 }));
-    await callAgent(w.run.calls, command, call);
+    const { invocation, call } = actionInvocation(w.run.session, 'polish', actionPrompt('polish', { ...w.run.promptPlace(), scope: 'repo', rounds: 6 }));
+    await callAgent(w.run.calls, invocation, call);
     expect(w.stderr.some((l) => l.endsWith('; the polish action rewrote the queue, the run goes on'))).toBe(true);
   });
 });
@@ -110,20 +110,20 @@ describe('an interrupted call', () => {
 describe('what a call that did not get through ran into', () => {
   it('a usage or rate limit from codex, and none from a call that timed out or succeeded', async () => {
     const w = await runWorld({ script: { responses: [{ when: 'codex', turnFailed: 'rate limit exceeded: Please try again in 0.2s.', exit: 1 }] } });
-    const { command, call } = check(w);
-    const limited = await callAgent(w.run.calls, command, call);
+    const { invocation, call } = check(w);
+    const limited = await callAgent(w.run.calls, invocation, call);
     const now = new Date();
-    expect(limitOfCall(command, limited, now)).toMatchObject({ agent: 'codex', kind: 'rate' });
-    expect(limitOfCall(command, { ...limited, timedOut: true } as AgentCall, now)).toBeUndefined();
-    const fine = await callAgent(w.run.calls, command, call);
-    expect(limitOfCall(command, fine, now)).toBeUndefined();
-    expect(problemOfCall(command, fine)).toBeUndefined();
+    expect(limitOfCall(invocation, limited, now)).toMatchObject({ agent: 'codex', kind: 'rate' });
+    expect(limitOfCall(invocation, { ...limited, timedOut: true } as AgentCall, now)).toBeUndefined();
+    const fine = await callAgent(w.run.calls, invocation, call);
+    expect(limitOfCall(invocation, fine, now)).toBeUndefined();
+    expect(problemOfCall(invocation, fine)).toBeUndefined();
   });
 
   it("a 429 from claude is a limit", async () => {
     const w = await runWorld({ programs: ['claude'], script: { responses: [{ when: 'claude', limit429: { resetsInSeconds: 60 }, exit: 1 }] } });
-    const { command, call } = check(w);
-    const limited = await callAgent(w.run.calls, command, call);
-    expect(limitOfCall(command, limited, new Date())).toMatchObject({ agent: 'claude', resetsAt: expect.any(Number) });
+    const { invocation, call } = check(w);
+    const limited = await callAgent(w.run.calls, invocation, call);
+    expect(limitOfCall(invocation, limited, new Date())).toMatchObject({ agent: 'claude', resetsAt: expect.any(Number) });
   });
 });

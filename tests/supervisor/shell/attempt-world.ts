@@ -16,7 +16,7 @@ import { type Bead, BeadStore, readyBeads } from '../../../src/tracker/index.js'
 import { tempGitRepo } from '../../helpers/cli.js';
 
 export interface ScriptedCall {
-  (command: AgentInvocation, info: CallInfo, store: BeadStore): Partial<AgentCall> | Promise<Partial<AgentCall>>;
+  (invocation: AgentInvocation, info: CallInfo, store: BeadStore): Partial<AgentCall> | Promise<Partial<AgentCall>>;
 }
 
 export interface AttemptWorld {
@@ -25,7 +25,7 @@ export interface AttemptWorld {
   ports: AttemptPorts;
   lines: Say[];
   events: EventBody[];
-  calls: Array<{ command: AgentInvocation; info: CallInfo }>;
+  calls: Array<{ invocation: AgentInvocation; info: CallInfo }>;
 }
 
 const now = () => new Date('2026-11-28T12:00:00Z');
@@ -55,9 +55,9 @@ export function attemptWorld(beads: Bead[], buildPath: BuildPath, script: Script
     claims,
     snapshot: () => store.read(),
     event: (body) => void events.push(body),
-    call: async (command, info) => {
-      calls.push({ command, info });
-      return result(await script(command, info, store));
+    call: async (invocation, info) => {
+      calls.push({ invocation, info });
+      return result(await script(invocation, info, store));
     },
     persist: () => undefined,
     promptPlace: () => ({ root, tracker: store.file, trackerCli: 'helix tracker', env }),

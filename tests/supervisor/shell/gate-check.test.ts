@@ -101,7 +101,7 @@ describe('the gate’s record after ddx try', () => {
 });
 
 /** How a run makes DDx's bookkeeping call (attempt-ports.ts): the `ddx` on PATH, as this test sets it. */
-const ddx: GateOptions['ddx'] = (command, timeoutSec) => callQuietly({ env: process.env }, command, timeoutSec);
+const ddx: GateOptions['ddx'] = (invocation, timeoutSec) => callQuietly({ env: process.env }, invocation, timeoutSec);
 
 describe('prepareGate: before ddx try', () => {
   /** A `ddx` first on PATH that records its arguments. */
