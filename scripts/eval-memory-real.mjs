@@ -14,6 +14,7 @@
 //        [--silence-only]   only the larger silence split (issue #39, scripts/eval-memory-silence.mjs)
 //        [--disambiguation-only] [--misses]   only the disambiguation table (issue #39,
 //                        scripts/eval-memory-disambiguation.mjs); --misses: the items whose gold is not first
+//        [--split tune|heldout|all]   the disambiguation items of one half only (ranked and printed)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,10 +38,18 @@ const { values: opts } = parseArgs({
     'write-slice': { type: 'string' },
     'silence-only': { type: 'boolean', default: false },
     'tune-misses': { type: 'boolean', default: false },
+    split: { type: 'string', default: 'all' },
   },
 });
 // The real trackers sit next to the checkout (as tests/faults/files.test.ts finds them).
 const data = opts.data ? resolve(opts.data) : [resolve(here, '../shared/data'), resolve(here, '../../shared/data')].find((dir) => existsSync(dir));
+if (!['all', 'tune', 'heldout'].includes(opts.split)) {
+  console.error('eval:memory --real: --split is tune, heldout or all');
+  process.exit(2);
+}
+// --split tune: the disambiguation items of the tune half only, ranked and printed (the held-out
+// half never computed), so a change can be designed on the tune half's misses alone.
+const inDisambiguationSplit = (q) => opts.split === 'all' || (opts.split === 'heldout') === Boolean(q.heldout);
 if (!data) {
   console.error('eval:memory --real: no ../shared/data next to this checkout (pass --data DIR)');
   process.exit(2);
@@ -97,10 +106,11 @@ for (const choice of opts.embedders.split(',')) {
   const counts = [];
   for (const key of opts.trackers.split(',')) {
     const beads = readTracker(join(data, TRACKERS[key]));
-    const set = disambiguationSet(beads, { stopwords });
+    const whole = disambiguationSet(beads, { stopwords });
+    const set = { ...whole, items: whole.items.filter(inDisambiguationSplit) };
     const r = await rankItems(mods, choice, set);
     if (r.skipped) break;
-    counts.push(`${key}: ${set.items.length} items from ${set.groups} groups of near-duplicates (${KINDS.map((k) => `${set.items.filter((q) => q.kind === k).length} ${k}`).join(', ')}; ${set.items.filter((q) => q.heldout).length} held out), ${set.memories.length} lessons`);
+    counts.push(`${key}: ${whole.items.length} items from ${set.groups} groups of near-duplicates (${KINDS.map((k) => `${whole.items.filter((q) => q.kind === k).length} ${k}`).join(', ')}; ${whole.items.filter((q) => q.heldout).length} held out${opts.split === 'all' ? '' : `; ranked: the ${opts.split} half`}), ${set.memories.length} lessons`);
     rows.push({ label: `${key} (${r.embedderId})`, items: r.items });
     if (opts.misses) {
       const title = new Map(beads.map((b) => [b.id, b.title]));
