@@ -217,6 +217,58 @@ function fileShares({ naming }: StoreCounts, task: Evidence, candidates: number[
   }
 }
 
+/**
+ * How alike a bead's headline (the first line of a query of several lines: a bead's title) and each
+ * candidate's trigger are, in [0, 1]: the idf-weighted Dice of the two shares — the headline's terms
+ * the trigger holds, and the trigger's terms the headline holds (stemmed as the store stems). Near-
+ * duplicate beads differ in their titles' detail, while their bodies share the same acceptance text
+ * (issue #39); a one-line query is its own headline, and the match weighs it whole already: 0 for all.
+ */
+export function headlineShares(db: Sql & { db: Database.Database }, query: string, candidates: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const lines = query.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length < 2 || candidates.length === 0) return out;
+  const headline = lines[0]!;
+  const terms = queryTerms(headline);
+  if (terms.length === 0) return out;
+  const documents = (db.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
+  const count = db.sql('SELECT COUNT(*) AS n FROM memory_search WHERE memory_search MATCH ?');
+  const weights = new Map<string, number>();
+  const weight = (term: string): number => {
+    let w = weights.get(term);
+    if (w === undefined) weights.set(term, (w = idf(documents, (count.get(quote(term)) as { n: number }).n)));
+    return w;
+  };
+  const ids = JSON.stringify(candidates);
+  const inTrigger = db.sql('SELECT rowid AS id FROM memory_search WHERE memory_search MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
+  const held = new Map<number, number>();
+  let total = 0;
+  for (const term of terms) {
+    total += weight(term);
+    for (const { id } of inTrigger.all(`trigger : ${quote(term)}`, ids) as { id: number }[]) held.set(id, (held.get(id) ?? 0) + weight(term));
+  }
+  db.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.headline_words USING fts5(text, tokenize = "porter unicode61 tokenchars '_'")`);
+  db.sql('DELETE FROM temp.headline_words').run();
+  db.sql('INSERT INTO temp.headline_words (text) VALUES (?)').run(indexText(headline));
+  const inHeadline = db.sql('SELECT 1 FROM temp.headline_words WHERE headline_words MATCH ?');
+  const rows = db.sql('SELECT id, trigger FROM memories WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; trigger: string }[];
+  for (const row of rows) {
+    const own = held.get(row.id) ?? 0;
+    if (own === 0) continue;
+    let sum = 0;
+    let all = 0;
+    for (const term of queryTerms(row.trigger.replace(SYSTEMIC_LABEL, ''))) {
+      all += weight(term);
+      if (inHeadline.get(quote(term)) !== undefined) sum += weight(term);
+    }
+    const a = own / total;
+    const b = all > 0 ? sum / all : 0;
+    const dice = a + b > 0 ? (2 * a * b) / (a + b) : 0;
+    out.set(row.id, dice);
+  }
+  return out;
+}
+
 /** The match alone (recall's `_match`, the gate). */
 export function matchScores(db: Sql & { db: Database.Database }, query: string, files: string[], candidates: number[]): Map<number, number> {
   return new Map([...matchDetails(db, query, files, candidates)].map(([id, d]) => [id, d.match]));

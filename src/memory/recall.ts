@@ -9,13 +9,13 @@
 //     raw cosine.
 // A query equal to a memory's text (normalised) has relevance 1. Recall only reads: it never
 // changes counters or last_used.
-import { BM25_LIST_WEIGHT, CANDIDATE_POOL, MATCH_IN_RELEVANCE, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
+import { BM25_LIST_WEIGHT, CANDIDATE_POOL, HEADLINE_IN_RELEVANCE, MATCH_IN_RELEVANCE, MEMORY_TYPES, PATH_LIST_WEIGHT, RRF_K, SCORE_SHARE_EXPONENT, SCORE_SHARE_FLOOR, SEMANTIC_POOL } from './constants.js';
 import type { MemoryContext } from './store-context.js';
 import { HelixError } from '../errors.js';
 import { baseName, cleanPath, queryPaths, sharedSuffix } from './files.js';
 import { keywordSearch } from './fts.js';
 import { fuse, type RankedList } from './fusion.js';
-import { matchDetails, type MatchDetail } from './match.js';
+import { headlineShares, matchDetails, type MatchDetail } from './match.js';
 import { neighbours } from './graph.js';
 import { toMemory, type Memory, type MemoryRow } from './rows.js';
 import { effectiveness, recency, round3, score } from './scoring.js';
@@ -140,8 +140,16 @@ export async function relevances(
   // over a long bead sums them, so the memory echoing most of its boilerplate came first. The match
   // weighs each term by how rare it is in the store and also asks how much of the memory's own
   // situation the query states: a look-alike whose detail (its commit, component, file) the query
-  // does not name loses that share, and the one naming the query's detail keeps it.
-  for (const [id, fused] of relevance) relevance.set(id, (1 - MATCH_IN_RELEVANCE) * fused + MATCH_IN_RELEVANCE * (match.get(id)?.match ?? 0));
+  // does not name loses that share, and the one naming the query's detail keeps it. A bead's
+  // headline (its title) against each candidate's trigger decides HEADLINE_IN_RELEVANCE more: the
+  // bodies of near-duplicate beads repeat one acceptance text, their titles carry the detail.
+  const headline = headlineShares(ctx, query, [...relevance.keys()]);
+  const headlineShare = headline.size > 0 ? HEADLINE_IN_RELEVANCE : 0;
+  for (const [id, fused] of relevance) {
+    const matched = MATCH_IN_RELEVANCE * (match.get(id)?.match ?? 0);
+    relevance.set(id, (1 - MATCH_IN_RELEVANCE - headlineShare) * fused + matched + headlineShare * (headline.get(id) ?? 0));
+  }
+  for (const { id } of exact) relevance.set(id, 1);
   // lists[1] is the path list: the memories naming one of the files.
   return { relevance, named: new Set(lists[1].ids), match };
 }
