@@ -19,6 +19,11 @@ export interface Terminal {
   waitFor(ready: (screen: string[]) => boolean, timeoutMs?: number, what?: string): Promise<string[]>;
   /** Whether the command has exited (the pane stays, dead, to be read). */
   exited(): boolean;
+  /**
+   * Waits for the command to exit and returns its final screen, read after the exit (waitFor with
+   * `exited` as the condition returns the screen read just before it asked: the last lines missing).
+   */
+  ended(timeoutMs?: number, what?: string): Promise<string[]>;
   resize(columns: number, rows: number): void;
   close(): void;
 }
@@ -51,6 +56,10 @@ export function openTerminal(argv: string[], options: { columns: number; rows: n
         if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the screen:\n${rows.join('\n')}`);
         await delay(100);
       }
+    },
+    async ended(timeoutMs = 60_000, what = 'the command to end') {
+      await this.waitFor(() => exited(), timeoutMs, what);
+      return screen();
     },
     resize(columns, rows) {
       tmux('resize-window', '-t', 'board', '-x', String(columns), '-y', String(rows));

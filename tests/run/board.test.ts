@@ -78,7 +78,7 @@ describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
     go('hx-00000010');
     await terminal.waitFor((s) => s.some((row) => row.includes('hx-00000010 → COMPLETE')) && slotRow(s, 2)?.includes('hx-00000011') === true, 30_000, 'the next bead in slot 2');
     goAll();
-    const end = await terminal.waitFor(() => terminal!.exited(), 60_000, 'the run to end');
+    const end = await terminal.ended(60_000, 'the run to end');
     expect(boardOf(end)).toEqual([]);
     const everything = terminal.history().join('\n');
     expect(everything).toMatch(/run complete: \d+ attempted, 3 completed/);
@@ -96,7 +96,7 @@ describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
     expect(region.filter(Boolean).at(-2)).toMatch(/^ {2}… 3 more slots$/);
     for (const row of screen) expect(row.length).toBeLessThan(40);
     goAll();
-    await terminal.waitFor(() => terminal!.exited(), 60_000, 'the run to end');
+    await terminal.ended(60_000, 'the run to end');
   });
 
   it('follows a resize: from 80×24 to 40×10, every row cut to the new width', async () => {
@@ -111,7 +111,7 @@ describe.skipIf(!HAS_TMUX)('the live board in a real terminal (tmux)', () => {
     expect(region.map((row) => row.slice(0, 4))).toEqual([' 1 h', ' 2 h', expect.stringMatching(/^\d+s /)]);
     for (const row of region) expect(row.length, narrow.join('\n')).toBeLessThan(40);
     goAll();
-    await terminal.waitFor(() => terminal!.exited(), 60_000, 'the run to end');
+    await terminal.ended(60_000, 'the run to end');
   });
 });
 
@@ -130,7 +130,7 @@ describe.skipIf(!HAS_TMUX)('one slot, and where the board stays off (tmux)', () 
     const screen = await terminal.waitFor((s) => /^ 1 hx-00000001\s+build /.test(slotRow(s, 1) ?? ''), 30_000, 'slot 1 building');
     expect(boardOf(screen)).toEqual([expect.stringMatching(/^ 1 hx-00000001\s+build\s+\d+s\s+0\s+the only bead$/), expect.stringMatching(/0 closed, 0 failed, 0 parked, 1 left · 1 in flight/)]);
     go();
-    await terminal.waitFor(() => terminal!.exited(), 30_000, 'the run to end');
+    await terminal.ended(30_000, 'the run to end');
   });
 
   it.each([
@@ -148,7 +148,7 @@ describe.skipIf(!HAS_TMUX)('one slot, and where the board stays off (tmux)', () 
     terminal = openTerminal([...term, process.execPath, HELIX_BIN, 'run', '--no-auto-align', ...flags], { columns: 80, rows: 24, cwd: p.root, env: personEnv(p, extra) });
     await terminal.waitFor((s) => s.some((row) => row.includes('cycle=1, issue=hx-00000001')), 30_000, 'the cycle line');
     go();
-    const end = await terminal.waitFor(() => terminal!.exited(), 30_000, 'the run to end');
+    const end = await terminal.ended(30_000, 'the run to end');
     expect(terminal.history().join('\n')).toMatch(/claude complete \(rc=0/);
     expect(terminal.history().filter((row) => SLOT_ROW.test(row) || TOTALS_ROW.test(row))).toEqual([]);
     expect(end.join('\n')).toMatch(/run complete/);
@@ -159,7 +159,7 @@ describe.skipIf(!HAS_TMUX)('one slot, and where the board stays off (tmux)', () 
     terminal = openTerminal([process.execPath, HELIX_BIN, 'run', '--no-auto-align'], { columns: 80, rows: 24, cwd: p.root, env: personEnv(p, { CI: 'false' }) });
     await terminal.waitFor((s) => slotRow(s, 1)?.includes('hx-00000001') === true, 30_000, 'slot 1');
     go();
-    await terminal.waitFor(() => terminal!.exited(), 30_000, 'the run to end');
+    await terminal.ended(30_000, 'the run to end');
   });
 });
 
