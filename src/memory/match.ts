@@ -165,7 +165,7 @@ function triggerShares(db: Sql & { db: Database.Database }, { documents, naming,
   const rows = db.sql('SELECT id, trigger FROM memories WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; trigger: string }[];
   const present = taskWords(db, prose(query));
   const taskSegments = task.paths.map(segmentsOf);
-  const wordWeight = new Map<string, number>();
+  const wordWeight = wordWeigher({ documents, count });
   for (const row of rows) {
     const situation = row.trigger.replace(SYSTEMIC_LABEL, '');
     const own: Evidence = { words: matchTerms(situation), paths: queryPaths(situation) };
@@ -174,8 +174,7 @@ function triggerShares(db: Sql & { db: Database.Database }, { documents, naming,
     const words: string[] = [];
     const shared: string[] = [];
     for (const term of own.words) {
-      let weight = wordWeight.get(term);
-      if (weight === undefined) wordWeight.set(term, (weight = idf(documents, (count.get(quote(term)) as { n: number }).n)));
+      const weight = wordWeight(term);
       all += weight;
       if (present(term)) {
         sum += weight;
@@ -232,13 +231,7 @@ export function headlineShares(db: Sql & { db: Database.Database }, query: strin
   const terms = queryTerms(headline);
   if (terms.length === 0) return out;
   const documents = (db.sql('SELECT COUNT(*) AS n FROM memories').get() as { n: number }).n;
-  const count = db.sql('SELECT COUNT(*) AS n FROM memory_search WHERE memory_search MATCH ?');
-  const weights = new Map<string, number>();
-  const weight = (term: string): number => {
-    let w = weights.get(term);
-    if (w === undefined) weights.set(term, (w = idf(documents, (count.get(quote(term)) as { n: number }).n)));
-    return w;
-  };
+  const weight = wordWeigher({ documents, count: db.sql('SELECT COUNT(*) AS n FROM memory_search WHERE memory_search MATCH ?') });
   const ids = JSON.stringify(candidates);
   const inTrigger = db.sql('SELECT rowid AS id FROM memory_search WHERE memory_search MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
   const held = new Map<number, number>();
@@ -247,10 +240,7 @@ export function headlineShares(db: Sql & { db: Database.Database }, query: strin
     total += weight(term);
     for (const { id } of inTrigger.all(`trigger : ${quote(term)}`, ids) as { id: number }[]) held.set(id, (held.get(id) ?? 0) + weight(term));
   }
-  db.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.headline_words USING fts5(text, tokenize = "porter unicode61 tokenchars '_'")`);
-  db.sql('DELETE FROM temp.headline_words').run();
-  db.sql('INSERT INTO temp.headline_words (text) VALUES (?)').run(indexText(headline));
-  const inHeadline = db.sql('SELECT 1 FROM temp.headline_words WHERE headline_words MATCH ?');
+  const inHeadline = taskWords(db, headline);
   const rows = db.sql('SELECT id, trigger FROM memories WHERE id IN (SELECT value FROM json_each(?))').all(ids) as { id: number; trigger: string }[];
   for (const row of rows) {
     const own = held.get(row.id) ?? 0;
@@ -259,7 +249,7 @@ export function headlineShares(db: Sql & { db: Database.Database }, query: strin
     let all = 0;
     for (const term of queryTerms(row.trigger.replace(SYSTEMIC_LABEL, ''))) {
       all += weight(term);
-      if (inHeadline.get(quote(term)) !== undefined) sum += weight(term);
+      if (inHeadline(term)) sum += weight(term);
     }
     const a = own / total;
     const b = all > 0 ? sum / all : 0;
@@ -299,6 +289,16 @@ function fileNaming(db: Sql): (path: string) => Map<number, number> {
     }
     memo.set(path, named);
     return named;
+  };
+}
+
+/** A word's idf over the store, asked of the index once a word. */
+function wordWeigher({ documents, count }: Pick<StoreCounts, 'documents' | 'count'>): (term: string) => number {
+  const weights = new Map<string, number>();
+  return (term) => {
+    let weight = weights.get(term);
+    if (weight === undefined) weights.set(term, (weight = idf(documents, (count.get(quote(term)) as { n: number }).n)));
+    return weight;
   };
 }
 
