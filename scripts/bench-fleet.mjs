@@ -185,6 +185,11 @@ function helixCpuMs(logs) {
   return recorded > 0 ? ms : undefined;
 }
 
+/** `helix run --summary --jobs N` in the project, reviews and alignment off, to its end. */
+function runFleet(root, env, jobs) {
+  return spawnSync(process.execPath, [HELIX, 'run', '--summary', '--no-auto-align', '--no-auto-review', '--jobs', String(jobs)], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
 /**
  * One more N=4 run through the stand-in with every node process recording its own CPU at exit:
  * a bead's CPU by program, the rest (git, sh, what no node process recorded) from the total.
@@ -195,7 +200,7 @@ function cpuByProcess() {
   const log = join(`${p.root}-scratch`, 'cpu.ndjson');
   const env = { ...p.env, BENCH_CPU_LOG: log, NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${join(ROOT, 'scripts', 'lib', 'cpu-at-exit.cjs')}`].filter(Boolean).join(' ') };
   const cpuBefore = childrenCpuSeconds();
-  spawnSync(process.execPath, [HELIX, 'run', '--summary', '--no-auto-align', '--no-auto-review', '--jobs', '4'], { cwd: p.root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  runFleet(p.root, env, 4);
   const total = (childrenCpuSeconds() - cpuBefore) * 1000;
   const programOf = (e) => {
     if (e.script === HELIX || e.script.endsWith('/bin/helix')) return e.command === 'gate' ? 'helix gate' : e.command === 'run' ? 'helix run' : `helix ${e.command}`;
@@ -223,7 +228,7 @@ function bench(label, ddxFolder) {
     const p = project(beads, ddxFolder);
     const started = process.hrtime.bigint();
     const cpuBefore = childrenCpuSeconds();
-    const r = spawnSync(process.execPath, [HELIX, 'run', '--summary', '--no-auto-align', '--no-auto-review', '--jobs', String(jobs)], { cwd: p.root, env: p.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = runFleet(p.root, p.env, jobs);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = childrenCpuSeconds() - cpuBefore;
     const c = counts(p, beads);
@@ -280,7 +285,8 @@ const wrong = sum('lost') + sum('twice') + sum('claimsLeft') + sum('failedLanded
 process.stdout.write(`fleet: N=${four.jobs} speed-up ${speedUp.toFixed(2)}× over N=1; lost ${sum('lost')}, twice ${sum('twice')}, claims left ${sum('claimsLeft')}, failed attempts landed ${sum('failedLanded')}, overlapping in flight ${sum('overlapping')}\n`);
 process.stdout.write(`targets (issue 32): speed-up ≥ 3 ${speedUp >= 3 ? 'met' : 'missed'}; every count 0 ${wrong === 0 ? 'met' : 'missed'}\n`);
 if (one && four.jobs === 4) {
-  const bound4 = bound(backlog(), 1).attempts / bound(backlog(), 4).attempts;
+  const beads = backlog();
+  const bound4 = bound(beads, 1).attempts / bound(beads, 4).attempts;
   const goal = Math.min(3.5, bound4 * 0.9);
   const helixMs = four.helixCpuMs === undefined ? undefined : four.helixCpuMs / BEADS;
   const perBead = helixMs === undefined ? 'helix ms a bead not recorded' : `helix ${Math.round(helixMs)} ms a bead ≤ 250 ${helixMs <= 250 ? 'met' : 'missed'}`;
