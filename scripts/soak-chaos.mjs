@@ -11,7 +11,7 @@
 // when K and S are 3 or more. After each, helix is started again; after the last, it runs to the end.
 // The known DDx damages a kill leaves are repaired as a person would and counted on a line of their
 // own (a kill inside DDx's land: the checkout behind the branch; DDx's land lock, or its tracker
-// lock, without a pid; git's index.lock). Counted from the project afterwards:
+// lock, without a pid; a lock of git's own — its index, HEAD, the branch — a killed git left). Counted from the project afterwards:
 //   lost: a bead not closed, or closed with no commit of its work on the branch;
 //   twice: a bead whose work landed more than once (two commits of it on the branch);
 //   unverified landed: a commit of a bead's work on the branch that no `gate` event passed;
@@ -112,7 +112,7 @@ function phasesNow(pid) {
 const inPhase = (pid, phase) => [...phasesNow(pid)].filter(([, p]) => p === phase).map(([bead]) => bead);
 
 // ── the known DDx damages, repaired as a person would ─────────────────────────────────────────
-const repairs = { 'checkout behind the branch': 0, 'land lock without a pid': 0, 'tracker lock without a pid': 0, 'git index.lock': 0 };
+const repairs = { 'checkout behind the branch': 0, 'land lock without a pid': 0, 'tracker lock without a pid': 0, 'git lock': 0 };
 function repair() {
   for (const [lock, what] of [['.ddx/offline-coordination.lock', 'land lock without a pid'], ['.ddx/.git-tracker.lock', 'tracker lock without a pid']]) {
     if (existsSync(join(repo, lock)) && !existsSync(join(repo, lock, 'pid'))) {
@@ -120,9 +120,12 @@ function repair() {
       repairs[what]++;
     }
   }
-  if (existsSync(join(repo, '.git', 'index.lock'))) {
-    rmSync(join(repo, '.git', 'index.lock'), { force: true });
-    repairs['git index.lock']++;
+  // a git killed mid-commit leaves its index.lock and HEAD.lock, one killed in update-ref the branch's
+  // lock: git then refuses every commit and every move of the branch (`cannot lock ref 'HEAD'`)
+  for (const lock of ['index.lock', 'HEAD.lock', 'refs/heads/main.lock']) {
+    if (!existsSync(join(repo, '.git', lock))) continue;
+    rmSync(join(repo, '.git', lock), { force: true });
+    repairs['git lock']++;
   }
   // a DDx killed inside its land moved the branch but not yet the checkout: the files from HEAD, only
   // when each changed file is exactly an earlier version of it (nobody's change is overwritten)

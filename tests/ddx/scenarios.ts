@@ -3,7 +3,7 @@
 // (tests/ddx-real) — and asserts only what a user sees: exit codes, lines, the bead file, git.
 // A stand-in is held to what the real binary did; where the two must differ, the scenario says why.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { expect } from 'vitest';
@@ -18,6 +18,8 @@ export interface Scenario {
   versions: DdxVersion[];
   /** Only against the real binary, and why (the stand-in column of the table says so). */
   realOnly?: string;
+  /** Only against the stand-in, and why: what the real binary does there instead, measured. */
+  standinOnly?: string;
   run(t: DdxTarget): void | Promise<void>;
 }
 
@@ -523,6 +525,34 @@ export const SCENARIOS: Scenario[] = [
       expect(r.stderr).toMatch(new RegExp(`^helix: released DDx's claim on ${id}: its ddx try \\(pid \\d+\\) ended without releasing it$`, 'm'));
       expect(p.bead(id).status).toBe('closed');
       expect(readFileSync(join(p.root, 'work', `${id}.txt`), 'utf8')).toBe('built\n');
+    },
+  },
+  {
+    name: "current DDx: git cannot move the branch at the land (a lock a killed git left, .git/HEAD.lock): nothing lands and no work is staged in the checkout; helix reads it as infrastructure and waits, not as the bead's failure; once a person removes the lock, the next try lands it",
+    versions: ['current'],
+    standinOnly:
+      "the real ae663ca012 never reaches its land with the lock there: it retries its tracker commit while the lock stays — before the build when the lock was there first (measured: still retrying after 12 min), after it when the build left the lock; the stand-in's land answers as DDx's does when git refuses to move the branch (read from execute_bead_report.go MarkResultLandError: `cannot lock ref` is land_retry)",
+    async run(t) {
+      const p = t.project(one());
+      const lock = join(p.root, '.git', 'HEAD.lock');
+      // the first build leaves the lock behind it, as a git killed mid-commit does
+      p.script({ responses: [{ when: ID, run: [['touch', lock]] }, { when: ID }] });
+      // a backoff of 3 s (the project's is 0): helix waits before it tries again, time for a person to remove the lock
+      const run = p.helixInBackground(['run', '--summary', '--no-auto-review', '--no-auto-align'], { HELIX_BACKOFF_SLEEP: '3' });
+      let ended = false;
+      void run.done.then(() => (ended = true));
+      while (!/DDx's git work collided/.test(run.stderrSoFar()) && !ended) await delay(50);
+      expect(run.stderrSoFar()).toMatch(new RegExp(`^helix: DDx's git work collided with a ddx try beside it on ${ID} \\(land coordination retry: .*cannot lock ref 'HEAD'.*\\): not counted against it; trying again in 3s$`, 'm'));
+      expect(gitIn(p, 'log', '--format=%h', 'HEAD', '--', 'work')).toBe('');
+      // DDx's own tracker file may be staged (a tracker commit that failed after `git add`), no work is
+      expect(gitIn(p, 'diff', '--cached', '--name-only')).not.toMatch(/work\//);
+      expect(existsSync(join(p.root, 'work', `${ID}.txt`))).toBe(false);
+      rmSync(lock);
+      const r = await run.done;
+      expect(r.status, r.stderr).toBe(0);
+      expect(p.bead(ID).status).toBe('closed');
+      expect(gitIn(p, 'cat-file', '-e', `HEAD:work/${ID}.txt`)).toBe('');
+      expect(workedIds(p)).toEqual([ID, ID]);
     },
   },
   {

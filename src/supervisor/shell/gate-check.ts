@@ -58,16 +58,17 @@ export function removeGateCheck(root: string): void {
   }
 }
 
+/** The gate's record of the bead's newest verified result, left where it is. */
+export function readGateRecord(root: string, beadId: string): GateRecord | undefined {
+  const record = parseGateRecord(readOr(gateRecordPath(root, beadId)) ?? '');
+  return record?.bead === beadId ? record : undefined;
+}
+
 /** The gate's record of this attempt's result, taken (read and removed) after `ddx try` returned. */
 export function takeGateRecord(root: string, beadId: string): GateRecord | undefined {
-  const file = gateRecordPath(root, beadId);
-  const record = parseGateRecord(readOr(file) ?? '');
-  try {
-    unlinkSync(file);
-  } catch {
-    // none was left
-  }
-  return record?.bead === beadId ? record : undefined;
+  const record = readGateRecord(root, beadId);
+  rmSync(gateRecordPath(root, beadId), { force: true });
+  return record;
 }
 
 /**

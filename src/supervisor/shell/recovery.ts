@@ -1,9 +1,9 @@
 // Orphan recovery as the loop performs it (docs/contract/bash-interface.md §3, docs/contract/cli.md
-// §7): at the start, what an earlier run left half done — a bead closed but never verified, helix's
-// notes block from a `ddx try` — is put right first; then the tracker releases stale claims
+// §7): at the start, what an earlier run left half done — a bead closed but never verified, a bead
+// DDx landed but never closed, helix's notes block from a `ddx try` — is put right first; then the tracker releases stale claims
 // (tracker/recover-orphans.ts), and the memories a crashed attempt injected hear that they did
 // not help a verified task.
-import { type Bead, orphanThresholdSec, recoverOrphanedClaims, releaseDeadDdxClaim, timeOf } from '../../tracker/index.js';
+import { type Bead, closeBead, orphanThresholdSec, recoverOrphanedClaims, releaseDeadDdxClaim, timeOf } from '../../tracker/index.js';
 import { verifyCommandOf } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
 import { verificationOf } from '../core/verification.js';
@@ -13,6 +13,8 @@ import { callAgent } from './agent-call.js';
 import { TRY_RUN_KEY, clearTryRun, editNotes, reopen } from './bead-writes.js';
 import type { RunContext } from './run-context.js';
 import { claimerCallsGone, tagGone } from './claimer-calls.js';
+import { readGateRecord, takeGateRecord } from './gate-check.js';
+import { onBranch } from './git.js';
 import type { UnfinishedAttempt } from './run-state.js';
 
 export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
@@ -21,7 +23,9 @@ export type RecoveryReason = 'start' | 'failure' | 'build-breaker';
 export async function recoverOrphans(run: RunContext, why: RecoveryReason, unfinished: UnfinishedAttempt | undefined): Promise<Event> {
   if (why === 'start') {
     if (unfinished) reopenUnverified(run, unfinished);
-    // a run that died or was stopped during `ddx try` left DDx's claim, its notes block, or a bead DDx closed that it never verified
+    // a run that died or was stopped during `ddx try` left a bead DDx landed but did not close, DDx's
+    // claim, its notes block, or a bead DDx closed that it never verified
+    await closeLandedTries(run);
     releaseDeadDdxAttempts(run);
     await verifyLandedTries(run);
     for (const bead of run.snapshot().beads.filter((b) => hasNotesBlock(b.notes))) editNotes(run, bead.id, withoutNotesBlock);
@@ -80,6 +84,38 @@ function releaseDeadDdxAttempts(run: RunContext): void {
       if (released) run.say(ORPHANS.ddxAttemptReleased(bead.id, released.pid));
     } catch (error) {
       run.say(UPKEEP.couldNotRelease(bead.id, (error as Error).message));
+    }
+  }
+}
+
+/**
+ * A bead DDx landed after helix's gate passed it, whose `ddx try` was killed or stopped between its
+ * land and its close: the gate's record of that result is still there (the run that would take it
+ * ended first) and its commit is on the branch. DDx's own dangling-success recovery misses it once
+ * the attempt's result.json was rewritten after the land (ae663ca012 try.go: outcome `merged`; the
+ * close comes later, in the loop), so the bead — still DDx's claim, or released by the stopped run —
+ * would be built again. Closed on that commit instead, as DDx's CloseWithEvidence would, with DDx's
+ * dead claim released; verifyLandedTries then verifies it after landing like any bead DDx closed
+ * whose run ended first.
+ */
+async function closeLandedTries(run: RunContext): Promise<void> {
+  const { root, store } = run.session;
+  for (const bead of deadTryRuns(run).filter((b) => b.status === 'in_progress' || b.status === 'open')) {
+    const record = readGateRecord(root, bead.id);
+    if (!record || record.status === 'block' || !(await onBranch(root, record.diff_head))) continue;
+    try {
+      const closed = store.mutate((d) => {
+        // DDx's claim is released first, as its Release does; one whose ddx still runs is not ours to judge
+        if (d.get(bead.id)?.status === 'in_progress' && !releaseDeadDdxClaim(d, bead.id, store.leaseDir)) return false;
+        closeBead(d, bead.id, { commit: record.diff_head, now: run.now() });
+        return true;
+      });
+      if (!closed) continue;
+      takeGateRecord(root, bead.id);
+      run.say(ORPHANS.landedTryClosed(bead.id, record.diff_head));
+    } catch (error) {
+      // left to releaseDeadDdxAttempts: built again rather than closed over an open blocker
+      run.say(UPKEEP.couldNotClose(bead.id, (error as Error).message));
     }
   }
 }

@@ -320,6 +320,7 @@ export const UPKEEP = {
   released: (id: string) => say('narrative', `helix: released claim on ${id}`),
   couldNotRelease: (id: string, message: string) => say('narrative', `helix: could not release ${id}: ${message}`),
   couldNotReopen: (id: string, message: string) => say('narrative', `helix: could not reopen ${id}: ${message}`),
+  couldNotClose: (id: string, message: string) => say('narrative', `helix: could not close ${id}: ${message}`),
   /** A bead closed during an attempt of a run that died before verifying it. */
   reopenedUnverified: (id: string, pid: number) => say('always', `helix: reopened ${id}: closed during an attempt of run pid ${pid}, which ended before verifying it`),
   couldNotUpdateNotes: (id: string, message: string) => say('narrative', `helix: could not update the notes of ${id}: ${message}`),
@@ -356,6 +357,9 @@ export const ORPHANS = {
   /** helix: DDx's claim of a `ddx try` whose run was killed, released once nothing of that run is left. */
   ddxAttemptReleased: (id: string, ddxPid: number | undefined) =>
     say('always', `helix: released DDx's claim on ${id}: the ddx try of a killed run${ddxPid ? ` (ddx pid ${ddxPid})` : ''} is gone and nothing of that run is left`),
+  /** A bead DDx landed after helix's gate passed it, whose ddx try was killed before DDx closed it (shell/recovery.ts). */
+  landedTryClosed: (id: string, commit: string) =>
+    say('always', `helix: closed ${id} on ${commit.slice(0, 12)}: DDx landed it after helix's gate passed it, and its ddx try was killed before closing it`),
   /** A `ddx try` that ended (a crash, a stop during helix's gate) still held its bead: released at once. */
   ddxTryClaimReleased: (id: string, ddxPid: number | undefined) =>
     say('always', `helix: released DDx's claim on ${id}: its ddx try${ddxPid ? ` (pid ${ddxPid})` : ''} ended without releasing it`),

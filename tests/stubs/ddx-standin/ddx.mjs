@@ -109,10 +109,25 @@ async function attempt(root, store, bead, response, by, { detached = false, befo
     Object.assign(result, { outcome: 'preserved', preserveRef, reason: 'ff-merge not possible' });
   } else {
     // land: fast-forward the branch to the result and bring its file into the work tree
-    git(root, 'update-ref', 'HEAD', resultRev, base);
-    git(root, 'checkout', resultRev, '--', change.path);
+    advanceBranch(root, resultRev, base, change.path, preserveRef, result);
   }
   return result;
+}
+
+/**
+ * The land's last step: the branch from `from` to `to`, then the file into the checkout. A branch
+ * git cannot move (a lock a killed git left: `cannot lock ref 'HEAD'`) lands nothing and leaves the
+ * checkout alone: DDx keeps the result under its ref and reports `land_retry` (ae663ca012
+ * execute_bead_report.go MarkResultLandError, classifyLandCoordinationAction).
+ */
+function advanceBranch(root, to, from, path, preserveRef, result) {
+  const moved = git(root, 'update-ref', 'HEAD', to, from);
+  if (!moved.ok) {
+    git(root, 'update-ref', preserveRef, result.resultRev);
+    Object.assign(result, { outcome: 'land_coordination_retry', preserveRef, reason: `land coordination retry: land advancer: ${moved.err.split('\n')[0]}` });
+    return;
+  }
+  git(root, 'checkout', to, '--', path);
 }
 
 /**
@@ -124,8 +139,7 @@ async function attempt(root, store, bead, response, by, { detached = false, befo
 function landOntoTip(root, bead, path, base, resultRev, preserveRef, result) {
   const tip = git(root, 'rev-parse', 'HEAD').out;
   if (tip === base) {
-    git(root, 'update-ref', 'HEAD', resultRev, base);
-    git(root, 'checkout', resultRev, '--', path);
+    advanceBranch(root, resultRev, base, path, preserveRef, result);
     return;
   }
   const merged = spawnSync('git', ['merge-tree', '--write-tree', tip, resultRev], { cwd: root, encoding: 'utf8' });
@@ -137,9 +151,8 @@ function landOntoTip(root, bead, path, base, resultRev, preserveRef, result) {
   }
   const branch = git(root, 'symbolic-ref', '--short', 'HEAD').out;
   const commit = spawnSync('git', ['commit-tree', tree, '-p', tip, '-p', resultRev, '-m', `Merge bead ${bead.id} into ${branch}`], { cwd: root, encoding: 'utf8' }).stdout.trim();
-  git(root, 'update-ref', 'HEAD', commit, tip);
-  git(root, 'checkout', commit, '--', path);
-  result.resultRev = commit;
+  advanceBranch(root, commit, tip, path, preserveRef, result);
+  if (result.outcome === 'merged') result.resultRev = commit;
 }
 
 /**
@@ -216,6 +229,8 @@ function classify(result, override) {
       return 'no_changes';
     case 'error':
       return 'execution_failed';
+    case 'land_coordination_retry':
+      return 'land_retry';
     case 'preserved':
       if (result.reason.startsWith('pre-merge checks')) return 'post_run_check_failed';
       return { 'merge conflict': 'land_conflict', 'merge failed': 'land_conflict', 'ff-merge not possible': 'land_conflict', 'post-run checks failed': 'post_run_check_failed', 'ratchet miss': 'ratchet_failed', 'needs review': 'preserved_needs_review' }[result.reason] ?? 'success';

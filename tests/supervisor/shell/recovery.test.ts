@@ -2,17 +2,19 @@
 // tracker: what a run killed in the middle of an attempt left — a bead closed but never verified,
 // helix's notes block, DDx's claim of a `ddx try` whose run is gone, a bead DDx landed that was
 // never verified after landing (verified now, with the bead's own command as a real `sh -c`) — and
+// a bead DDx landed but was killed before closing (closed on the commit helix's gate passed), and
 // a stale helix claim released at once when nothing of its claimer is left, its injected memories
 // fed back as not having helped.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processTagOf } from '../../../src/agents/descendants.js';
 import type { MemoryPort } from '../../../src/supervisor/shell/memory-port.js';
 import { TRY_RUN_KEY } from '../../../src/supervisor/shell/bead-writes.js';
+import { gateRecordPath } from '../../../src/supervisor/core/gate-decisions.js';
 import { recoverOrphans } from '../../../src/supervisor/shell/recovery.js';
 import { NOTES_BEGIN, NOTES_END } from '../../../src/supervisor/text/ddx-notes.js';
 import { bead } from '../../helpers/bead.js';
@@ -76,6 +78,37 @@ describe('recovery at the start of a run', () => {
     expect(w.project.bead('hx-fail')[TRY_RUN_KEY]).toBeUndefined();
     expect(w.stderr).toContain("helix: hx-pass: DDx landed and closed it, and its run ended before helix verified it after landing: verifying now: true");
     expect(w.stderr.some((l) => l.startsWith('helix: hx-fail: verification failed after landing: ') && l.endsWith('; hx-fail is reopened and the commit stays on the branch'))).toBe(true);
+  });
+
+  it("closes a bead DDx landed and was killed or stopped before closing — on the commit helix's gate passed — instead of building it again; a passed result not on the branch is released", async () => {
+    const tag = processTagOf(await deadPid(), '1');
+    const held = { status: 'in_progress', owner: 'ddx', verify: 'true', [TRY_RUN_KEY]: tag } as const;
+    // hx-released: its run was stopped during DDx's land and released DDx's claim as the ddx try ended
+    const released = { status: 'open', verify: 'true', [TRY_RUN_KEY]: tag } as const;
+    const w = await runWorld({ beads: [bead({ id: 'hx-landed', ...held }), bead({ id: 'hx-aside', ...held }), bead({ id: 'hx-released', ...released })], events: true });
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: w.project.root, encoding: 'utf8' }).stdout.trim();
+    // hx-landed's result is on main (DDx's land moved the branch); hx-aside's is a commit beside it (never landed)
+    git('commit', '-q', '--allow-empty', '-m', 'hx-landed: the work');
+    const landed = git('rev-parse', 'HEAD');
+    const aside = git('commit-tree', '-p', landed, '-m', 'hx-aside: the work', `${landed}^{tree}`);
+    const ddxPid = await deadPid();
+    mkdirSync(w.run.store.leaseDir, { recursive: true });
+    mkdirSync(join(w.project.root, '.helix', 'gate'), { recursive: true });
+    writeFileSync(gateRecordPath(w.project.root, 'hx-released'), JSON.stringify({ bead: 'hx-released', diff_head: landed, status: 'pass', message: 'true exited 0' }));
+    for (const [id, sha] of [['hx-landed', landed], ['hx-aside', aside]]) {
+      writeFileSync(join(w.run.store.leaseDir, `${id}.json`), JSON.stringify({ pid: ddxPid, machine: hostname(), updated_at: new Date().toISOString() }));
+      writeFileSync(gateRecordPath(w.project.root, id), JSON.stringify({ bead: id, diff_head: sha, status: 'pass', message: 'true exited 0' }));
+    }
+    await recoverOrphans(w.run, 'start', undefined);
+    expect(w.project.bead('hx-landed')).toMatchObject({ status: 'closed', closing_commit_sha: landed });
+    expect(w.project.bead('hx-landed')[TRY_RUN_KEY]).toBeUndefined();
+    expect(existsSync(join(w.run.store.leaseDir, 'hx-landed.json'))).toBe(false);
+    expect(existsSync(gateRecordPath(w.project.root, 'hx-landed'))).toBe(false);
+    expect(w.stderr).toContain(`helix: closed hx-landed on ${landed.slice(0, 12)}: DDx landed it after helix's gate passed it, and its ddx try was killed before closing it`);
+    // verified after landing, as every bead DDx landed whose run ended first
+    expect(w.stderr).toContain("helix: hx-landed: DDx landed and closed it, and its run ended before helix verified it after landing: verifying now: true");
+    expect(w.project.bead('hx-released')).toMatchObject({ status: 'closed', closing_commit_sha: landed });
+    expect(w.project.bead('hx-aside')).toMatchObject({ status: 'open' });
   });
 });
 
