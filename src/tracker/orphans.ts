@@ -85,13 +85,15 @@ export function hasUnsettledInjections(beads: Bead[]): boolean {
  * never list an in_progress bead as ready again. With `needLease`, only a claim whose lease names a
  * dead process of this machine is released. A bead still `open` with such a lease — its `ddx try`
  * killed between writing the lease and marking the bead (measured with the stand-in, issue 38) — has
- * the lease removed: DDx would hold it for its 90 s TTL. Returns the lease's pid (undefined: none), or
- * `false` when the claim is left alone (no longer DDx's claim, or its holder may run).
+ * the lease removed: DDx would hold it for its 90 s TTL. So is the lease of a bead DDx closed whose
+ * `ddx try` was killed before removing it (the chaos soak, issue 38): no claim, a file left behind.
+ * Returns the lease's pid (undefined: none), or `false` when the claim is left alone (no longer
+ * DDx's claim, or its holder may run).
  */
 export function releaseDeadDdxClaim(draft: Draft, id: string, leaseDir: string, isAlive: (pid: number) => boolean = isPidAlive, { needLease = false } = {}): { pid: number | undefined } | false {
   const bead = draft.get(id);
   // helix's own claim (owner helix, its claim keys) is the orphan recovery's, not this
-  if (!bead || (bead.status !== 'in_progress' && bead.status !== 'open') || bead.owner === 'helix' || bead['claimed-pid'] !== undefined) return false;
+  if (!bead || !['in_progress', 'open', 'closed'].includes(bead.status) || bead.owner === 'helix' || bead['claimed-pid'] !== undefined) return false;
   const held = bead.status === 'in_progress';
   const lease = readLease(leaseDir, id);
   if (!lease && (needLease || !held)) return false;

@@ -120,6 +120,16 @@ async function closeLandedTries(run: RunContext): Promise<void> {
   }
 }
 
+/** The lease a killed `ddx try` left on a bead DDx closed (DDx removes it after the close): no claim, a file left behind. */
+function removeDeadLease(run: RunContext, id: string): void {
+  const { store } = run.session;
+  try {
+    store.mutate((d) => releaseDeadDdxClaim(d, id, store.leaseDir, undefined, { needLease: true }));
+  } catch (error) {
+    run.say(UPKEEP.couldNotRelease(id, (error as Error).message));
+  }
+}
+
 /** Beads that name a run whose `ddx try` was not settled (bead-writes.ts TRY_RUN_KEY), of which nothing is left. */
 function deadTryRuns(run: RunContext): Bead[] {
   return run.snapshot().beads.filter((b) => typeof b[TRY_RUN_KEY] === 'string' && tagGone(b[TRY_RUN_KEY] as string));
@@ -134,6 +144,7 @@ function deadTryRuns(run: RunContext): Bead[] {
  */
 async function verifyLandedTries(run: RunContext): Promise<void> {
   for (const bead of deadTryRuns(run).filter((b) => b.status === 'closed')) {
+    removeDeadLease(run, bead.id);
     const command = verifyCommandOf(bead, run.session.env);
     if (command) {
       run.say(GATE.verifyingLanded(bead.id, command));

@@ -67,11 +67,15 @@ describe('recovery at the start of a run', () => {
     }
   });
 
-  it('verifies a bead DDx landed after its run ended: kept closed when it passes, reopened with the reason when it fails', async () => {
+  it('verifies a bead DDx landed after its run ended: kept closed when it passes, reopened with the reason when it fails; the lease its killed ddx left is removed', async () => {
     const tag = processTagOf(await deadPid(), '1');
     const landed = (id: string, verify: string) => bead({ id, status: 'closed', closed_at: '2026-11-28T12:05:00Z', verify, [TRY_RUN_KEY]: tag });
     const w = await runWorld({ beads: [landed('hx-pass', 'true'), landed('hx-fail', 'echo broken >&2; exit 3')], events: true });
+    // the killed ddx try closed hx-pass and died before removing its lease
+    mkdirSync(w.run.store.leaseDir, { recursive: true });
+    writeFileSync(join(w.run.store.leaseDir, 'hx-pass.json'), JSON.stringify({ pid: await deadPid(), machine: hostname(), updated_at: new Date().toISOString() }));
     await recoverOrphans(w.run, 'start', undefined);
+    expect(existsSync(join(w.run.store.leaseDir, 'hx-pass.json'))).toBe(false);
     expect(w.project.bead('hx-pass')).toMatchObject({ status: 'closed' });
     expect(w.project.bead('hx-pass')[TRY_RUN_KEY]).toBeUndefined();
     expect(w.project.bead('hx-fail')).toMatchObject({ status: 'open' });
