@@ -99,7 +99,7 @@ describe('recovery at the start of a run', () => {
     mkdirSync(w.run.store.leaseDir, { recursive: true });
     mkdirSync(join(w.project.root, '.helix', 'gate'), { recursive: true });
     writeFileSync(gateRecordPath(w.project.root, 'hx-released'), JSON.stringify({ bead: 'hx-released', diff_head: landed, status: 'pass', message: 'true exited 0' }));
-    for (const [id, sha] of [['hx-landed', landed], ['hx-aside', aside]]) {
+    for (const [id, sha] of [['hx-landed', landed], ['hx-aside', aside]] as const) {
       writeFileSync(join(w.run.store.leaseDir, `${id}.json`), JSON.stringify({ pid: ddxPid, machine: hostname(), updated_at: new Date().toISOString() }));
       writeFileSync(gateRecordPath(w.project.root, id), JSON.stringify({ bead: id, diff_head: sha, status: 'pass', message: 'true exited 0' }));
     }
