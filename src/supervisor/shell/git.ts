@@ -77,9 +77,13 @@ export function addWorktree(root: string, path: string, rev: string): { ok: bool
   return { ok: r.ok, err: r.stderr.trim() };
 }
 
-/** `git worktree remove --force <path>`: whether git removed it. */
+/**
+ * `git worktree remove --force --force <path>`: whether git removed it. Twice: a `git worktree add`
+ * killed half way leaves its worktree locked (`initializing`), which one --force and `git worktree
+ * prune` both leave alone, its folder there or not (found by the chaos soak).
+ */
 export function removeWorktree(root: string, path: string): boolean {
-  return gitSync(root, ['worktree', 'remove', '--force', path]).ok;
+  return gitSync(root, ['worktree', 'remove', '--force', '--force', path]).ok;
 }
 
 /** Forgets worktrees whose folders are gone. */

@@ -3,7 +3,7 @@
 // environment, and the verdict files it leaves. Nothing of DDx is needed: the gate is a program
 // of its own that DDx starts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,21 @@ describe('helix gate', () => {
     await runGate(w.env);
     expect(w.worktrees()).toBe(1);
     expect(existsSync(left)).toBe(false);
+  });
+
+  it('removes one a gate killed inside `git worktree add` left: locked `initializing`, its folder half made or gone (the chaos soak)', async () => {
+    const w = world({ verify: 'true' });
+    const half = join(realpathSync(tmpdir()), `helix-gate-999999998-${Date.now()}`);
+    const gone = join(realpathSync(tmpdir()), `helix-gate-999999997-${Date.now()}`);
+    for (const left of [half, gone]) {
+      git(w.root, 'worktree', 'add', '--detach', left, w.head);
+      git(w.root, 'worktree', 'lock', '--reason', 'initializing', left);
+    }
+    rmSync(gone, { recursive: true, force: true });
+    expect(w.worktrees()).toBe(3);
+    await runGate(w.env);
+    expect(w.worktrees()).toBe(1);
+    expect(existsSync(half)).toBe(false);
   });
 
   it('leaves its pid where helix looks for it, and appends its phase and its verdict to the run’s event log (--events)', async () => {
