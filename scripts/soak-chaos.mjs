@@ -11,7 +11,8 @@
 // when K and S are 3 or more. After each, helix is started again; after the last, it runs to the end.
 // The known DDx damages a kill leaves are repaired as a person would and counted on a line of their
 // own (a kill inside DDx's land: the checkout behind the branch; DDx's land lock, or its tracker
-// lock, without a pid; a lock of git's own — its index, HEAD, the branch — a killed git left). Counted from the project afterwards:
+// lock, without a pid; a lock of git's own — its index, HEAD, the branch — a killed git left).
+// Counted from the project afterwards:
 //   lost: a bead not closed, or closed with no commit of its work on the branch;
 //   twice: a bead whose work landed more than once (two commits of it on the branch);
 //   unverified landed: a commit of a bead's work on the branch that no `gate` event passed;

@@ -64,10 +64,15 @@ export function readGateRecord(root: string, beadId: string): GateRecord | undef
   return record?.bead === beadId ? record : undefined;
 }
 
+/** The gate's record of the bead is done with: removed (none there is fine). */
+export function dropGateRecord(root: string, beadId: string): void {
+  rmSync(gateRecordPath(root, beadId), { force: true });
+}
+
 /** The gate's record of this attempt's result, taken (read and removed) after `ddx try` returned. */
 export function takeGateRecord(root: string, beadId: string): GateRecord | undefined {
   const record = readGateRecord(root, beadId);
-  rmSync(gateRecordPath(root, beadId), { force: true });
+  dropGateRecord(root, beadId);
   return record;
 }
 

@@ -1,8 +1,8 @@
 // Orphan recovery as the loop performs it (docs/contract/bash-interface.md §3, docs/contract/cli.md
 // §7): at the start, what an earlier run left half done — a bead closed but never verified, a bead
-// DDx landed but never closed, helix's notes block from a `ddx try` — is put right first; then the tracker releases stale claims
-// (tracker/recover-orphans.ts), and the memories a crashed attempt injected hear that they did
-// not help a verified task.
+// DDx landed but never closed, helix's notes block from a `ddx try` — is put right first; then the
+// tracker releases stale claims (tracker/recover-orphans.ts), and the memories a crashed attempt
+// injected hear that they did not help a verified task.
 import { type Bead, closeBead, orphanThresholdSec, recoverOrphanedClaims, releaseDeadDdxClaim, timeOf } from '../../tracker/index.js';
 import { verifyCommandOf } from '../core/judge.js';
 import type { Event } from '../core/machine.js';
@@ -13,7 +13,7 @@ import { callAgent } from './agent-call.js';
 import { TRY_RUN_KEY, clearTryRun, editNotes, reopen } from './bead-writes.js';
 import type { RunContext } from './run-context.js';
 import { claimerCallsGone, tagGone } from './claimer-calls.js';
-import { readGateRecord, takeGateRecord } from './gate-check.js';
+import { dropGateRecord, readGateRecord } from './gate-check.js';
 import { onBranch } from './git.js';
 import type { UnfinishedAttempt } from './run-state.js';
 
@@ -111,7 +111,7 @@ async function closeLandedTries(run: RunContext): Promise<void> {
         return true;
       });
       if (!closed) continue;
-      takeGateRecord(root, bead.id);
+      dropGateRecord(root, bead.id);
       run.say(ORPHANS.landedTryClosed(bead.id, record.diff_head));
     } catch (error) {
       // left to releaseDeadDdxAttempts: built again rather than closed over an open blocker
